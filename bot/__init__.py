@@ -1,0 +1,1 @@
+"""Pommel: Codex Martialis Martial Pool fights with Lords of Hack card initiative, on Discord."""

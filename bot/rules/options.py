@@ -1,0 +1,47 @@
+"""Every ruling that is a matter of taste, with the defaults of RULINGS.md (per encounter)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict
+
+
+class BashCritical(StrEnum):
+    """R16: what a Bash critical does."""
+
+    NONLETHAL = "nonlethal"  # crit dice are rolled normally and dealt as nonlethal damage
+    KNOCKOUT = "knockout"  # basic + crit damage becomes the TN of a Will save
+
+
+class CriticalDamage(StrEnum):
+    """R16: how critical damage is rolled."""
+
+    BY_ATTACK_TYPE = "by attack type"  # Bash d6, Pierce d6, Chop d8, Slash d10 (dynamic if on)
+    SIMPLE_D10 = "simple d10"  # every critical adds one d10
+    DOUBLE = "double damage"  # every critical doubles the weapon's damage roll
+
+
+class MissileTie(StrEnum):
+    """R14 step 6 against a missile: the text calls a tie 'a very near miss'."""
+
+    NEAR_MISS = "near miss"  # a plain miss: nobody binds an arrow
+    BIND = "bind"  # treat it as any other Bind
+
+
+class RuleOptions(BaseModel):
+    """The per-encounter choices a GM can change; the defaults are RULINGS.md's."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    attack_types_vs_armor: bool = False
+    """R17: use the armor's column for the attack type (Bash uses Pierce) instead of Pierce."""
+    dynamic_criticals: bool = True
+    """R16: a primary-type attack with n >= 2 dice rolls n crit dice."""
+    critical_damage: CriticalDamage = CriticalDamage.BY_ATTACK_TYPE
+    bash_critical: BashCritical = BashCritical.NONLETHAL
+    missile_tie: MissileTie = MissileTie.NEAR_MISS
+    joker_bonus: int = 2
+    """R3: the bonus to rolls made on a Joker's turn."""
+    desperation_min_pool: int = 1
+    """R6/R15: the pool a desperation penalty can never push below."""

@@ -1,0 +1,1 @@
+"""Slash-command features, one module each: parse -> load -> rules -> save -> render."""
