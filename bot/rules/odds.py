@@ -1,0 +1,112 @@
+"""Exact odds of an attack, computed over every face of the dice that count (no sampling).
+
+The decision itself is :func:`bot.rules.combat.judge` (R13, R14, R16, R18), so the odds can never
+disagree with what the bot rolls.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import lru_cache
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from .combat import Outcome, judge
+from .dice import Advantage
+from .options import RuleOptions
+
+FACES = range(1, 21)
+
+
+@lru_cache(maxsize=256)
+def counting_die_distribution(dice: int, advantage: Advantage = Advantage.NONE) -> tuple[Fraction, ...]:
+    """P(the die that counts shows f) for f = 1..20, for ``dice`` d20s kept high (R9) with R10 applied.
+
+    Advantage is one more die kept high; disadvantage is one more die with the highest removed, so
+    the die that counts is the second highest of ``dice + 1``.
+    """
+    if dice < 1:
+        raise ValueError("at least one die")
+    rolled = dice + (0 if advantage is Advantage.NONE else 1)
+
+    def at_most(face: int) -> Fraction:
+        p = Fraction(face, 20)
+        if advantage is Advantage.DISADVANTAGE:
+            return p**rolled + rolled * p ** (rolled - 1) * (1 - p)
+        return p**rolled
+
+    return tuple(at_most(f) - at_most(f - 1) for f in FACES)
+
+
+class AttackOdds(BaseModel):
+    """Exact probabilities; ``hit + miss + bind == 1``; critical is part of hit, fumble part of miss."""
+
+    model_config = ConfigDict(frozen=True)
+
+    hit: Fraction
+    critical: Fraction
+    miss: Fraction
+    bind: Fraction
+    fumble: Fraction
+    counterattack: Fraction
+    near_miss: Fraction = Field(default=Fraction(0))
+
+    def percent(self, name: str) -> float:
+        return float(getattr(self, name)) * 100
+
+
+def attack_odds(
+    *,
+    attack_dice: int,
+    attack_bonus: int,
+    passive_defense: int | None = None,
+    defense_dice: int = 0,
+    defense_bonus: int = 0,
+    attack_advantage: Advantage = Advantage.NONE,
+    defense_advantage: Advantage = Advantage.NONE,
+    void: bool = False,
+    missile: bool = False,
+    options: RuleOptions | None = None,
+) -> AttackOdds:
+    """The exact odds of hit, critical, bind, fumble and counterattack (R9-R10, R13-R16, R18).
+
+    Give ``passive_defense`` for a passive defender, or ``defense_dice`` (free shield/cover dice
+    included) and ``defense_bonus`` for an active one.
+    """
+    options = options or RuleOptions()
+    if (passive_defense is None) == (defense_dice < 1):
+        raise ValueError("give either a passive defense or at least one active defense die")
+    attack = counting_die_distribution(attack_dice, attack_advantage)
+    defense: tuple[tuple[int | None, Fraction, int], ...]
+    if passive_defense is not None:
+        defense = ((None, Fraction(1), passive_defense),)
+    else:
+        dist = counting_die_distribution(defense_dice, defense_advantage)
+        defense = tuple((f, dist[f - 1], f + defense_bonus) for f in FACES)
+    totals = dict.fromkeys(
+        ("hit", "critical", "miss", "bind", "fumble", "counterattack", "near_miss"), Fraction(0)
+    )
+    for a_face in FACES:
+        p_a = attack[a_face - 1]
+        for d_face, p_d, d_total in defense:
+            verdict = judge(
+                attack_face=a_face,
+                attack_fumble=a_face == 1,
+                attack_total=a_face + attack_bonus,
+                defense_face=d_face,
+                defense_fumble=d_face == 1,
+                defense_total=d_total,
+                void=void,
+                missile=missile,
+                options=options,
+            )
+            p = p_a * p_d
+            totals[verdict.outcome.value] += p
+            for flag in ("critical", "fumble", "counterattack", "near_miss"):
+                if getattr(verdict, flag):
+                    totals[flag] += p
+    assert totals["hit"] + totals["miss"] + totals["bind"] == 1
+    return AttackOdds(**totals)
+
+
+__all__ = ["AttackOdds", "Outcome", "attack_odds", "counting_die_distribution"]

@@ -1,0 +1,27 @@
+"""Saving throws helped by the Martial Pool (R20)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel
+
+from .dice import Advantage, DiceSource, PoolRoll, roll_pool
+
+
+class SaveResult(BaseModel):
+    """A saving throw: every die (the free one and the pool dice), the bonus and the outcome."""
+
+    roll: PoolRoll
+    bonus: int
+    target: int
+    total: int
+    success: bool
+
+
+def saving_throw(
+    dice: DiceSource, *, pool_dice: int, bonus: int, target: int, advantage: Advantage = Advantage.NONE
+) -> SaveResult:
+    """R20: a save always gets one die; Martial Pool dice added to it join the roll, highest counts.
+    It succeeds when the total meets the target number. Spend the pool dice before calling this."""
+    roll = roll_pool(dice, pool_dice, advantage, free=1)
+    total = roll.value + bonus
+    return SaveResult(roll=roll, bonus=bonus, target=target, total=total, success=total >= target)
