@@ -1,0 +1,91 @@
+"""Cost of the rules core's hot calls: resolve_attack and an exact odds query.
+
+Run on demand (``make bench``), never as a pass/fail test. Prints microseconds per call, the median
+of several repeats, and each figure as a ratio to a baseline measured in the same run: one
+``roll_pool`` of two dice, the least any attack has to do.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+
+from bot.rules.combat import Attack, Fighter, resolve_attack
+from bot.rules.dice import RandomDice, roll_pool
+from bot.rules.engagement import Range
+from bot.rules.equipment import Armor, AttackType, Shield, Weapon
+from bot.rules.odds import attack_odds, counting_die_distribution
+
+REPEATS = 7
+
+
+def per_call_us(fn: Callable[[], object], calls: int) -> float:
+    """Median over REPEATS of the mean time of ``calls`` calls, in microseconds."""
+    samples = []
+    for _ in range(REPEATS):
+        start = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        samples.append((time.perf_counter() - start) / calls * 1e6)
+    return statistics.median(samples)
+
+
+def main() -> None:
+    longsword = Weapon(
+        key="longsword",
+        name="Longsword",
+        source="published table",
+        size="L",
+        reach=5,
+        speed=3,
+        defense=4,
+        damage="1d10",
+        types=["slash", "chop", "pierce"],
+        primary=["chop", "pierce"],
+    )
+    mail = Armor(
+        key="haubergeon",
+        name="Haubergeon",
+        source="house value",
+        dr_pierce=8,
+        dr_chop=16,
+        dr_slash=24,
+        bypass=-5,
+        max_dex=1,
+        weight="heavy",
+        ac_base=15,
+    )
+    shield = Shield(key="heater", name="Heater", source="house value", defense=3, toughness=5, hp=20)
+    attacker = Fighter(name="Attacker", prowess=3, dex_mod=1, weapon=longsword)
+    defender = Fighter(name="Defender", prowess=2, dex_mod=2, weapon=longsword, armor=mail, shield=shield)
+    attack = Attack(attack_type=AttackType.CHOP, dice=2, range=Range.MELEE)
+    dice = RandomDice.seeded(1)
+
+    def baseline() -> object:
+        return roll_pool(dice, 2)
+
+    def passive() -> object:
+        return resolve_attack(attacker, defender, attack, dice)
+
+    def active() -> object:
+        return resolve_attack(attacker, defender, attack, dice, defense="active", defense_dice=2, shield=True)
+
+    def odds() -> object:
+        counting_die_distribution.cache_clear()
+        return attack_odds(attack_dice=3, attack_bonus=6, defense_dice=3, defense_bonus=7)
+
+    base = per_call_us(baseline, 20_000)
+    rows = [
+        ("baseline: roll_pool(2 dice)", base),
+        ("resolve_attack vs passive", per_call_us(passive, 5_000)),
+        ("resolve_attack vs active + shield", per_call_us(active, 5_000)),
+        ("attack_odds 3 vs 3 (uncached)", per_call_us(odds, 200)),
+    ]
+    print(f"{'call':40} {'us/call':>10} {'x baseline':>11}")
+    for name, us in rows:
+        print(f"{name:40} {us:10.1f} {us / base:11.1f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,155 @@
+"""Exact attack odds (R9, R10, R13, R14, R16, R18): they sum to 1 and match a seeded simulation."""
+
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bot.rules.combat import Attack, Fighter, Outcome, active_defense_bonus, attack_bonus, resolve_attack
+from bot.rules.dice import Advantage, RandomDice
+from bot.rules.engagement import Range
+from bot.rules.equipment import AttackType, Weapon
+from bot.rules.odds import attack_odds, counting_die_distribution
+
+SIMULATED_ATTACKS = 100_000
+TOLERANCE_POINTS = 1.0
+
+LONGSWORD = Weapon(
+    key="longsword",
+    name="Longsword",
+    source="published table",
+    size="L",
+    reach=5,
+    speed=3,
+    defense=4,
+    damage="1d10",
+    types=["slash", "chop", "pierce"],
+    primary=["chop", "pierce"],
+)
+ARMING_SWORD = LONGSWORD.model_copy(
+    update={"key": "arming", "name": "Arming sword", "reach": 3, "defense": 3}
+)
+
+
+def test_r9_counting_die_of_one_die_is_uniform() -> None:
+    assert counting_die_distribution(1) == tuple(Fraction(1, 20) for _ in range(20))
+
+
+def test_r10_disadvantage_on_one_die_is_two_d20_keep_low() -> None:
+    dist = counting_die_distribution(1, Advantage.DISADVANTAGE)
+    keep_low = [Fraction(2 * (20 - f) + 1, 400) for f in range(1, 21)]
+    assert list(dist) == keep_low
+
+
+def test_r9_fumble_needs_every_die_to_show_one() -> None:
+    odds = attack_odds(attack_dice=3, attack_bonus=0, passive_defense=10)
+    assert odds.fumble == Fraction(1, 20**3)
+
+
+def test_r13_passive_tie_is_a_bind_of_one_face() -> None:
+    odds = attack_odds(attack_dice=1, attack_bonus=4, passive_defense=14)
+    assert odds.bind == Fraction(1, 20)  # a 10 ties
+    assert odds.hit == Fraction(10, 20)  # 11..20 (a natural 20 always hits, R16)
+    assert odds.critical == Fraction(1, 20)
+
+
+def test_r14_defender_natural_20_gives_counterattack_odds() -> None:
+    odds = attack_odds(attack_dice=1, attack_bonus=0, defense_dice=1, defense_bonus=0)
+    # A defender 20 against any attacker face (R14.3/R14.4), or an attacker fumble against a defender
+    # face of 2..19 (R14.5; both 1 is a Bind by R14.1).
+    assert odds.counterattack == Fraction(20, 400) + Fraction(18, 400)
+
+
+@given(
+    attack_dice=st.integers(1, 4),
+    attack_bonus=st.integers(-10, 15),
+    defense_dice=st.integers(0, 5),
+    defense_bonus=st.integers(-5, 15),
+    passive=st.integers(2, 30),
+    void=st.booleans(),
+    missile=st.booleans(),
+    attack_advantage=st.sampled_from(list(Advantage)),
+)
+def test_exact_odds_sum_to_one(
+    attack_dice: int,
+    attack_bonus: int,
+    defense_dice: int,
+    defense_bonus: int,
+    passive: int,
+    void: bool,
+    missile: bool,
+    attack_advantage: Advantage,
+) -> None:
+    odds = attack_odds(
+        attack_dice=attack_dice,
+        attack_bonus=attack_bonus,
+        passive_defense=None if defense_dice else passive,
+        defense_dice=defense_dice,
+        defense_bonus=defense_bonus,
+        void=void,
+        missile=missile,
+        attack_advantage=attack_advantage,
+    )
+    assert odds.hit + odds.miss + odds.bind == 1
+    assert 0 <= odds.critical <= odds.hit
+    assert 0 <= odds.fumble <= odds.miss
+    assert sum(counting_die_distribution(attack_dice, attack_advantage)) == 1
+
+
+GRID = [
+    pytest.param(1, 0, Advantage.NONE, False, id="1 die vs passive"),
+    pytest.param(3, 0, Advantage.NONE, False, id="3 dice vs passive"),
+    pytest.param(2, 0, Advantage.DISADVANTAGE, False, id="2 dice, disadvantage, vs passive"),
+    pytest.param(1, 1, Advantage.NONE, False, id="1 vs 1 active"),
+    pytest.param(2, 2, Advantage.NONE, False, id="2 vs 2 active"),
+    pytest.param(3, 1, Advantage.ADVANTAGE, False, id="3 with advantage vs 1 active"),
+    pytest.param(1, 3, Advantage.NONE, True, id="1 vs 3 active, void"),
+    pytest.param(4, 2, Advantage.NONE, False, id="4 vs 2 active"),
+]
+
+
+@pytest.mark.parametrize(("attack_dice", "defense_dice", "advantage", "void"), GRID)
+def test_exact_odds_agree_with_a_seeded_simulation(
+    attack_dice: int, defense_dice: int, advantage: Advantage, void: bool
+) -> None:
+    attacker = Fighter(name="Attacker", prowess=3, dex_mod=1, weapon=LONGSWORD)
+    defender = Fighter(name="Defender", prowess=2, dex_mod=2, weapon=ARMING_SWORD)
+    attack = Attack(attack_type=AttackType.CHOP, dice=attack_dice, range=Range.MELEE, advantage=advantage)
+    bonus = sum(m.value for m in attack_bonus(attacker, defender, attack))
+    defense_bonus = sum(
+        m.value
+        for m in active_defense_bonus(defender, missile=False, at=Range.MELEE, shield=False, void=void)
+    )
+    passive = 8 + defender.prowess + defender.dex_mod
+    exact = attack_odds(
+        attack_dice=attack_dice,
+        attack_bonus=bonus,
+        passive_defense=None if defense_dice else passive,
+        defense_dice=defense_dice,
+        defense_bonus=defense_bonus,
+        attack_advantage=advantage,
+        void=void,
+    )
+    dice = RandomDice.seeded(20261130 + attack_dice * 10 + defense_dice)
+    seen: Counter[str] = Counter()
+    for _ in range(SIMULATED_ATTACKS):
+        result = resolve_attack(
+            attacker,
+            defender,
+            attack,
+            dice,
+            defense="active" if defense_dice else "passive",
+            defense_dice=defense_dice,
+            void=void,
+        )
+        seen[result.outcome.value] += 1
+        seen["critical"] += result.judgement.critical
+        seen["fumble"] += result.judgement.fumble
+        seen["counterattack"] += result.judgement.counterattack
+    for name in (*(o.value for o in Outcome), "critical", "fumble", "counterattack"):
+        simulated = seen[name] / SIMULATED_ATTACKS * 100
+        assert abs(simulated - exact.percent(name)) < TOLERANCE_POINTS, name
