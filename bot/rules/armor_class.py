@@ -1,0 +1,105 @@
+"""Lords of Hack Armor Class, for foes without Martial Pool stats, and the plain d20 attack (R24)."""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+from pydantic import BaseModel, ConfigDict
+
+from .dice import Advantage, DiceSource, PoolRoll, roll_pool
+from .equipment import Armor, ArmorWeight
+
+AC_CAP = 22
+"""R24: no creature or character's Armor Class ever exceeds 22."""
+
+SHIELD_AC = 2
+
+
+def armor_class(armor_base: int, weight: ArmorWeight, dex_mod: int, shield: bool, magic: int = 0) -> int:
+    """R24: armor base + DEX (no or light armor only) + 2 with a shield + magic, never above 22.
+
+    A negative DEX modifier lowers a light or unarmored AC just as a positive one raises it.
+    """
+    dex = dex_mod if weight in (ArmorWeight.NONE, ArmorWeight.LIGHT) else 0
+    return min(AC_CAP, armor_base + dex + (SHIELD_AC if shield else 0) + magic)
+
+
+def armor_class_of(armor: Armor | None, dex_mod: int, shield: bool, magic: int = 0) -> int:
+    """R24: :func:`armor_class` for an armor record (None: unarmored, base 10)."""
+    if armor is None:
+        return armor_class(10, ArmorWeight.NONE, dex_mod, shield, magic)
+    return armor_class(armor.ac_base, armor.weight, dex_mod, shield, magic)
+
+
+def monster_armor_class(modifier: int) -> int:
+    """R24: a monster's AC is 10 + its modifier, never above 22."""
+    return min(AC_CAP, 10 + modifier)
+
+
+class Opening(IntEnum):
+    """Lords of Hack: a target shooting from an opening has at least this AC against missiles."""
+
+    WINDOW = 17
+    ARROW_SLIT = 21
+
+
+def armor_class_behind(ac: int, opening: Opening | None) -> int:
+    """R24, R25: a target in a roofed area behind a window is at least AC 17, behind an arrow slit 21.
+
+    This is on top of the cover disadvantage (R25), which the caller adds as a situation.
+    """
+    return ac if opening is None else max(ac, int(opening))
+
+
+class AcAttackResult(BaseModel):
+    """A plain d20 attack against an Armor Class: the dice, the bonuses, the total and the verdict.
+
+    ``automatic`` is True when a natural 20 or 1 decided the attack, whatever the total.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    roll: PoolRoll
+    modifiers: tuple[tuple[str, int], ...]
+    total: int
+    armor_class: int
+    hit: bool
+    natural_20: bool
+    natural_1: bool
+    automatic: bool
+
+    @property
+    def advantage(self) -> Advantage:
+        return self.roll.advantage
+
+
+def attack_against_ac(
+    dice: DiceSource,
+    attack_bonus: int,
+    ac: int,
+    advantage: Advantage = Advantage.NONE,
+    joker_bonus: int = 0,
+) -> AcAttackResult:
+    """R24: d20 (2d20 keep-high/low under advantage/disadvantage, R10) + bonus hits on total >= AC.
+
+    Choice: a natural 20 always hits and a natural 1 always misses, as a GM of a d20 system
+    expects; the result says so in ``natural_20``, ``natural_1`` and ``automatic``. The Joker
+    bonus (R3) is listed apart from the attack bonus so the message can show it.
+    """
+    roll = roll_pool(dice, 0, advantage, free=1)
+    modifiers: tuple[tuple[str, int], ...] = (("attack", attack_bonus),)
+    if joker_bonus:
+        modifiers = (*modifiers, ("Joker", joker_bonus))
+    total = roll.value + sum(value for _, value in modifiers)
+    automatic = roll.natural_20 or roll.natural_1
+    hit = roll.natural_20 if automatic else total >= ac
+    return AcAttackResult(
+        roll=roll,
+        modifiers=modifiers,
+        total=total,
+        armor_class=ac,
+        hit=hit,
+        natural_20=roll.natural_20,
+        natural_1=roll.natural_1,
+        automatic=automatic,
+    )

@@ -1,0 +1,154 @@
+"""Lords of Hack spirits: what harms them and the spiritual attack on INT, WIS or CHA (R27)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict
+
+from .dice import Advantage, DiceSource, PoolRoll, roll_pool
+from .errors import RulesError
+
+
+class SpiritTarget(StrEnum):
+    """R27: the ability score a spiritual attack drains."""
+
+    INT = "INT"
+    WIS = "WIS"
+    CHA = "CHA"
+
+    @property
+    def effect_at_zero(self) -> SpiritEffect:
+        return _EFFECTS[self]
+
+
+class SpiritEffect(StrEnum):
+    """R27: what befalls a creature whose drained score reaches 0."""
+
+    FEEBLE_MINDED = "feeble-minded"
+    STARK_RAVING_MAD = "stark-raving mad"
+    POSSESSED = "possessed by the spirit"
+
+
+_EFFECTS = {
+    SpiritTarget.INT: SpiritEffect.FEEBLE_MINDED,
+    SpiritTarget.WIS: SpiritEffect.STARK_RAVING_MAD,
+    SpiritTarget.CHA: SpiritEffect.POSSESSED,
+}
+
+
+class SpiritProtection(StrEnum):
+    """R27: any one of these negates the defender's disadvantage."""
+
+    BAPTIZED = "baptized"
+    CIRCUMCISED_JEW = "circumcised Jew"
+    SHAHADA = "spoke the Shahada"
+    PAGAN_FEAST = "pagan sacrificial feast, wearing Thor's hammer"
+
+
+def weapon_harms_spirit(holy_blessed: bool) -> bool:
+    """R27: no physical weapon, magical or not, harms a spirit, except a Holy Blessed one."""
+    return holy_blessed
+
+
+def ability_score_for(modifier: int) -> int:
+    """R27: a creature without the ability score rated has 7 + its modifier (for damage only)."""
+    return 7 + modifier
+
+
+class SpiritualAttackResult(BaseModel):
+    """R27: both rolls, both totals, who won, and what the drain did to the defender's score.
+
+    ``score_rated`` is True when the score was rated as 7 + modifier because none was given.
+    ``effect`` is set when the score reached 0.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    ability: SpiritTarget
+    attacker_roll: PoolRoll
+    attacker_modifiers: tuple[tuple[str, int], ...]
+    attacker_total: int
+    defender_roll: PoolRoll
+    defender_modifiers: tuple[tuple[str, int], ...]
+    defender_total: int
+    protections: tuple[SpiritProtection, ...]
+    communion: bool
+    attacker_wins: bool
+    damage: int
+    score_before: int
+    score_after: int
+    score_rated: bool
+    effect: SpiritEffect | None
+
+    @property
+    def defender_advantage(self) -> Advantage:
+        return self.defender_roll.advantage
+
+
+def spiritual_attack(
+    dice: DiceSource,
+    attacker_modifier: int,
+    defender_modifier: int,
+    ability: SpiritTarget,
+    protections: Iterable[SpiritProtection] = (),
+    confirmed: bool = False,
+    proficiency: int = 0,
+    communion_last_week: bool = False,
+    damage: int = 0,
+    defender_score: int | None = None,
+    joker_bonus: int = 0,
+) -> SpiritualAttackResult:
+    """R27: the spirit's d20 + modifier against the defender's ability check; higher total wins.
+
+    The defender rolls d20 + the ability's modifier at disadvantage, negated by any protection;
+    communion in the last week gives advantage (so with no protection the two cancel); a
+    confirmed defender (or one who has had a Bar Mitzvah) adds ``proficiency``.
+
+    Choices: the attacker must beat the defender's total; a tie goes to the defender, as a
+    defence does. Natural 20s and 1s mean nothing special here. The Joker bonus (R3) of the
+    spirit's turn adds to its attack and its damage. On a win the damage (never below 0) lowers
+    ``defender_score``, or 7 + ``defender_modifier`` when the defender has no score rated,
+    down to 0, where the ability's effect applies. The rolled damage is passed in.
+    """
+    if damage < 0:
+        raise RulesError("Spiritual damage is a number of ability points, zero or more.")
+    attacker_roll = roll_pool(dice, 0, Advantage.NONE, free=1)
+    attacker_modifiers: tuple[tuple[str, int], ...] = (("spirit", attacker_modifier),)
+    if joker_bonus:
+        attacker_modifiers = (*attacker_modifiers, ("Joker", joker_bonus))
+    attacker_total = attacker_roll.value + sum(value for _, value in attacker_modifiers)
+
+    held = tuple(dict.fromkeys(protections))
+    defence = Advantage.NONE if held else Advantage.DISADVANTAGE
+    if communion_last_week:
+        defence = defence.combine(Advantage.ADVANTAGE)
+    defender_roll = roll_pool(dice, 0, defence, free=1)
+    defender_modifiers: tuple[tuple[str, int], ...] = ((ability.value, defender_modifier),)
+    if confirmed:
+        defender_modifiers = (*defender_modifiers, ("proficiency", proficiency))
+    defender_total = defender_roll.value + sum(value for _, value in defender_modifiers)
+
+    attacker_wins = attacker_total > defender_total
+    score_rated = defender_score is None
+    before = ability_score_for(defender_modifier) if defender_score is None else defender_score
+    dealt = damage + joker_bonus if attacker_wins else 0
+    after = max(0, before - dealt)
+    return SpiritualAttackResult(
+        ability=ability,
+        attacker_roll=attacker_roll,
+        attacker_modifiers=attacker_modifiers,
+        attacker_total=attacker_total,
+        defender_roll=defender_roll,
+        defender_modifiers=defender_modifiers,
+        defender_total=defender_total,
+        protections=held,
+        communion=communion_last_week,
+        attacker_wins=attacker_wins,
+        damage=dealt,
+        score_before=before,
+        score_after=after,
+        score_rated=score_rated,
+        effect=ability.effect_at_zero if after == 0 else None,
+    )
