@@ -87,6 +87,8 @@ class DealResult(BaseModel):
     departed: list[CardInPlay]
     """Cards (face up or held) of holders missing from the new deal, now discarded."""
     reshuffles: list[Reshuffle]
+    swapped: list[tuple[str, str]] = Field(default_factory=list)
+    """R15: pairs whose new cards were swapped after a desperation defense."""
     order: list[CardInPlay]
     joker_dealt: bool
 
@@ -160,6 +162,8 @@ class InitiativeState(BaseModel):
     """The holder whose turn is in progress; None between turns."""
     joker_dealt: bool = False
     """R2: a Joker was dealt in the round now in play, so the next deal reshuffles first."""
+    swaps: list[tuple[str, str]] = Field(default_factory=list)
+    """R15: pairs of holders whose cards swap at the next deal."""
 
     # ----------------------------------------------------------------------------- views
 
@@ -257,6 +261,13 @@ class InitiativeState(BaseModel):
             self.cards[holder] = draw.card
             dealt.append(CardInPlay(holder=holder, card=draw.card))
 
+        fresh = {entry.holder for entry in dealt}
+        swapped = [(a, b) for a, b in self.swaps if a in fresh and b in fresh]
+        for a, b in swapped:
+            self.cards[a], self.cards[b] = self.cards[b], self.cards[a]
+        self.swaps = []
+        dealt = [CardInPlay(holder=entry.holder, card=self.cards[entry.holder]) for entry in dealt]
+
         self.round += 1
         self.acted = []
         self.joker_dealt = any(entry.card.is_joker for entry in dealt)
@@ -267,6 +278,7 @@ class InitiativeState(BaseModel):
             unplayed=unplayed,
             departed=departed,
             reshuffles=reshuffles,
+            swapped=swapped,
             order=self.order,
             joker_dealt=self.joker_dealt,
         )
@@ -355,6 +367,26 @@ class InitiativeState(BaseModel):
         if holder != self.turn_of or roll_kind not in JOKER_BONUS_ROLLS:
             return 0
         return bonus if self.cards[holder].is_joker else 0
+
+    def went_first(self, holder: str, other: str) -> bool:
+        """R15: whether ``holder`` has the initiative over ``other`` this round: it acted (or is acting)
+        before ``other`` did. A holder still waiting for its card, or holding it, has not acted yet."""
+
+        def position(who: str) -> int:
+            if who in self.acted:
+                return self.acted.index(who)
+            if who == self.turn_of:
+                return len(self.acted)
+            return len(self.acted) + 1
+
+        return position(holder) < position(other)
+
+    def swap_next_round(self, holder: str, other: str) -> None:
+        """R15: a desperation defense by the holder of the initiative: the two swap initiative next
+        round, so their newly dealt cards are exchanged at the next deal (a held card is not swapped)."""
+        if holder == other:
+            raise IllegalAction("A combatant cannot swap initiative with itself.")
+        self.swaps.append((holder, other))
 
     # ----------------------------------------------------------------------------- leaving
 

@@ -567,3 +567,33 @@ def test_errors_are_illegal_actions_for_a_player() -> None:
     state = dealt_state(a="KS")
     with pytest.raises(IllegalAction):
         state.claim("a")
+
+
+def test_r15_desperation_by_the_holder_of_the_initiative_swaps_next_rounds_cards() -> None:
+    state = InitiativeState(deck=deck_dealing("KS", "3C", "2D", "QH"))
+    state.deal(["ann", "bob"], NO_SHUFFLE)  # ann K♠, bob 3♣
+    assert state.start_next_turn().holder == "ann"
+    assert state.went_first("ann", "bob")
+    assert not state.went_first("bob", "ann")
+    state.swap_next_round("ann", "bob")  # bob hit ann, who spent her pool on a desperation defense
+    state.next_turn()
+    state.end_turn()
+
+    dealt = state.deal(["ann", "bob"], NO_SHUFFLE)  # drawn: ann 2♦, bob Q♥, then swapped
+    assert dealt.swapped == [("ann", "bob")]
+    assert state.cards == {"ann": card("QH"), "bob": card("2D")}
+    assert {entry.holder: entry.card for entry in dealt.dealt} == state.cards
+    assert state.swaps == []
+
+
+def test_r15_no_swap_for_a_holder_that_keeps_a_held_card() -> None:
+    state = InitiativeState(deck=deck_dealing("KS", "3C", "QH"))
+    state.deal(["ann", "bob"], NO_SHUFFLE)
+    state.start_next_turn()
+    state.hold()  # ann holds her K♠ into the next round
+    state.swap_next_round("ann", "bob")
+    state.next_turn()
+    state.end_turn()
+    dealt = state.deal(["ann", "bob"], NO_SHUFFLE)
+    assert dealt.swapped == []
+    assert state.cards == {"ann": card("KS"), "bob": card("QH")}
