@@ -10,7 +10,7 @@ import re
 from enum import StrEnum
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from .dice import DiceSource
 
@@ -85,18 +85,20 @@ class _Record(BaseModel):
     key: str = Field(pattern=r"^[a-z0-9][a-z0-9_-]*$")
     name: str = Field(min_length=1)
     source: Source
-    house_fields: tuple[str, ...] = ()
+    house_fields: tuple[str, ...] = Field(default=(), validate_default=True)
     """The fields whose numbers are house values (the published tables do not give them)."""
     notes: str = ""
 
-    @model_validator(mode="after")
-    def _house_fields_exist(self) -> _Record:
-        unknown = [f for f in self.house_fields if f not in type(self).model_fields]
+    # Field validators (not model validators) so that a loading error names the field at fault.
+    @field_validator("house_fields")
+    @classmethod
+    def _house_fields_exist(cls, value: tuple[str, ...], info: ValidationInfo) -> tuple[str, ...]:
+        unknown = [f for f in value if f not in cls.model_fields]
         if unknown:
             raise ValueError(f"house_fields names unknown fields: {', '.join(unknown)}")
-        if self.source is Source.MIXED and not self.house_fields:
+        if info.data.get("source") is Source.MIXED and not value:
             raise ValueError("a mixed source must list its house_fields")
-        return self
+        return value
 
 
 class Weapon(_Record):
@@ -116,11 +118,15 @@ class Weapon(_Record):
 
     _parse_damage = field_validator("damage", mode="before")(_damage)
 
-    @model_validator(mode="after")
-    def _primary_within_types(self) -> Weapon:
-        if not self.primary <= self.types:
+    @field_validator("primary")
+    @classmethod
+    def _primary_within_types(
+        cls, value: frozenset[AttackType], info: ValidationInfo
+    ) -> frozenset[AttackType]:
+        types = info.data.get("types")
+        if types is not None and not value <= types:
             raise ValueError("primary attack types must be among the weapon's attack types")
-        return self
+        return value
 
     @property
     def is_missile(self) -> bool:

@@ -1,0 +1,295 @@
+"""The equipment catalog: weapons, armor, shields and monster templates read from ``data/*.yaml``.
+
+The whole catalog is validated when it loads. A bad entry stops loading with a message naming the
+file, the entry and the field, so a GM who edits the YAML sees exactly what to fix; a bot never
+starts with half a catalog.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+from typing import Literal, TypeVar, overload
+
+import yaml
+from pydantic import ValidationError
+from pydantic_core import ErrorDetails
+
+from bot.rules.equipment import Armor, MonsterTemplate, Shield, Weapon
+from bot.rules.errors import RulesError
+
+DATA_DIRECTORY = Path(__file__).resolve().parent.parent / "data"
+"""The shipped tables: the repository's ``data/`` folder, next to the ``bot`` package."""
+
+SEARCH_LIMIT = 25
+"""Discord offers at most 25 autocomplete choices."""
+
+EntryKind = Literal["weapon", "armor", "shield", "monster"]
+
+_FILES: dict[EntryKind, str] = {
+    "weapon": "weapons.yaml",
+    "armor": "armor.yaml",
+    "shield": "shields.yaml",
+    "monster": "monsters.yaml",
+}
+
+_Entry = TypeVar("_Entry", Weapon, Armor, Shield, MonsterTemplate)
+
+
+class CatalogError(Exception):
+    """The data files are broken. Each problem names the file, the entry and the field."""
+
+    def __init__(self, problems: Iterable[str]) -> None:
+        self.problems = tuple(problems)
+        super().__init__("\n".join(self.problems))
+
+
+class UnknownEntry(RulesError):
+    """A lookup of a key the catalog does not hold; the message offers the closest keys."""
+
+    def __init__(self, kind: EntryKind, wanted: str, suggestions: tuple[str, ...]) -> None:
+        if suggestions:
+            hint = f" Did you mean {_quoted_choices(suggestions)}?"
+        else:
+            hint = f" Pick a {kind} from the list offered as you type."
+        super().__init__(f"There is no {kind} called '{wanted}'.{hint}")
+        self.kind = kind
+        self.wanted = wanted
+        self.suggestions = suggestions
+
+
+@dataclass(frozen=True, slots=True)
+class Catalog:
+    """Every weapon, armor, shield and monster template, keyed by ``key``. Read-only."""
+
+    weapons: Mapping[str, Weapon]
+    armors: Mapping[str, Armor]
+    shields: Mapping[str, Shield]
+    monsters: Mapping[str, MonsterTemplate]
+
+    def __post_init__(self) -> None:
+        for field in ("weapons", "armors", "shields", "monsters"):
+            object.__setattr__(self, field, MappingProxyType(dict(getattr(self, field))))
+
+    def weapon(self, key: str) -> Weapon:
+        return _look_up("weapon", self.weapons, key)
+
+    def armor(self, key: str) -> Armor:
+        return _look_up("armor", self.armors, key)
+
+    def shield(self, key: str) -> Shield:
+        return _look_up("shield", self.shields, key)
+
+    def monster(self, key: str) -> MonsterTemplate:
+        return _look_up("monster", self.monsters, key)
+
+    @overload
+    def entries_matching(
+        self, kind: Literal["weapon"], text: str, limit: int = SEARCH_LIMIT
+    ) -> list[Weapon]: ...
+    @overload
+    def entries_matching(
+        self, kind: Literal["armor"], text: str, limit: int = SEARCH_LIMIT
+    ) -> list[Armor]: ...
+    @overload
+    def entries_matching(
+        self, kind: Literal["shield"], text: str, limit: int = SEARCH_LIMIT
+    ) -> list[Shield]: ...
+    @overload
+    def entries_matching(
+        self, kind: Literal["monster"], text: str, limit: int = SEARCH_LIMIT
+    ) -> list[MonsterTemplate]: ...
+    def entries_matching(
+        self, kind: EntryKind, text: str, limit: int = SEARCH_LIMIT
+    ) -> list[Weapon] | list[Armor] | list[Shield] | list[MonsterTemplate]:
+        """Entries whose key or name contains ``text`` (case-insensitive), for autocomplete.
+
+        Entries that start with the text come first, then the rest, each group by name; at most
+        ``limit`` of them. An empty text lists the first ``limit`` entries by name.
+        """
+        if kind == "weapon":
+            return _matching(self.weapons, text, limit)
+        if kind == "armor":
+            return _matching(self.armors, text, limit)
+        if kind == "shield":
+            return _matching(self.shields, text, limit)
+        return _matching(self.monsters, text, limit)
+
+
+def load_catalog(directory: Path | None = None) -> Catalog:
+    """Read and validate the four tables of ``directory`` (default: the shipped ``data/``).
+
+    Raises :class:`CatalogError` listing every problem found: malformed YAML, bad or missing
+    fields, unknown fields, duplicate keys, and monster templates naming gear that does not exist.
+    """
+    folder = DATA_DIRECTORY if directory is None else directory
+    problems: list[str] = []
+    weapons = _load_table(folder, _FILES["weapon"], Weapon, problems)
+    armors = _load_table(folder, _FILES["armor"], Armor, problems)
+    shields = _load_table(folder, _FILES["shield"], Shield, problems)
+    monsters = _load_table(folder, _FILES["monster"], MonsterTemplate, problems)
+    if problems:
+        raise CatalogError(problems)
+    label = _label(folder, _FILES["monster"])
+    for monster in monsters.values():
+        problems.extend(
+            f"{label}: entry '{monster.key}': {problem}"
+            for problem in _gear_problems(monster, weapons, armors, shields)
+        )
+    if problems:
+        raise CatalogError(problems)
+    return Catalog(weapons=weapons, armors=armors, shields=shields, monsters=monsters)
+
+
+def _load_table(folder: Path, filename: str, model: type[_Entry], problems: list[str]) -> dict[str, _Entry]:
+    label = _label(folder, filename)
+    try:
+        raw = yaml.safe_load((folder / filename).read_text(encoding="utf-8"))
+    except OSError as error:
+        problems.append(f"{label}: cannot be read: {error.strerror or error}")
+        return {}
+    except yaml.YAMLError as error:
+        problems.append(f"{label}: is not valid YAML: {error}")
+        return {}
+    if not isinstance(raw, list):
+        found = "nothing" if raw is None else f"a {type(raw).__name__}"
+        problems.append(
+            f"{label}: should hold a list of entries (each starting with '- key: ...'), found {found}"
+        )
+        return {}
+
+    table: dict[str, _Entry] = {}
+    first_use: dict[str, int] = {}
+    for index, entry in enumerate(raw, start=1):
+        if not isinstance(entry, dict):
+            problems.append(f"{label}: entry #{index}: should be a mapping of field: value pairs")
+            continue
+        key = entry.get("key")
+        where = f"'{key}'" if isinstance(key, str) and key else f"#{index}"
+        if isinstance(key, str):
+            # Lookups ignore case, spaces and dashes, so keys must differ by more than that.
+            if _fold(key) in first_use:
+                problems.append(
+                    f"{label}: entry {where}: field 'key': duplicate key, "
+                    f"entry #{first_use[_fold(key)]} already uses it"
+                )
+                continue
+            first_use[_fold(key)] = index
+        try:
+            record = model.model_validate(entry)
+        except ValidationError as error:
+            problems.extend(
+                f"{label}: entry {where}: {_describe(detail, model)}" for detail in error.errors()
+            )
+            continue
+        table[record.key] = record
+    return table
+
+
+def _gear_problems(
+    monster: MonsterTemplate,
+    weapons: Mapping[str, Weapon],
+    armors: Mapping[str, Armor],
+    shields: Mapping[str, Shield],
+) -> list[str]:
+    """Missing references, then gear that will not fit in two hands (Lords of Hack two weapons, R26)."""
+    problems = [
+        f"field '{field}': no entry '{key}' in {filename}{_did_you_mean(key, table)}"
+        for field, key, table, filename in (
+            ("weapon", monster.weapon, weapons, _FILES["weapon"]),
+            ("off_hand", monster.off_hand, weapons, _FILES["weapon"]),
+            ("armor", monster.armor, armors, _FILES["armor"]),
+            ("shield", monster.shield, shields, _FILES["shield"]),
+        )
+        if key is not None and key not in table
+    ]
+    if problems:
+        return problems
+
+    main = weapons[monster.weapon]
+    if main.two_handed and monster.shield is not None:
+        problems.append(f"field 'shield': '{main.key}' needs both hands, so a shield cannot be used with it")
+    if main.two_handed and monster.off_hand is not None:
+        problems.append(
+            f"field 'off_hand': '{main.key}' needs both hands, so there is no hand for a second weapon"
+        )
+    if monster.off_hand is not None and monster.shield is not None:
+        problems.append("field 'shield': the off hand already holds a weapon")
+    if monster.off_hand is not None:
+        second = weapons[monster.off_hand]
+        if second.two_handed:
+            problems.append(f"field 'off_hand': '{second.key}' needs both hands")
+        if main.spear_or_lance or second.spear_or_lance:
+            problems.append("field 'off_hand': a spear or lance cannot be one of two weapons (R26)")
+        if main.martial and second.martial:
+            problems.append("field 'off_hand': only one of two weapons may be a martial weapon (R26)")
+    return problems
+
+
+def _describe(detail: ErrorDetails, model: type[_Entry]) -> str:
+    field = ".".join(str(part) for part in detail["loc"])
+    if detail["type"] == "extra_forbidden":
+        known = [name for name in model.model_fields if name != field]
+        message = f"unknown field{_did_you_mean(field, known)}"
+    elif detail["type"] == "missing":
+        message = "required field is missing"
+    else:
+        message = detail["msg"].removeprefix("Value error, ")
+        given = detail["input"]
+        if isinstance(given, str | int | float | bool) and repr(given) not in message:
+            message += f" (found {given!r})"
+    return f"field '{field}': {message}" if field else message
+
+
+def _look_up(kind: EntryKind, table: Mapping[str, _Entry], wanted: str) -> _Entry:
+    folded = _fold(wanted)
+    for key, entry in table.items():
+        if folded in (_fold(key), _fold(entry.name)):
+            return entry
+    raise UnknownEntry(kind, wanted, _suggestions(folded, table))
+
+
+def _suggestions(folded: str, table: Mapping[str, _Entry]) -> tuple[str, ...]:
+    """Up to three keys: the closest by spelling first, then those containing the text."""
+    by_spelling: dict[str, str] = {}
+    for key, entry in table.items():
+        by_spelling.setdefault(_fold(key), key)
+        by_spelling.setdefault(_fold(entry.name), key)
+    close = difflib.get_close_matches(folded, list(by_spelling), n=6, cutoff=0.6)
+    containing = sorted(key for spelling, key in by_spelling.items() if folded and folded in spelling)
+    keys = dict.fromkeys([by_spelling[spelling] for spelling in close] + containing)
+    return tuple(keys)[:3]
+
+
+def _did_you_mean(wanted: str, known: Iterable[str]) -> str:
+    close = difflib.get_close_matches(wanted, list(known), n=3, cutoff=0.6)
+    return f" (did you mean {_quoted_choices(close)}?)" if close else ""
+
+
+def _matching(table: Mapping[str, _Entry], text: str, limit: int) -> list[_Entry]:
+    needle = _fold(text)
+    hits = [entry for entry in table.values() if needle in _fold(entry.key) or needle in _fold(entry.name)]
+    hits.sort(
+        key=lambda entry: (
+            not (_fold(entry.key).startswith(needle) or _fold(entry.name).startswith(needle)),
+            entry.name.casefold(),
+        )
+    )
+    return hits[: max(limit, 0)]
+
+
+def _fold(text: str) -> str:
+    """Case, spaces and dashes do not matter: 'Light Lance', 'light-lance' and 'light_lance' agree."""
+    return "_".join(text.replace("-", " ").replace("_", " ").casefold().split())
+
+
+def _quoted_choices(choices: Iterable[str]) -> str:
+    quoted = [f"'{choice}'" for choice in choices]
+    return quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} or {quoted[-1]}"
+
+
+def _label(folder: Path, filename: str) -> str:
+    return f"{folder.name}/{filename}"

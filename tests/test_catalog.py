@@ -1,0 +1,477 @@
+"""The shipped equipment tables load, match the published numbers, and bad files fail clearly."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from bot.catalog import DATA_DIRECTORY, Catalog, CatalogError, UnknownEntry, load_catalog
+from bot.rules.equipment import (
+    Armor,
+    ArmorWeight,
+    AttackType,
+    MonsterTemplate,
+    Shield,
+    Size,
+    Source,
+    Weapon,
+)
+from bot.rules.errors import RulesError
+
+# RULINGS.md "Equipment data", copied row by row:
+# name: (size, reach, speed, defense, damage, types, primary, armor piercing)
+PUBLISHED_WEAPONS: dict[str, tuple[str, int, int, int, str, str, str, int]] = {
+    "Knife, Small": ("T", 0, 6, 0, "1d2", "S P", "", 0),
+    "Dagger, Small": ("T", 0, 6, 0, "1d6", "S P", "P", 2),
+    "Dagger, Rondel": ("S", 1, 5, 1, "1d6", "P", "P", 4),
+    "Stiletto": ("S", 1, 5, 1, "1d4", "P", "P", 4),
+    "Axe, Hand": ("S", 1, 4, 1, "1d6", "C", "C", 0),
+    "Mace, Light": ("S", 2, 3, 2, "1d6", "B", "B", 0),
+    "Hammer, War": ("S", 2, 3, 2, "1d8", "B P", "P", 4),
+    "Sword, Short": ("M", 2, 5, 2, "1d6", "S C P", "P", 0),
+    "Sword, Arming": ("M", 3, 3, 3, "1d8", "S C P", "C P", 0),
+    "Sword, Messer": ("M", 3, 4, 3, "1d6", "S C P", "C", 0),
+    "Sword, Sabre": ("M", 3, 5, 3, "1d6", "S C P", "S", 0),
+    "Axe, Battle": ("M", 3, 1, 2, "1d12", "C", "C", 0),
+    "Club, War": ("M", 3, 3, 2, "1d10", "B", "B", 0),
+    "Longsword": ("L", 5, 3, 4, "1d10", "S C P", "C P", 0),
+    "Greatsword": ("L", 5, 2, 4, "2d6", "S C P", "C P", 0),
+    "Quarterstaff": ("VL", 7, 2, 5, "1d6", "B", "B", 0),
+    "Spear, Hewing": ("VL", 7, 1, 5, "1d10", "C P", "C P", 2),
+    "Halberd": ("VL", 7, 0, 3, "2d6", "C P", "C P", 3),
+    "Light Lance": ("VL", 8, -1, 1, "1d6", "P", "P", 2),
+}
+PUBLISHED_WEAPON_FIELDS = (
+    "size",
+    "reach",
+    "speed",
+    "defense",
+    "damage",
+    "types",
+    "primary",
+    "armor_piercing",
+)
+
+# name: (DR pierce, DR chop, DR slash, bypass, armor check); the table's dash for no check is 0.
+PUBLISHED_ARMOR: dict[str, tuple[int, int, int, int, int]] = {
+    "Gambeson, Light": (3, 6, 3, -6, -2),
+    "Doublet, Arming": (3, 6, 3, -3, -1),
+    "Mail shirt (byrnie)": (8, 16, 24, -3, 0),
+    "Haubergeon, Mail": (8, 16, 24, -5, -2),
+    "Half Armor": (10, 20, 30, -6, -2),
+    "Harness, Three Quarters": (10, 20, 30, -7, -3),
+}
+PUBLISHED_ARMOR_FIELDS = ("dr_pierce", "dr_chop", "dr_slash", "bypass", "armor_check")
+
+BOOKKEEPING_FIELDS = {"key", "name", "source", "house_fields", "notes"}
+
+Entry = Weapon | Armor | Shield | MonsterTemplate
+
+
+@pytest.fixture(scope="module")
+def catalog() -> Catalog:
+    return load_catalog()
+
+
+def _letters(text: str) -> frozenset[AttackType]:
+    return frozenset(AttackType.from_letter(letter) for letter in text.split())
+
+
+def _by_name(entries: dict[str, Any] | Any, name: str) -> Any:
+    found = [entry for entry in entries.values() if entry.name == name]
+    assert len(found) == 1, f"expected exactly one entry named {name!r}, found {len(found)}"
+    return found[0]
+
+
+def _all_entries(catalog: Catalog) -> list[Entry]:
+    return [
+        *catalog.weapons.values(),
+        *catalog.armors.values(),
+        *catalog.shields.values(),
+        *catalog.monsters.values(),
+    ]
+
+
+# ---- the shipped data ------------------------------------------------------------------------------
+
+
+def test_shipped_data_loads_from_the_default_folder() -> None:
+    assert DATA_DIRECTORY.name == "data"
+    assert DATA_DIRECTORY.parent == Path(__file__).resolve().parent.parent
+    catalog = load_catalog()
+    assert all((catalog.weapons, catalog.armors, catalog.shields, catalog.monsters))
+    assert load_catalog(DATA_DIRECTORY) == catalog
+
+
+def test_counts(catalog: Catalog) -> None:
+    assert len(catalog.weapons) >= 25
+    assert len(catalog.armors) >= 8
+    assert len(catalog.shields) >= 4
+    assert len(catalog.monsters) >= 8
+    kinds = [weapon.kind for weapon in catalog.weapons.values()]
+    assert kinds.count("missile") >= 4
+    assert kinds.count("thrown") >= 2
+    for key in ("short_bow", "long_bow", "light_crossbow", "sling"):
+        assert catalog.weapon(key).kind == "missile"
+    for key in ("javelin", "throwing_axe", "throwing_knife"):
+        assert catalog.weapon(key).kind == "thrown"
+
+
+def test_unarmed_takes_reach_and_speed_from_the_text(catalog: Catalog) -> None:
+    unarmed = catalog.weapon("unarmed")
+    assert (unarmed.reach, unarmed.speed) == (0, 6)
+    assert unarmed.kind == "unarmed"
+    assert unarmed.size.fits_grapple
+    assert "reach" not in unarmed.house_fields
+    assert "speed" not in unarmed.house_fields
+
+
+@pytest.mark.parametrize("name", PUBLISHED_WEAPONS)
+def test_published_weapon_numbers_match(catalog: Catalog, name: str) -> None:
+    size, reach, speed, defense, damage, types, primary, armor_piercing = PUBLISHED_WEAPONS[name]
+    weapon: Weapon = _by_name(catalog.weapons, name)
+    assert weapon.size is Size(size)
+    assert weapon.reach == reach
+    assert weapon.speed == speed
+    assert weapon.defense == defense
+    assert str(weapon.damage) == damage
+    assert weapon.types == _letters(types)
+    assert weapon.primary == _letters(primary)
+    assert weapon.armor_piercing == armor_piercing
+    assert weapon.source in (Source.PUBLISHED, Source.MIXED)
+    assert not set(weapon.house_fields) & set(PUBLISHED_WEAPON_FIELDS)
+
+
+@pytest.mark.parametrize("name", PUBLISHED_ARMOR)
+def test_published_armor_numbers_match(catalog: Catalog, name: str) -> None:
+    armor: Armor = _by_name(catalog.armors, name)
+    assert (armor.dr_pierce, armor.dr_chop, armor.dr_slash, armor.bypass, armor.armor_check) == (
+        PUBLISHED_ARMOR[name]
+    )
+    assert armor.source in (Source.PUBLISHED, Source.MIXED)
+    assert not set(armor.house_fields) & set(PUBLISHED_ARMOR_FIELDS)
+    # Max Dex, hardness, HP, weight and AC base were not published.
+    assert {"max_dex", "hardness", "hp", "weight", "ac_base"} <= set(armor.house_fields)
+
+
+def test_only_published_rows_claim_the_published_table(catalog: Catalog) -> None:
+    published_names = set(PUBLISHED_WEAPONS) | set(PUBLISHED_ARMOR) | {"Unarmed"}
+    for entry in _all_entries(catalog):
+        if entry.source is not Source.HOUSE:
+            assert entry.name in published_names, entry.key
+
+
+def test_every_entry_declares_its_source(catalog: Catalog) -> None:
+    for entry in _all_entries(catalog):
+        assert isinstance(entry.source, Source)
+        data_fields = set(type(entry).model_fields) - BOOKKEEPING_FIELDS
+        assert set(entry.house_fields) <= data_fields, entry.key
+        assert len(set(entry.house_fields)) == len(entry.house_fields), entry.key
+        if entry.source is Source.PUBLISHED:
+            assert not entry.house_fields, entry.key
+        if entry.source is Source.MIXED:
+            assert entry.house_fields, entry.key
+
+
+def test_shields_and_monsters_are_all_house_values(catalog: Catalog) -> None:
+    for entry in [*catalog.shields.values(), *catalog.monsters.values()]:
+        assert entry.source is Source.HOUSE, entry.key
+
+
+def test_keys_are_lowercase(catalog: Catalog) -> None:
+    for entry in _all_entries(catalog):
+        assert entry.key == entry.key.lower()
+
+
+def test_armor_max_dex_follows_weight(catalog: Catalog) -> None:
+    """R6 and R24: heavy armor costs a pool die and has a 14-17 base; light armor does neither."""
+    for armor in catalog.armors.values():
+        if armor.weight is ArmorWeight.HEAVY:
+            assert armor.costs_a_pool_die, armor.key
+            assert 14 <= armor.ac_base <= 17, armor.key
+        elif armor.weight is ArmorWeight.LIGHT:
+            assert armor.max_dex is not None, armor.key
+            assert armor.max_dex >= 3, armor.key
+            assert armor.ac_base == 12, armor.key
+        else:
+            assert not armor.costs_a_pool_die, armor.key
+            assert armor.ac_base == 10, armor.key
+
+
+def test_no_armor_and_natural_hide(catalog: Catalog) -> None:
+    none = catalog.armor("none")
+    assert (none.dr_pierce, none.dr_chop, none.dr_slash, none.bypass) == (0, 0, 0, 0)
+    assert none.max_dex is None
+    assert none.ac_base == 10
+    hide = catalog.armor("natural_hide")
+    assert hide.natural
+    assert hide.bypass == -10  # R17: natural armor is always -10 to bypass
+
+
+def test_house_weapons_follow_the_published_scale(catalog: Catalog) -> None:
+    """Reach grows with size: no house weapon outreaches a published weapon of a larger size."""
+    order = list(Size)
+    published = [_by_name(catalog.weapons, name) for name in PUBLISHED_WEAPONS]
+    for weapon in catalog.weapons.values():
+        if weapon.kind != "melee" or weapon.source is not Source.HOUSE:
+            continue
+        larger = [w.reach for w in published if order.index(w.size) > order.index(weapon.size)]
+        smaller = [w.reach for w in published if order.index(w.size) < order.index(weapon.size)]
+        assert not larger or weapon.reach <= min(larger), weapon.key
+        assert not smaller or weapon.reach >= max(smaller), weapon.key
+
+
+def test_monster_templates(catalog: Catalog) -> None:
+    for key in ("skeleton", "zombie", "ghost"):
+        assert catalog.monster(key).morale is None, key  # R21: undead never check morale
+    assert catalog.monster("ghost").spirit
+    assert catalog.monster("ogre").size is Size.LARGE
+    wolf = catalog.monster("wolf")
+    assert catalog.weapon(wolf.weapon).key == "bite"
+    assert wolf.armor is not None
+    assert catalog.armor(wolf.armor).natural
+    for monster in catalog.monsters.values():
+        catalog.weapon(monster.weapon)
+        if monster.armor is not None:
+            catalog.armor(monster.armor)
+        if monster.shield is not None:
+            catalog.shield(monster.shield)
+
+
+def test_catalog_is_read_only(catalog: Catalog) -> None:
+    with pytest.raises(TypeError):
+        catalog.weapons["stick"] = catalog.weapon("quarterstaff")  # type: ignore[index]
+    with pytest.raises(AttributeError):
+        catalog.weapons = {}  # type: ignore[misc]
+    with pytest.raises(ValueError, match="frozen"):
+        catalog.weapon("longsword").reach = 9  # type: ignore[misc]
+
+
+# ---- lookups and search ---------------------------------------------------------------------------
+
+
+def test_lookup_by_key_or_name_ignores_case_and_spacing(catalog: Catalog) -> None:
+    assert catalog.weapon("longsword").name == "Longsword"
+    assert catalog.weapon("Light Lance").key == "light_lance"
+    assert catalog.weapon("LIGHT-LANCE").key == "light_lance"
+    assert catalog.armor("Haubergeon, Mail").key == "mail_haubergeon"
+    assert catalog.shield(" Buckler ").key == "buckler"
+    assert catalog.monster("Town Guard").key == "town_guard"
+
+
+def test_unknown_key_suggests_a_close_match(catalog: Catalog) -> None:
+    with pytest.raises(RulesError) as caught:
+        catalog.weapon("longswrod")
+    assert isinstance(caught.value, UnknownEntry)
+    assert "longswrod" in caught.value.message
+    assert "'longsword'" in caught.value.message
+    assert caught.value.suggestions[0] == "longsword"
+
+
+def test_unknown_key_suggests_keys_containing_the_text(catalog: Catalog) -> None:
+    with pytest.raises(UnknownEntry) as caught:
+        catalog.armor("haubergeon")
+    assert caught.value.suggestions == ("mail_haubergeon",)
+
+
+def test_unknown_key_without_a_close_match_still_names_it(catalog: Catalog) -> None:
+    with pytest.raises(UnknownEntry, match="'zzqx'") as caught:
+        catalog.monster("zzqx")
+    assert caught.value.suggestions == ()
+    assert "monster" in caught.value.message
+
+
+def test_entries_matching(catalog: Catalog) -> None:
+    swords = catalog.entries_matching("weapon", "SWORD")
+    keys = [weapon.key for weapon in swords]
+    assert {"short_sword", "arming_sword", "longsword", "greatsword"} <= set(keys)
+    assert all("sword" in w.key or "sword" in w.name.lower() for w in swords)
+    assert catalog.entries_matching("weapon", "lance")[0].key in ("lance", "light_lance")
+    assert [a.key for a in catalog.entries_matching("armor", "hide")] == ["natural_hide"]
+    assert [s.key for s in catalog.entries_matching("shield", "kite")] == ["kite"]
+    assert [m.key for m in catalog.entries_matching("monster", "bandit")] == ["bandit", "bandit_captain"]
+    assert len(catalog.entries_matching("weapon", "")) == 25
+    assert len(catalog.entries_matching("weapon", "", limit=3)) == 3
+    assert catalog.entries_matching("monster", "no such thing") == []
+
+
+# ---- broken files ----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def data_copy(tmp_path: Path) -> Path:
+    folder = tmp_path / "data"
+    shutil.copytree(DATA_DIRECTORY, folder)
+    return folder
+
+
+def _edit(folder: Path, filename: str, change: Any) -> None:
+    path = folder / filename
+    entries = yaml.safe_load(path.read_text(encoding="utf-8"))
+    change(entries)
+    path.write_text(yaml.safe_dump(entries, sort_keys=False), encoding="utf-8")
+
+
+def _entry(entries: list[dict[str, Any]], key: str) -> dict[str, Any]:
+    return next(entry for entry in entries if entry["key"] == key)
+
+
+def _load_failure(folder: Path) -> str:
+    with pytest.raises(CatalogError) as caught:
+        load_catalog(folder)
+    return str(caught.value)
+
+
+def test_a_copy_of_the_shipped_data_loads(data_copy: Path) -> None:
+    assert load_catalog(data_copy) == load_catalog()
+
+
+def test_wrong_type(data_copy: Path) -> None:
+    _edit(data_copy, "weapons.yaml", lambda e: _entry(e, "longsword").update(reach="long"))
+    message = _load_failure(data_copy)
+    assert message.startswith(
+        "data/weapons.yaml: entry 'longsword': field 'reach': Input should be a valid integer"
+    )
+    assert "'long'" in message
+
+
+def test_missing_field(data_copy: Path) -> None:
+    _edit(data_copy, "armor.yaml", lambda e: _entry(e, "half_armor").pop("dr_chop"))
+    message = _load_failure(data_copy)
+    assert message == "data/armor.yaml: entry 'half_armor': field 'dr_chop': required field is missing"
+
+
+def test_unknown_field(data_copy: Path) -> None:
+    _edit(data_copy, "shields.yaml", lambda e: _entry(e, "buckler").update(defence=2))
+    message = _load_failure(data_copy)
+    assert message.startswith("data/shields.yaml: entry 'buckler': field 'defence': unknown field")
+    assert "did you mean 'defense'" in message
+
+
+def test_duplicate_key(data_copy: Path) -> None:
+    def duplicate(entries: list[dict[str, Any]]) -> None:
+        entries.append({**_entry(entries, "longsword"), "name": "Another Longsword"})
+
+    _edit(data_copy, "weapons.yaml", duplicate)
+    message = _load_failure(data_copy)
+    assert "data/weapons.yaml: entry 'longsword': field 'key': duplicate key" in message
+    assert "entry #14 already uses it" in message
+
+
+def test_duplicate_key_differing_only_by_dash(data_copy: Path) -> None:
+    def duplicate(entries: list[dict[str, Any]]) -> None:
+        entries.append({**_entry(entries, "long_spear"), "key": "long-spear"})
+
+    _edit(data_copy, "weapons.yaml", duplicate)
+    assert "entry 'long-spear': field 'key': duplicate key" in _load_failure(data_copy)
+
+
+def test_monster_naming_a_missing_weapon(data_copy: Path) -> None:
+    _edit(data_copy, "monsters.yaml", lambda e: _entry(e, "wolf").update(weapon="bitte"))
+    message = _load_failure(data_copy)
+    assert message == (
+        "data/monsters.yaml: entry 'wolf': field 'weapon': no entry 'bitte' in weapons.yaml "
+        "(did you mean 'bite'?)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("field", "changes"),
+    [
+        ("armor", {"armor": "plate_mail"}),
+        ("off_hand", {"off_hand": "dagger"}),
+        ("shield", {"off_hand": None, "shield": "tower"}),
+    ],
+)
+def test_monster_naming_other_missing_gear(data_copy: Path, field: str, changes: dict[str, Any]) -> None:
+    _edit(data_copy, "monsters.yaml", lambda e: _entry(e, "bandit").update(changes))
+    message = _load_failure(data_copy)
+    assert message.startswith(
+        f"data/monsters.yaml: entry 'bandit': field '{field}': no entry '{changes[field]}'"
+    )
+
+
+def test_monster_with_a_two_handed_weapon_and_a_shield(data_copy: Path) -> None:
+    _edit(data_copy, "monsters.yaml", lambda e: _entry(e, "town_guard").update(weapon="halberd"))
+    message = _load_failure(data_copy)
+    assert "data/monsters.yaml: entry 'town_guard': field 'shield': 'halberd' needs both hands" in message
+
+
+def test_monster_with_two_martial_weapons(data_copy: Path) -> None:
+    """R26 (Lords of Hack two weapons): only one of the pair may be a martial weapon."""
+    _edit(data_copy, "monsters.yaml", lambda e: _entry(e, "bandit").update(off_hand="sabre"))
+    message = _load_failure(data_copy)
+    assert "entry 'bandit': field 'off_hand': only one of two weapons may be a martial weapon" in message
+
+
+@pytest.mark.parametrize(
+    ("filename", "key", "field", "value", "expected"),
+    [
+        ("weapons.yaml", "pike", "size", "XL", "Input should be 'T', 'S', 'M', 'L' or 'VL'"),
+        ("weapons.yaml", "flail", "damage", "d10", "is not a damage roll"),
+        ("weapons.yaml", "mace", "kind", "ranged", "Input should be 'melee'"),
+        ("weapons.yaml", "stiletto", "primary", ["chop"], "primary attack types must be among"),
+        ("armor.yaml", "full_plate", "bypass", 8, "less than or equal to 0"),
+        ("armor.yaml", "leather", "house_fields", ["reach"], "house_fields names unknown fields: reach"),
+        ("shields.yaml", "kite", "source", "my guess", "Input should be 'published table'"),
+        ("monsters.yaml", "ogre", "size", "Huge", "Input should be 'T'"),
+        ("monsters.yaml", "ghost", "hp", 0, "greater than or equal to 1"),
+    ],
+)
+def test_bad_values_name_file_entry_and_field(
+    data_copy: Path, filename: str, key: str, field: str, value: object, expected: str
+) -> None:
+    _edit(data_copy, filename, lambda e: _entry(e, key).update({field: value}))
+    message = _load_failure(data_copy)
+    assert message.startswith(f"data/{filename}: entry '{key}': field '{field}': ")
+    assert expected in message
+
+
+def test_mixed_source_must_list_house_fields(data_copy: Path) -> None:
+    _edit(data_copy, "weapons.yaml", lambda e: _entry(e, "halberd").pop("house_fields"))
+    message = _load_failure(data_copy)
+    assert message == (
+        "data/weapons.yaml: entry 'halberd': field 'house_fields': a mixed source must list its house_fields"
+    )
+
+
+def test_entry_without_a_key_is_named_by_position(data_copy: Path) -> None:
+    _edit(data_copy, "shields.yaml", lambda e: e[1].pop("key"))
+    assert _load_failure(data_copy) == "data/shields.yaml: entry #2: field 'key': required field is missing"
+
+
+def test_every_problem_is_reported_at_once(data_copy: Path) -> None:
+    _edit(data_copy, "weapons.yaml", lambda e: _entry(e, "sling").update(reach="far", speed="slow"))
+    _edit(data_copy, "shields.yaml", lambda e: _entry(e, "heater").update(hp=0))
+    with pytest.raises(CatalogError) as caught:
+        load_catalog(data_copy)
+    problems = caught.value.problems
+    assert len(problems) == 3
+    assert [p.split(": field ")[0] for p in problems] == [
+        "data/weapons.yaml: entry 'sling'",
+        "data/weapons.yaml: entry 'sling'",
+        "data/shields.yaml: entry 'heater'",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("", "data/armor.yaml: should hold a list of entries"),
+        ("key: none\n", "data/armor.yaml: should hold a list of entries"),
+        ("- [unclosed\n", "data/armor.yaml: is not valid YAML"),
+        ("- just a string\n", "data/armor.yaml: entry #1: should be a mapping"),
+    ],
+)
+def test_malformed_file(data_copy: Path, text: str, expected: str) -> None:
+    (data_copy / "armor.yaml").write_text(text, encoding="utf-8")
+    assert _load_failure(data_copy).startswith(expected)
+
+
+def test_missing_file(data_copy: Path) -> None:
+    (data_copy / "shields.yaml").unlink()
+    assert _load_failure(data_copy).startswith("data/shields.yaml: cannot be read")
