@@ -308,7 +308,6 @@ def judge(
     attack_fumble: bool,
     attack_total: int,
     defense_face: int | None,
-    defense_fumble: bool = False,
     defense_total: int,
     void: bool = False,
     missile: bool = False,
@@ -342,7 +341,7 @@ def judge(
 
     if attack_face == 1 and defense_face == 1 and not void:
         return tie("R14.1")
-    if defense_fumble and not (attack_face == 1 and defense_face == 1):
+    if defense_face == 1 and attack_face != 1:
         return hit("R14.2")
     if attack_face == 20:
         return hit("R14.3", counter=defense_face == 20)
@@ -417,7 +416,8 @@ def roll_damage(
 
     Two weapons roll both and keep the better. A bypassing hit ignores DR. A hit on the armor goes to
     the armor's HP after its Hardness. A Bash critical is nonlethal by default: DR is taken from the
-    combined damage, the lethal share first, and what is left of the crit dice is nonlethal.
+    combined damage, the lethal share first, and what is left of the crit dice is nonlethal. With the
+    Knock-Out option the basic damage is dealt as usual and basic + crit (before DR) is the Will TN.
     """
     options = options or RuleOptions()
     weapon = attacker.weapon
@@ -455,7 +455,7 @@ def roll_damage(
         lethal = max(0, base - dr)
         result.lethal = lethal
         if options.bash_critical is BashCritical.KNOCKOUT:
-            result.knockout_threat = after_dr
+            result.knockout_threat = combined
         else:
             result.nonlethal = after_dr - lethal
     else:
@@ -512,7 +512,6 @@ def judge_exchange(attack: AttackRoll, defense: Defense, options: RuleOptions | 
         attack_fumble=attack.roll.fumble,
         attack_total=attack.total,
         defense_face=defense.roll.value if defense.roll is not None else None,
-        defense_fumble=defense.roll.fumble if defense.roll is not None else False,
         defense_total=defense.total,
         void=defense.void,
         missile=attack.missile,
@@ -630,9 +629,12 @@ def desperation_defense(
     second = roll_active_defense(
         defender, first.attack, dice, committed=dice_left, shield=shield, void=first.defense.void
     )
-    again = resolve_exchange(attacker, defender, first.attack, second, dice, options)
-    improved = _defender_rank(again.judgement) > _defender_rank(first.judgement)
-    stood = again if improved else first.model_copy()
+    improved = _defender_rank(judge_exchange(first.attack, second, options)) > _defender_rank(first.judgement)
+    stood = (
+        resolve_exchange(attacker, defender, first.attack, second, dice, options)
+        if improved
+        else first.model_copy()
+    )
     stood.desperation = second
     return Desperation(
         result=stood,

@@ -167,15 +167,13 @@ def roll_pool(
     """
     if committed < 0 or free < 0:
         raise RulesError("A roll needs a whole number of dice, zero or more.")
-    total = committed + free + (1 if advantage is not Advantage.NONE else 0)
-    if total < 1:
+    if committed + free < 1:
         raise RulesError("A roll needs at least one die.")
+    total = committed + free + (1 if advantage is not Advantage.NONE else 0)
     faces = tuple(dice.roll(20) for _ in range(total))
     removed = None
     if advantage is Advantage.DISADVANTAGE:
         removed = max(range(total), key=lambda i: (faces[i], -i))
     available = [i for i in range(total) if i != removed]
     counting = max(available, key=lambda i: (faces[i], -i))
-    return PoolRoll(
-        faces=faces, committed=committed, advantage=advantage, removed=removed, counting=counting
-    )
+    return PoolRoll(faces=faces, committed=committed, advantage=advantage, removed=removed, counting=counting)

@@ -94,7 +94,6 @@ def attack_odds(
                 attack_fumble=a_face == 1,
                 attack_total=a_face + attack_bonus,
                 defense_face=d_face,
-                defense_fumble=d_face == 1,
                 defense_total=d_total,
                 void=void,
                 missile=missile,
