@@ -27,7 +27,7 @@ def _settings_problem(error: ValidationError) -> str:
 
 def main() -> int:
     try:
-        settings = Settings()  # type: ignore[call-arg]  # the token comes from the environment
+        settings = Settings()  # the token comes from the environment or .env
     except ValidationError as error:
         print(_settings_problem(error), file=sys.stderr)
         return EXIT_CONFIG
