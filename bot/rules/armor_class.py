@@ -6,7 +6,7 @@ from enum import IntEnum
 
 from pydantic import BaseModel, ConfigDict
 
-from .dice import Advantage, DiceSource, PoolRoll, roll_pool
+from .dice import Advantage, DiceSource, Modifier, PoolRoll, roll_check
 from .equipment import Armor, ArmorWeight
 
 AC_CAP = 22
@@ -60,7 +60,7 @@ class AcAttackResult(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     roll: PoolRoll
-    modifiers: tuple[tuple[str, int], ...]
+    modifiers: tuple[Modifier, ...]
     total: int
     armor_class: int
     hit: bool
@@ -86,16 +86,16 @@ def attack_against_ac(
     expects; the result says so in ``natural_20``, ``natural_1`` and ``automatic``. The Joker
     bonus (R3) is listed apart from the attack bonus so the message can show it.
     """
-    roll = roll_pool(dice, 0, advantage, free=1)
-    modifiers: tuple[tuple[str, int], ...] = (("attack", attack_bonus),)
+    modifiers = [Modifier(label="attack", value=attack_bonus)]
     if joker_bonus:
-        modifiers = (*modifiers, ("Joker", joker_bonus))
-    total = roll.value + sum(value for _, value in modifiers)
+        modifiers.append(Modifier(label="Joker", value=joker_bonus))
+    check = roll_check(dice, modifiers, advantage)
+    roll, total = check.roll, check.total
     automatic = roll.natural_20 or roll.natural_1
     hit = roll.natural_20 if automatic else total >= ac
     return AcAttackResult(
         roll=roll,
-        modifiers=modifiers,
+        modifiers=check.modifiers,
         total=total,
         armor_class=ac,
         hit=hit,

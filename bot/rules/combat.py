@@ -14,7 +14,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .dice import Advantage, DiceSource, PoolRoll, roll_pool
+from .dice import Advantage, DiceSource, Modifier, PoolRoll, roll_pool, sum_of
 from .engagement import Range, check_weapon_at_range
 from .equipment import Armor, AttackType, Shield, Weapon
 from .errors import IllegalAction, RulesError
@@ -64,19 +64,6 @@ class AttackKind(StrEnum):
     NORMAL = "attack"
     COUNTERATTACK = "counterattack"
     OPPORTUNITY = "opportunity attack"
-
-
-class Modifier(BaseModel):
-    """One line of a bonus breakdown, e.g. ``("Speed", 3)``."""
-
-    model_config = ConfigDict(frozen=True)
-
-    label: str
-    value: int
-
-
-def _total(parts: list[Modifier]) -> int:
-    return sum(part.value for part in parts)
 
 
 class Attack(BaseModel):
@@ -172,7 +159,7 @@ class AttackRoll(BaseModel):
 
     @property
     def total(self) -> int:
-        return self.roll.value + _total(self.bonus)
+        return self.roll.value + sum_of(self.bonus)
 
     def choose(self, index: int) -> AttackRoll:
         """R9: count another of the attacker's dice."""
@@ -202,7 +189,7 @@ class Defense(BaseModel):
 
     @property
     def total(self) -> int:
-        return (self.roll.value if self.roll is not None else 0) + _total(self.bonus)
+        return (self.roll.value if self.roll is not None else 0) + sum_of(self.bonus)
 
     @property
     def active(self) -> bool:

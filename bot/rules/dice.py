@@ -100,6 +100,22 @@ class Advantage(IntEnum):
         )
 
 
+class Modifier(BaseModel):
+    """One line of a bonus breakdown, e.g. ``Modifier(label="Speed", value=3)``."""
+
+    model_config = ConfigDict(frozen=True)
+
+    label: str
+    value: int
+
+    def __str__(self) -> str:
+        return f"{self.value:+d} {self.label}"
+
+
+def sum_of(modifiers: Iterable[Modifier]) -> int:
+    return sum(modifier.value for modifier in modifiers)
+
+
 class PoolRoll(BaseModel):
     """A roll-many-keep-one of d20s (R9), with the R10 extra die already applied.
 
@@ -177,3 +193,27 @@ def roll_pool(
     available = [i for i in range(total) if i != removed]
     counting = max(available, key=lambda i: (faces[i], -i))
     return PoolRoll(faces=faces, committed=committed, advantage=advantage, removed=removed, counting=counting)
+
+
+class Check(BaseModel):
+    """A plain check: a d20 (2d20 under advantage, R10; pool dice join it, R20) plus modifiers."""
+
+    model_config = ConfigDict(frozen=True)
+
+    roll: PoolRoll
+    modifiers: tuple[Modifier, ...]
+
+    @property
+    def total(self) -> int:
+        return self.roll.value + sum_of(self.modifiers)
+
+
+def roll_check(
+    dice: DiceSource,
+    modifiers: Iterable[Modifier],
+    advantage: Advantage = Advantage.NONE,
+    *,
+    pool_dice: int = 0,
+) -> Check:
+    """One free d20 plus ``pool_dice`` Martial Pool dice, highest counts (R9, R10, R20), + modifiers."""
+    return Check(roll=roll_pool(dice, pool_dice, advantage, free=1), modifiers=tuple(modifiers))

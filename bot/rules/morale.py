@@ -12,7 +12,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from .dice import Advantage, DiceSource, PoolRoll, roll_pool
+from .dice import Advantage, DiceSource, Modifier, PoolRoll, roll_check, sum_of
 from .errors import IllegalAction
 
 MORALE_TARGET = 11
@@ -62,10 +62,13 @@ class MoraleSubject(BaseModel):
         return not self.player_character and self.morale is None
 
     @property
-    def morale_modifiers(self) -> tuple[tuple[str, int], ...]:
+    def morale_modifiers(self) -> tuple[Modifier, ...]:
         if self.player_character:
-            return (("WIS", self.wis_mod), ("proficiency", self.proficiency))
-        return (("morale", self.morale or 0),)
+            return (
+                Modifier(label="WIS", value=self.wis_mod),
+                Modifier(label="proficiency", value=self.proficiency),
+            )
+        return (Modifier(label="morale", value=self.morale or 0),)
 
 
 class MoraleResult(BaseModel):
@@ -79,7 +82,7 @@ class MoraleResult(BaseModel):
     subject: str
     immune: bool = False
     roll: PoolRoll | None = None
-    modifiers: tuple[tuple[str, int], ...] = ()
+    modifiers: tuple[Modifier, ...] = ()
     total: int | None = None
     target: int = MORALE_TARGET
     passed: bool
@@ -88,11 +91,11 @@ class MoraleResult(BaseModel):
 
     @property
     def modifier_total(self) -> int:
-        return sum(value for _, value in self.modifiers)
+        return sum_of(self.modifiers)
 
 
-def _with_joker(modifiers: tuple[tuple[str, int], ...], joker_bonus: int) -> tuple[tuple[str, int], ...]:
-    return (*modifiers, ("Joker", joker_bonus)) if joker_bonus else modifiers
+def _with_joker(modifiers: tuple[Modifier, ...], joker_bonus: int) -> tuple[Modifier, ...]:
+    return (*modifiers, Modifier(label="Joker", value=joker_bonus)) if joker_bonus else modifiers
 
 
 def morale_check(
@@ -115,19 +118,17 @@ def morale_check(
             previous=subject.standing,
             standing=subject.standing,
         )
-    roll = roll_pool(dice, 0, advantage, free=1)
-    modifiers = _with_joker(subject.morale_modifiers, joker_bonus)
-    total = roll.value + sum(value for _, value in modifiers)
-    passed = total >= MORALE_TARGET
+    check = roll_check(dice, _with_joker(subject.morale_modifiers, joker_bonus), advantage)
+    passed = check.total >= MORALE_TARGET
     if passed:
         standing = MoraleStanding.STEADY
     else:
         standing = MoraleStanding.ROUTED if can_escape else MoraleStanding.FRIGHTENED
     return MoraleResult(
         subject=subject.name,
-        roll=roll,
-        modifiers=modifiers,
-        total=total,
+        roll=check.roll,
+        modifiers=check.modifiers,
+        total=check.total,
         passed=passed,
         previous=subject.standing,
         standing=standing,
@@ -152,7 +153,7 @@ class RallyResult(BaseModel):
     rallier: str
     is_leader: bool
     roll: PoolRoll
-    modifiers: tuple[tuple[str, int], ...]
+    modifiers: tuple[Modifier, ...]
     total: int
     target: int = MORALE_TARGET
     success: bool
@@ -198,10 +199,9 @@ def rally(
     if not shaken:
         raise IllegalAction("There is nobody routed or frightened to rally.")
     own = Advantage.NONE if is_leader else Advantage.DISADVANTAGE
-    roll = roll_pool(dice, 0, own.combine(advantage), free=1)
-    modifiers = _with_joker((("CHA", rallier.cha_mod),), joker_bonus)
-    total = roll.value + sum(value for _, value in modifiers)
-    success = total >= MORALE_TARGET
+    cha = (Modifier(label="CHA", value=rallier.cha_mod),)
+    check = roll_check(dice, _with_joker(cha, joker_bonus), own.combine(advantage))
+    success = check.total >= MORALE_TARGET
     rerolls: tuple[MoraleResult, ...] = ()
     if success:
         ally_bonus = joker_bonus if allies_on_card else 0
@@ -220,9 +220,9 @@ def rally(
     return RallyResult(
         rallier=rallier.name,
         is_leader=is_leader,
-        roll=roll,
-        modifiers=modifiers,
-        total=total,
+        roll=check.roll,
+        modifiers=check.modifiers,
+        total=check.total,
         success=success,
         rerolls=rerolls,
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
-from .dice import Advantage, DiceSource, PoolRoll, roll_pool
+from .dice import Advantage, DiceSource, Modifier, PoolRoll, roll_check
 
 
 class SaveResult(BaseModel):
@@ -22,6 +22,7 @@ def saving_throw(
 ) -> SaveResult:
     """R20: a save always gets one die; Martial Pool dice added to it join the roll, highest counts.
     It succeeds when the total meets the target number. Spend the pool dice before calling this."""
-    roll = roll_pool(dice, pool_dice, advantage, free=1)
-    total = roll.value + bonus
-    return SaveResult(roll=roll, bonus=bonus, target=target, total=total, success=total >= target)
+    check = roll_check(dice, [Modifier(label="save", value=bonus)], advantage, pool_dice=pool_dice)
+    return SaveResult(
+        roll=check.roll, bonus=bonus, target=target, total=check.total, success=check.total >= target
+    )

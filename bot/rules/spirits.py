@@ -7,7 +7,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict
 
-from .dice import Advantage, DiceSource, PoolRoll, roll_pool
+from .dice import Advantage, DiceSource, Modifier, PoolRoll, roll_check
 from .errors import RulesError
 
 
@@ -68,10 +68,10 @@ class SpiritualAttackResult(BaseModel):
 
     ability: SpiritTarget
     attacker_roll: PoolRoll
-    attacker_modifiers: tuple[tuple[str, int], ...]
+    attacker_modifiers: tuple[Modifier, ...]
     attacker_total: int
     defender_roll: PoolRoll
-    defender_modifiers: tuple[tuple[str, int], ...]
+    defender_modifiers: tuple[Modifier, ...]
     defender_total: int
     protections: tuple[SpiritProtection, ...]
     communion: bool
@@ -114,35 +114,33 @@ def spiritual_attack(
     """
     if damage < 0:
         raise RulesError("Spiritual damage is a number of ability points, zero or more.")
-    attacker_roll = roll_pool(dice, 0, Advantage.NONE, free=1)
-    attacker_modifiers: tuple[tuple[str, int], ...] = (("spirit", attacker_modifier),)
+    attacker_modifiers = [Modifier(label="spirit", value=attacker_modifier)]
     if joker_bonus:
-        attacker_modifiers = (*attacker_modifiers, ("Joker", joker_bonus))
-    attacker_total = attacker_roll.value + sum(value for _, value in attacker_modifiers)
+        attacker_modifiers.append(Modifier(label="Joker", value=joker_bonus))
+    attack = roll_check(dice, attacker_modifiers)
 
     held = tuple(dict.fromkeys(protections))
     defence = Advantage.NONE if held else Advantage.DISADVANTAGE
     if communion_last_week:
         defence = defence.combine(Advantage.ADVANTAGE)
-    defender_roll = roll_pool(dice, 0, defence, free=1)
-    defender_modifiers: tuple[tuple[str, int], ...] = ((ability.value, defender_modifier),)
+    defender_modifiers = [Modifier(label=ability.value, value=defender_modifier)]
     if confirmed:
-        defender_modifiers = (*defender_modifiers, ("proficiency", proficiency))
-    defender_total = defender_roll.value + sum(value for _, value in defender_modifiers)
+        defender_modifiers.append(Modifier(label="proficiency", value=proficiency))
+    defense = roll_check(dice, defender_modifiers, defence)
 
-    attacker_wins = attacker_total > defender_total
+    attacker_wins = attack.total > defense.total
     score_rated = defender_score is None
     before = ability_score_for(defender_modifier) if defender_score is None else defender_score
     dealt = damage + joker_bonus if attacker_wins else 0
     after = max(0, before - dealt)
     return SpiritualAttackResult(
         ability=ability,
-        attacker_roll=attacker_roll,
-        attacker_modifiers=attacker_modifiers,
-        attacker_total=attacker_total,
-        defender_roll=defender_roll,
-        defender_modifiers=defender_modifiers,
-        defender_total=defender_total,
+        attacker_roll=attack.roll,
+        attacker_modifiers=attack.modifiers,
+        attacker_total=attack.total,
+        defender_roll=defense.roll,
+        defender_modifiers=defense.modifiers,
+        defender_total=defense.total,
         protections=held,
         communion=communion_last_week,
         attacker_wins=attacker_wins,

@@ -6,9 +6,11 @@ Import them with ``from tests.rules.conftest import ...``.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from bot.rules.combat import Fighter
+from bot.rules.dice import Modifier
 from bot.rules.equipment import Armor, Shield, Weapon
 
 
@@ -139,3 +141,8 @@ def fighter(name: str = "Ansel", prowess: int = 2, **over: Any) -> Fighter:
     """A fighter with a sword (Prowess 2, Dex +0, no armor or shield unless given)."""
     fields: dict[str, Any] = {"name": name, "prowess": prowess, "weapon": sword()}
     return Fighter(**(fields | over))
+
+
+def breakdown(modifiers: Iterable[Modifier]) -> tuple[tuple[str, int], ...]:
+    """A bonus breakdown as (label, value) pairs, to compare with a literal."""
+    return tuple((m.label, m.value) for m in modifiers)

@@ -19,6 +19,7 @@ from bot.rules.morale import (
     morale_triggers,
     rally,
 )
+from tests.rules.conftest import breakdown
 
 ORC = MoraleSubject(name="Orc", morale=1)
 
@@ -30,7 +31,7 @@ def test_r21_npc_passes_at_exactly_11() -> None:
     result = morale_check(ScriptedDice([10]), ORC)
     assert result.roll is not None
     assert result.roll.faces == (10,)
-    assert result.modifiers == (("morale", 1),)
+    assert breakdown(result.modifiers) == (("morale", 1),)
     assert result.total == 11
     assert result.target == 11
     assert result.passed
@@ -53,7 +54,7 @@ def test_r21_fail_without_escape_is_frightened() -> None:
 def test_r21_pc_rolls_with_wis_and_proficiency() -> None:
     hero = MoraleSubject(name="Hugh", player_character=True, wis_mod=1, proficiency=2)
     result = morale_check(ScriptedDice([8]), hero)
-    assert result.modifiers == (("WIS", 1), ("proficiency", 2))
+    assert breakdown(result.modifiers) == (("WIS", 1), ("proficiency", 2))
     assert result.modifier_total == 3
     assert result.total == 11
     assert result.passed
@@ -81,7 +82,7 @@ def test_r21_joker_adds_2_to_morale() -> None:
     without = morale_check(ScriptedDice([8]), ORC)
     with_joker = morale_check(ScriptedDice([8]), ORC, joker_bonus=2)
     assert not without.passed
-    assert with_joker.modifiers == (("morale", 1), ("Joker", 2))
+    assert breakdown(with_joker.modifiers) == (("morale", 1), ("Joker", 2))
     assert with_joker.total == 11
     assert with_joker.passed
 
@@ -137,7 +138,7 @@ def test_r23_leader_rallies_with_a_plain_cha_check_at_11() -> None:
     result = rally(dice, CAPTAIN, is_leader=True, allies=[ROUTED_ORC])
     assert result.roll.faces == (10,)
     assert result.advantage is Advantage.NONE
-    assert result.modifiers == (("CHA", 1),)
+    assert breakdown(result.modifiers) == (("CHA", 1),)
     assert result.total == 11
     assert result.success
     (reroll,) = result.rerolls
@@ -205,7 +206,7 @@ def test_r23_failed_reroll_keeps_a_routed_ally_routed() -> None:
 
 def test_r23_joker_adds_to_the_rally_and_to_allies_on_the_card() -> None:
     on_card = rally(ScriptedDice([8, 8]), CAPTAIN, True, [ROUTED_ORC], joker_bonus=2)
-    assert on_card.modifiers == (("CHA", 1), ("Joker", 2))
+    assert breakdown(on_card.modifiers) == (("CHA", 1), ("Joker", 2))
     assert on_card.total == 11
     assert on_card.rerolls[0].total == 11
     assert on_card.rerolls[0].passed

@@ -12,6 +12,7 @@ from bot.rules.spirits import (
     spiritual_attack,
     weapon_harms_spirit,
 )
+from tests.rules.conftest import breakdown
 
 
 def test_r27_only_holy_blessed_weapons_harm_spirits() -> None:
@@ -31,11 +32,11 @@ def test_r27_unprotected_defender_rolls_at_disadvantage() -> None:
         dice, attacker_modifier=2, defender_modifier=1, ability=SpiritTarget.WIS, damage=3
     )
     assert result.attacker_roll.faces == (12,)
-    assert result.attacker_modifiers == (("spirit", 2),)
+    assert breakdown(result.attacker_modifiers) == (("spirit", 2),)
     assert result.attacker_total == 14
     assert result.defender_roll.faces == (18, 6)
     assert result.defender_advantage is Advantage.DISADVANTAGE
-    assert result.defender_modifiers == (("WIS", 1),)
+    assert breakdown(result.defender_modifiers) == (("WIS", 1),)
     assert result.defender_total == 7
     assert result.attacker_wins
     assert result.score_rated
@@ -80,11 +81,11 @@ def test_r27_proficiency_only_when_confirmed() -> None:
     confirmed = spiritual_attack(
         ScriptedDice([10, 20, 8]), 0, 0, SpiritTarget.WIS, confirmed=True, proficiency=2, damage=1
     )
-    assert confirmed.defender_modifiers == (("WIS", 0), ("proficiency", 2))
+    assert breakdown(confirmed.defender_modifiers) == (("WIS", 0), ("proficiency", 2))
     assert confirmed.defender_total == 10
     assert not confirmed.attacker_wins
     unconfirmed = spiritual_attack(ScriptedDice([10, 20, 8]), 0, 0, SpiritTarget.WIS, proficiency=2, damage=1)
-    assert unconfirmed.defender_modifiers == (("WIS", 0),)
+    assert breakdown(unconfirmed.defender_modifiers) == (("WIS", 0),)
     assert unconfirmed.attacker_wins
 
 
@@ -113,7 +114,7 @@ def test_r27_damage_to_0_gives_the_effect(ability: SpiritTarget, effect: SpiritE
 
 def test_r27_joker_adds_to_spirit_attack_and_damage() -> None:
     result = spiritual_attack(ScriptedDice([9, 20, 10]), 0, 0, SpiritTarget.CHA, damage=2, joker_bonus=2)
-    assert result.attacker_modifiers == (("spirit", 0), ("Joker", 2))
+    assert breakdown(result.attacker_modifiers) == (("spirit", 0), ("Joker", 2))
     assert result.attacker_total == 11
     assert result.attacker_wins
     assert result.damage == 4
