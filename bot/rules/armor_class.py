@@ -79,19 +79,21 @@ def attack_against_ac(
     ac: int,
     advantage: Advantage = Advantage.NONE,
     joker_bonus: int = 0,
+    natural_results: bool = True,
 ) -> AcAttackResult:
     """R24: d20 (2d20 keep-high/low under advantage/disadvantage, R10) + bonus hits on total >= AC.
 
-    Choice: a natural 20 always hits and a natural 1 always misses, as a GM of a d20 system
-    expects; the result says so in ``natural_20``, ``natural_1`` and ``automatic``. The Joker
-    bonus (R3) is listed apart from the attack bonus so the message can show it.
+    Choice (``natural_results``, ``RuleOptions.ac_natural_results``): a natural 20 always hits and
+    a natural 1 always misses, as a GM of a d20 system expects; the result says so in
+    ``natural_20``, ``natural_1`` and ``automatic``. The Joker bonus (R3) is listed apart from the
+    attack bonus so the message can show it.
     """
     modifiers = [Modifier(label="attack", value=attack_bonus)]
     if joker_bonus:
         modifiers.append(Modifier(label="Joker", value=joker_bonus))
     check = roll_check(dice, modifiers, advantage)
     roll, total = check.roll, check.total
-    automatic = roll.natural_20 or roll.natural_1
+    automatic = natural_results and (roll.natural_20 or roll.natural_1)
     hit = roll.natural_20 if automatic else total >= ac
     return AcAttackResult(
         roll=roll,

@@ -135,16 +135,6 @@ def morale_check(
     )
 
 
-def morale_attack_disadvantage(standing: MoraleStanding) -> bool:
-    """R21, R25: whether a combatant's attacks are at disadvantage because of its morale.
-
-    The text names only the Frightened; R25 lists routed and frightened attackers, so a Routed
-    combatant that still attacks (cornered on its way out, or an opportunity attack) does so at
-    disadvantage too.
-    """
-    return standing.failed
-
-
 class RallyResult(BaseModel):
     """R23: the rallier's CHA check and, when it succeeds, each ally's morale re-roll."""
 

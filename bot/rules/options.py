@@ -45,3 +45,7 @@ class RuleOptions(BaseModel):
     """R3: the bonus to rolls made on a Joker's turn."""
     desperation_min_pool: int = 1
     """R6/R15: the pool a desperation penalty can never push below."""
+    routed_attack_disadvantage: bool = True
+    """R25: Routed attackers are at disadvantage like Frightened ones (the text names only Frightened)."""
+    ac_natural_results: bool = True
+    """R24: against AC a natural 20 always hits and a natural 1 always misses."""

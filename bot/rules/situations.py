@@ -111,15 +111,17 @@ def situational_advantage(
     return SituationResult(advantage=advantage, situations=applied, extra=extra)
 
 
-def morale_situation(standing: MoraleStanding) -> Situation | None:
+def morale_situation(standing: MoraleStanding, *, routed_too: bool = True) -> Situation | None:
     """R21, R25: the situation an attacker's morale puts on its attacks, if any.
 
-    Routed and Frightened both attack at disadvantage (see ``morale_attack_disadvantage``).
+    The text has Frightened combatants fight at disadvantage; R25 lists routed ones as well, which
+    ``routed_too`` (``RuleOptions.routed_attack_disadvantage``) follows by default.
     """
-    return {
-        MoraleStanding.ROUTED: Situation.ATTACKER_ROUTED,
-        MoraleStanding.FRIGHTENED: Situation.ATTACKER_FRIGHTENED,
-    }.get(standing)
+    if standing is MoraleStanding.FRIGHTENED:
+        return Situation.ATTACKER_FRIGHTENED
+    if standing is MoraleStanding.ROUTED and routed_too:
+        return Situation.ATTACKER_ROUTED
+    return None
 
 
 class NumbersTarget(StrEnum):

@@ -131,3 +131,11 @@ def test_r24_ac_is_never_above_22_and_never_falls_with_more_magic(
     assert ac <= AC_CAP
     assert armor_class(base, weight, dex, shield, magic + 1) >= ac
     assert monster_armor_class(magic + dex) <= AC_CAP
+
+
+def test_r24_option_without_natural_results_only_the_total_counts() -> None:
+    low = attack_against_ac(ScriptedDice([20]), attack_bonus=-5, ac=22, natural_results=False)
+    assert not low.hit
+    assert not low.automatic
+    high = attack_against_ac(ScriptedDice([1]), attack_bonus=15, ac=10, natural_results=False)
+    assert high.hit

@@ -14,7 +14,6 @@ from bot.rules.morale import (
     MoraleStanding,
     MoraleSubject,
     MoraleTriggerReason,
-    morale_attack_disadvantage,
     morale_check,
     morale_triggers,
     rally,
@@ -105,16 +104,6 @@ def test_r21_a_pass_returns_a_routed_subject_to_steady() -> None:
     result = morale_check(ScriptedDice([12]), routed)
     assert result.previous is MoraleStanding.ROUTED
     assert result.standing is MoraleStanding.STEADY
-
-
-@pytest.mark.parametrize(
-    ("standing", "disadvantage"),
-    [(MoraleStanding.STEADY, False), (MoraleStanding.ROUTED, True), (MoraleStanding.FRIGHTENED, True)],
-)
-def test_r21_r25_routed_and_frightened_attack_at_disadvantage(
-    standing: MoraleStanding, disadvantage: bool
-) -> None:
-    assert morale_attack_disadvantage(standing) is disadvantage
 
 
 @given(face=st.integers(1, 20), morale=st.integers(-5, 10), joker=st.sampled_from([0, 2]))

@@ -143,3 +143,8 @@ def test_r25_order_does_not_change_the_net(
     kinds = {s.effect for s in situations} | {extra}
     assert forward.cancelled is ({ADV, DIS} <= kinds)
     assert (forward.advantage is NONE) is (forward.cancelled or kinds <= {NONE})
+
+
+def test_r25_option_routed_attackers_without_disadvantage() -> None:
+    assert morale_situation(MoraleStanding.ROUTED, routed_too=False) is None
+    assert morale_situation(MoraleStanding.FRIGHTENED, routed_too=False) is Situation.ATTACKER_FRIGHTENED
