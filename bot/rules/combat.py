@@ -484,6 +484,11 @@ class AttackResult(BaseModel):
     def hit(self) -> bool:
         return self.judgement.outcome is Outcome.HIT
 
+    @property
+    def counterattacker(self) -> str | None:
+        """R14: the defender, when the exchange lets it counterattack (if it has dice left)."""
+        return self.defender if self.judgement.counterattack else None
+
 
 def _bind_choice(roll: PoolRoll, other_face: int | None) -> int | None:
     """R9: another available die showing the other side's counting face, if that is not already it."""

@@ -37,6 +37,19 @@ class RollKind(StrEnum):
 
 
 DECK_SIZE = len(full_deck())
+ROUND_SECONDS = 6
+"""R5: a round is six seconds of game time."""
+FIGHT_EXPLORATION_MINUTES = 10
+"""R5: a whole fight counts as one 10-minute exploration turn."""
+
+
+def fight_duration(rounds: int) -> str:
+    """R5: the game time a fight of ``rounds`` rounds took, for the fight's summary."""
+    minutes, seconds = divmod(rounds * ROUND_SECONDS, 60)
+    took = f"{minutes} min {seconds} s" if minutes else f"{seconds} s"
+    plural = "s" if rounds != 1 else ""
+    return f"{rounds} round{plural} ({took}); the fight counts as one {FIGHT_EXPLORATION_MINUTES}-minute turn"
+
 
 JOKER_BONUS_ROLLS = frozenset(
     {

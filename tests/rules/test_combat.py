@@ -262,6 +262,7 @@ def test_r14_step4_defender_natural_20_is_a_miss_and_a_counterattack() -> None:
     assert result.outcome is Outcome.MISS
     assert result.judgement.rule == "R14.4"
     assert result.judgement.counterattack
+    assert result.counterattacker == "Brun"
 
 
 def test_r14_step5_attacker_fumble_is_a_miss_and_a_counterattack() -> None:

@@ -19,6 +19,7 @@ from bot.rules.initiative import (
     ReshuffleReason,
     RollKind,
     RoundOver,
+    fight_duration,
 )
 
 NO_SHUFFLE = ScriptedDice([])
@@ -597,3 +598,8 @@ def test_r15_no_swap_for_a_holder_that_keeps_a_held_card() -> None:
     dealt = state.deal(["ann", "bob"], NO_SHUFFLE)
     assert dealt.swapped == []
     assert state.cards == {"ann": card("KS"), "bob": card("QH")}
+
+
+def test_r5_a_round_is_six_seconds_and_a_fight_one_exploration_turn() -> None:
+    assert fight_duration(1) == "1 round (6 s); the fight counts as one 10-minute turn"
+    assert fight_duration(12).startswith("12 rounds (1 min 12 s)")
