@@ -10,6 +10,7 @@ defender picks a defense (:func:`passive_defense` or :func:`roll_active_defense`
 from __future__ import annotations
 
 from enum import StrEnum
+from functools import cache
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -289,6 +290,27 @@ class Judgement(BaseModel):
     """Which ruling or R14 step decided, e.g. ``R14.3``."""
 
 
+@cache
+def _verdict(
+    *,
+    outcome: Outcome,
+    rule: str,
+    critical: bool = False,
+    fumble: bool = False,
+    counterattack: bool = False,
+    near_miss: bool = False,
+) -> Judgement:
+    """Judgements are few and frozen: each is built once (this keeps the exact odds fast)."""
+    return Judgement(
+        outcome=outcome,
+        rule=rule,
+        critical=critical,
+        fumble=fumble,
+        counterattack=counterattack,
+        near_miss=near_miss,
+    )
+
+
 def judge(
     *,
     attack_face: int,
@@ -308,23 +330,23 @@ def judge(
 
     def hit(rule: str, counter: bool = False) -> Judgement:
         crit = attack_face == 20 and attack_total > defense_total
-        return Judgement(outcome=Outcome.HIT, critical=crit, counterattack=counter, rule=rule)
+        return _verdict(outcome=Outcome.HIT, critical=crit, counterattack=counter, rule=rule)
 
     def tie(rule: str) -> Judgement:
         if tie_is_near_miss:
-            return Judgement(outcome=Outcome.MISS, near_miss=True, rule=rule)
-        return Judgement(outcome=Outcome.BIND, rule=rule)
+            return _verdict(outcome=Outcome.MISS, near_miss=True, rule=rule)
+        return _verdict(outcome=Outcome.BIND, rule=rule)
 
     if defense_face is None:
         if attack_fumble:
-            return Judgement(outcome=Outcome.MISS, fumble=True, rule="R18")
+            return _verdict(outcome=Outcome.MISS, fumble=True, rule="R18")
         if attack_face == 20:
             return hit("R16")
         if attack_total == defense_total:
             return tie("R13")
         if attack_total > defense_total:
             return hit("R13")
-        return Judgement(outcome=Outcome.MISS, rule="R13")
+        return _verdict(outcome=Outcome.MISS, rule="R13")
 
     if attack_face == 1 and defense_face == 1 and not void:
         return tie("R14.1")
@@ -333,14 +355,14 @@ def judge(
     if attack_face == 20:
         return hit("R14.3", counter=defense_face == 20)
     if defense_face == 20:
-        return Judgement(outcome=Outcome.MISS, counterattack=True, rule="R14.4")
+        return _verdict(outcome=Outcome.MISS, counterattack=True, rule="R14.4")
     if attack_fumble and defense_face != 1:
-        return Judgement(outcome=Outcome.MISS, fumble=True, counterattack=True, rule="R14.5")
+        return _verdict(outcome=Outcome.MISS, fumble=True, counterattack=True, rule="R14.5")
     if attack_face == defense_face and not void:
         return tie("R14.6")
     if attack_total > defense_total:
         return hit("R14.7")
-    return Judgement(outcome=Outcome.MISS, rule="R14.7")
+    return _verdict(outcome=Outcome.MISS, rule="R14.7")
 
 
 class DamageRoll(BaseModel):

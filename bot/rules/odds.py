@@ -19,23 +19,29 @@ FACES = range(1, 21)
 
 
 @lru_cache(maxsize=256)
-def counting_die_distribution(dice: int, advantage: Advantage = Advantage.NONE) -> tuple[Fraction, ...]:
-    """P(the die that counts shows f) for f = 1..20, for ``dice`` d20s kept high (R9) with R10 applied.
+def counting_die_ways(dice: int, advantage: Advantage = Advantage.NONE) -> tuple[tuple[int, ...], int]:
+    """In how many of the equally likely rolls the die that counts shows f (f = 1..20), and of how many.
 
-    Advantage is one more die kept high; disadvantage is one more die with the highest removed, so
-    the die that counts is the second highest of ``dice + 1``.
+    ``dice`` d20s are kept high (R9) with R10 applied: advantage is one more die kept high;
+    disadvantage is one more die with the highest removed, so the die that counts is the second
+    highest of ``dice + 1``. Whole numbers keep the exact odds exact and quick.
     """
     if dice < 1:
         raise ValueError("at least one die")
     rolled = dice + (0 if advantage is Advantage.NONE else 1)
 
-    def at_most(face: int) -> Fraction:
-        p = Fraction(face, 20)
+    def at_most(face: int) -> int:
         if advantage is Advantage.DISADVANTAGE:
-            return p**rolled + rolled * p ** (rolled - 1) * (1 - p)
-        return p**rolled
+            return int(face**rolled + rolled * face ** (rolled - 1) * (20 - face))
+        return int(face**rolled)
 
-    return tuple(at_most(f) - at_most(f - 1) for f in FACES)
+    return tuple(at_most(f) - at_most(f - 1) for f in FACES), 20**rolled
+
+
+def counting_die_distribution(dice: int, advantage: Advantage = Advantage.NONE) -> tuple[Fraction, ...]:
+    """P(the die that counts shows f) for f = 1..20 (see :func:`counting_die_ways`)."""
+    ways, rolls = counting_die_ways(dice, advantage)
+    return tuple(Fraction(w, rolls) for w in ways)
 
 
 class AttackOdds(BaseModel):
@@ -55,6 +61,7 @@ class AttackOdds(BaseModel):
         return float(getattr(self, name)) * 100
 
 
+@lru_cache(maxsize=1024)
 def attack_odds(
     *,
     attack_dice: int,
@@ -71,24 +78,23 @@ def attack_odds(
     """The exact odds of hit, critical, bind, fumble and counterattack (R9-R10, R13-R16, R18).
 
     Give ``passive_defense`` for a passive defender, or ``defense_dice`` (free shield/cover dice
-    included) and ``defense_bonus`` for an active one.
+    included) and ``defense_bonus`` for an active one. Answers are cached: a table asks the same
+    questions again and again.
     """
     options = options or RuleOptions()
     if (passive_defense is None) == (defense_dice < 1):
         raise ValueError("give either a passive defense or at least one active defense die")
-    attack = counting_die_distribution(attack_dice, attack_advantage)
-    defense: tuple[tuple[int | None, Fraction, int], ...]
+    attack, attack_rolls = counting_die_ways(attack_dice, attack_advantage)
+    defense: tuple[tuple[int | None, int, int], ...]
     if passive_defense is not None:
-        defense = ((None, Fraction(1), passive_defense),)
+        defense, defense_rolls = ((None, 1, passive_defense),), 1
     else:
-        dist = counting_die_distribution(defense_dice, defense_advantage)
-        defense = tuple((f, dist[f - 1], f + defense_bonus) for f in FACES)
-    totals = dict.fromkeys(
-        ("hit", "critical", "miss", "bind", "fumble", "counterattack", "near_miss"), Fraction(0)
-    )
+        ways, defense_rolls = counting_die_ways(defense_dice, defense_advantage)
+        defense = tuple((f, ways[f - 1], f + defense_bonus) for f in FACES)
+    counts = dict.fromkeys(("hit", "critical", "miss", "bind", "fumble", "counterattack", "near_miss"), 0)
     for a_face in FACES:
-        p_a = attack[a_face - 1]
-        for d_face, p_d, d_total in defense:
+        a_ways = attack[a_face - 1]
+        for d_face, d_ways, d_total in defense:
             verdict = judge(
                 attack_face=a_face,
                 attack_fumble=a_face == 1,
@@ -99,13 +105,14 @@ def attack_odds(
                 missile=missile,
                 options=options,
             )
-            p = p_a * p_d
-            totals[verdict.outcome.value] += p
+            n = a_ways * d_ways
+            counts[verdict.outcome.value] += n
             for flag in ("critical", "fumble", "counterattack", "near_miss"):
                 if getattr(verdict, flag):
-                    totals[flag] += p
+                    counts[flag] += n
+    totals = {name: Fraction(n, attack_rolls * defense_rolls) for name, n in counts.items()}
     assert totals["hit"] + totals["miss"] + totals["bind"] == 1
     return AttackOdds(**totals)
 
 
-__all__ = ["AttackOdds", "Outcome", "attack_odds", "counting_die_distribution"]
+__all__ = ["AttackOdds", "Outcome", "attack_odds", "counting_die_distribution", "counting_die_ways"]
