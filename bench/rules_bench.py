@@ -11,10 +11,11 @@ import statistics
 import time
 from collections.abc import Callable
 
+from bot.catalog import load_catalog
 from bot.rules.combat import Attack, Fighter, resolve_attack
 from bot.rules.dice import RandomDice, roll_pool
 from bot.rules.engagement import Range
-from bot.rules.equipment import Armor, AttackType, Shield, Weapon
+from bot.rules.equipment import AttackType
 from bot.rules.odds import attack_odds, counting_die_ways
 
 REPEATS = 7
@@ -32,33 +33,11 @@ def per_call_us(fn: Callable[[], object], calls: int) -> float:
 
 
 def main() -> None:
-    longsword = Weapon(
-        key="longsword",
-        name="Longsword",
-        source="published table",
-        size="L",
-        reach=5,
-        speed=3,
-        defense=4,
-        damage="1d10",
-        types=["slash", "chop", "pierce"],
-        primary=["chop", "pierce"],
-    )
-    mail = Armor(
-        key="haubergeon",
-        name="Haubergeon",
-        source="house value",
-        dr_pierce=8,
-        dr_chop=16,
-        dr_slash=24,
-        bypass=-5,
-        max_dex=1,
-        weight="heavy",
-        ac_base=15,
-    )
-    shield = Shield(key="heater", name="Heater", source="house value", defense=3, toughness=5, hp=20)
+    catalog = load_catalog()
+    longsword, arming_sword = catalog.weapon("longsword"), catalog.weapon("arming_sword")
+    mail, shield = catalog.armor("mail_haubergeon"), catalog.shield("heater")
     attacker = Fighter(name="Attacker", prowess=3, dex_mod=1, weapon=longsword)
-    defender = Fighter(name="Defender", prowess=2, dex_mod=2, weapon=longsword, armor=mail, shield=shield)
+    defender = Fighter(name="Defender", prowess=2, dex_mod=2, weapon=arming_sword, armor=mail, shield=shield)
     attack = Attack(attack_type=AttackType.CHOP, dice=2, range=Range.MELEE)
     dice = RandomDice.seeded(1)
 
