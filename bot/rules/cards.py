@@ -79,8 +79,9 @@ class Card(BaseModel):
         rank_text, suit_letter = code[:-1], code[-1:]
         if suit_letter not in "CDHS" or not suit_letter:
             raise ValueError(f"{code!r} is not a card code")
-        rank = _RANK_FROM_NAME.get(rank_text) or (int(rank_text) if rank_text.isdigit() else 0)
-        if not 2 <= rank <= ACE:
+        numeric = int(rank_text) if rank_text.isdigit() and 2 <= int(rank_text) <= 10 else 0
+        rank = _RANK_FROM_NAME.get(rank_text) or numeric
+        if not rank:
             raise ValueError(f"{code!r} is not a card code")
         return {"rank": rank, "suit": Suit(" CDHS".index(suit_letter))}
 

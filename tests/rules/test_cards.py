@@ -1,0 +1,68 @@
+"""Cards and the deck (R1, R2): codes, labels, order and exact save/restore."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from pydantic import ValidationError
+
+from bot.rules.cards import Card, InitiativeDeck, full_deck, in_initiative_order
+from bot.rules.dice import RandomDice, ScriptedDice
+from bot.rules.errors import RulesError
+
+
+def test_r1_the_deck_has_54_distinct_cards_two_of_them_jokers() -> None:
+    deck = full_deck()
+    assert len(deck) == 54
+    assert len(set(deck)) == 54
+    assert sum(card.is_joker for card in deck) == 2
+
+
+def test_r1_the_whole_order_top_and_bottom() -> None:
+    order = [card.code for card in in_initiative_order(full_deck())]
+    assert order[:7] == ["BJ", "RJ", "AS", "AH", "AD", "AC", "KS"]
+    assert order[-4:] == ["2S", "2H", "2D", "2C"]
+
+
+@pytest.mark.parametrize("card", full_deck(), ids=lambda c: c.code)
+def test_r1_every_card_saves_as_its_code_and_comes_back(card: Card) -> None:
+    assert card.model_dump() == card.code
+    assert Card.model_validate(card.code) == card
+
+
+def test_r1_labels_show_rank_and_suit_symbol() -> None:
+    assert Card.model_validate("10h").label == "10♥"
+    assert Card.model_validate("QS").label == "Q♠"
+    assert Card.model_validate("RJ").label == "🃏 Joker (red)"
+
+
+@pytest.mark.parametrize("code", ["1S", "11H", "AX", "", "J", "JOKER", "0C"])
+def test_r1_a_bad_card_code_is_refused(code: str) -> None:
+    with pytest.raises(ValidationError):
+        Card.model_validate(code)
+
+
+def test_r2_an_empty_draw_pile_takes_the_shuffled_discards() -> None:
+    deck = InitiativeDeck(draw_pile=[], discards=[Card.model_validate("5D")])
+    draw = deck.draw(ScriptedDice([]))
+    assert draw.reshuffled
+    assert draw.card.code == "5D"
+    assert deck.size == 0
+
+
+def test_r2_nothing_left_to_deal_is_refused_plainly() -> None:
+    with pytest.raises(RulesError, match="Every card of the deck is in play"):
+        InitiativeDeck().draw(ScriptedDice([]))
+
+
+@given(seed=st.integers(0, 2**32), draws=st.integers(0, 54))
+def test_r2_a_deck_saves_and_restores_exactly_mid_game(seed: int, draws: int) -> None:
+    dice = RandomDice.seeded(seed)
+    deck = InitiativeDeck.shuffled(dice)
+    drawn = [deck.draw(dice).card for _ in range(draws)]
+    deck.discard(drawn[: draws // 2])
+    restored = InitiativeDeck.model_validate_json(deck.model_dump_json())
+    assert restored == deck
+    assert restored.draw_pile == deck.draw_pile
+    assert sorted(restored.draw_pile + restored.discards + drawn[draws // 2 :]) == sorted(full_deck())
