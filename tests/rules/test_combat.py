@@ -34,7 +34,7 @@ from bot.rules.dice import ScriptedDice
 from bot.rules.engagement import Range
 from bot.rules.equipment import AttackType
 from bot.rules.errors import IllegalAction
-from bot.rules.options import BashCritical, CriticalDamage, RuleOptions
+from bot.rules.options import BashCritical, CriticalDamage, MissileTie, RuleOptions
 from bot.rules.pool import MartialPool, Spend
 from tests.rules.conftest import bow, dagger, fighter, gambeson, mace, mail, shield, sword
 
@@ -820,3 +820,26 @@ def test_r26_refused_attack_rolls_no_die() -> None:
     with pytest.raises(IllegalAction, match="needs an off-hand weapon"):
         roll_attack(ansel(), brun(), stab(two_weapons=True), dice)
     assert dice.remaining == 1
+
+
+# --------------------------------------------------------------------------------- R14 missiles
+
+
+def test_r14_step6_a_missile_tie_is_a_near_miss_by_default() -> None:
+    result = active([9, 9], attacker=ansel(weapon=bow()))  # 13 against 12, but the faces tie
+    assert result.outcome is Outcome.MISS
+    assert result.judgement.near_miss
+    assert result.judgement.rule == "R14.6"
+    assert result.damage is None
+
+
+def test_r14_step6_option_a_missile_tie_binds() -> None:
+    options = RuleOptions(missile_tie=MissileTie.BIND)
+    result = active([9, 9], attacker=ansel(weapon=bow()), options=options)
+    assert result.outcome is Outcome.BIND
+
+
+def test_r13_a_missile_equal_to_passive_defense_is_a_near_miss() -> None:
+    result = resolve([7], attacker=ansel(weapon=bow()))  # 7 + 2 + 2 = 11 = 8 + 2 + 1
+    assert result.outcome is Outcome.MISS
+    assert result.judgement.near_miss
