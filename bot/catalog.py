@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Literal, TypeVar, overload
@@ -69,22 +69,28 @@ class Catalog:
     armors: Mapping[str, Armor]
     shields: Mapping[str, Shield]
     monsters: Mapping[str, MonsterTemplate]
+    _weapons_by_spelling: Mapping[str, Weapon] = field(init=False, repr=False, compare=False)
+    _armors_by_spelling: Mapping[str, Armor] = field(init=False, repr=False, compare=False)
+    _shields_by_spelling: Mapping[str, Shield] = field(init=False, repr=False, compare=False)
+    _monsters_by_spelling: Mapping[str, MonsterTemplate] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        for field in ("weapons", "armors", "shields", "monsters"):
-            object.__setattr__(self, field, MappingProxyType(dict(getattr(self, field))))
+        for name in ("weapons", "armors", "shields", "monsters"):
+            table = MappingProxyType(dict(getattr(self, name)))
+            object.__setattr__(self, name, table)
+            object.__setattr__(self, f"_{name}_by_spelling", _by_spelling(table))
 
     def weapon(self, key: str) -> Weapon:
-        return _look_up("weapon", self.weapons, key)
+        return _look_up("weapon", self.weapons, self._weapons_by_spelling, key)
 
     def armor(self, key: str) -> Armor:
-        return _look_up("armor", self.armors, key)
+        return _look_up("armor", self.armors, self._armors_by_spelling, key)
 
     def shield(self, key: str) -> Shield:
-        return _look_up("shield", self.shields, key)
+        return _look_up("shield", self.shields, self._shields_by_spelling, key)
 
     def monster(self, key: str) -> MonsterTemplate:
-        return _look_up("monster", self.monsters, key)
+        return _look_up("monster", self.monsters, self._monsters_by_spelling, key)
 
     @overload
     def entries_matching(
@@ -244,12 +250,23 @@ def _describe(detail: ErrorDetails, model: type[_Entry]) -> str:
     return f"field '{field}': {message}" if field else message
 
 
-def _look_up(kind: EntryKind, table: Mapping[str, _Entry], wanted: str) -> _Entry:
-    folded = _fold(wanted)
+def _by_spelling(table: Mapping[str, _Entry]) -> Mapping[str, _Entry]:
+    """Every entry under its folded key and folded name; the first entry to claim a spelling keeps it."""
+    index: dict[str, _Entry] = {}
     for key, entry in table.items():
-        if folded in (_fold(key), _fold(entry.name)):
-            return entry
-    raise UnknownEntry(kind, wanted, _suggestions(folded, table))
+        index.setdefault(_fold(key), entry)
+        index.setdefault(_fold(entry.name), entry)
+    return MappingProxyType(index)
+
+
+def _look_up(
+    kind: EntryKind, table: Mapping[str, _Entry], by_spelling: Mapping[str, _Entry], wanted: str
+) -> _Entry:
+    folded = _fold(wanted)
+    entry = by_spelling.get(folded)
+    if entry is None:
+        raise UnknownEntry(kind, wanted, _suggestions(folded, table))
+    return entry
 
 
 def _suggestions(folded: str, table: Mapping[str, _Entry]) -> tuple[str, ...]:

@@ -19,7 +19,7 @@ from .dice import Advantage, DiceSource, Modifier, PoolRoll, roll_pool, sum_of
 from .engagement import Range, check_weapon_at_range
 from .equipment import Armor, AttackType, Shield, Weapon
 from .errors import IllegalAction, RulesError
-from .options import BashCritical, CriticalDamage, MissileTie, RuleOptions
+from .options import DEFAULT_OPTIONS, BashCritical, CriticalDamage, MissileTie, RuleOptions
 
 UNDEFENDED_MELEE = 2
 UNDEFENDED_MISSILE = 8
@@ -325,7 +325,7 @@ def judge(
     """R13, R14, R16, R18 on bare numbers. ``defense_face`` is None for a passive defense.
 
     A critical needs a natural 20 that counts and a total above the defense's total (R16)."""
-    options = options or RuleOptions()
+    options = options or DEFAULT_OPTIONS
     tie_is_near_miss = missile and options.missile_tie is MissileTie.NEAR_MISS
 
     def hit(rule: str, counter: bool = False) -> Judgement:
@@ -428,7 +428,7 @@ def roll_damage(
     combined damage, the lethal share first, and what is left of the crit dice is nonlethal. With the
     Knock-Out option the basic damage is dealt as usual and basic + crit (before DR) is the Will TN.
     """
-    options = options or RuleOptions()
+    options = options or DEFAULT_OPTIONS
     weapon = attacker.weapon
     faces, weapon_damage = weapon.damage.roll(dice)
     result = DamageRoll(weapon=weapon.name, faces=faces, weapon_damage=weapon_damage)
@@ -542,7 +542,7 @@ def resolve_exchange(
     options: RuleOptions | None = None,
 ) -> AttackResult:
     """R13-R18: judge the exchange, then roll damage on a hit and shield damage on a shield Bind."""
-    options = options or RuleOptions()
+    options = options or DEFAULT_OPTIONS
     judgement = judge_exchange(attack, defense, options)
     result = AttackResult(
         attacker=attacker.name, defender=defender.name, attack=attack, defense=defense, judgement=judgement

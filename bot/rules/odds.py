@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .combat import Outcome, judge
 from .dice import Advantage
-from .options import RuleOptions
+from .options import DEFAULT_OPTIONS, RuleOptions
 
 FACES = range(1, 21)
 
@@ -81,7 +81,7 @@ def attack_odds(
     included) and ``defense_bonus`` for an active one. Answers are cached: a table asks the same
     questions again and again.
     """
-    options = options or RuleOptions()
+    options = options or DEFAULT_OPTIONS
     if (passive_defense is None) == (defense_dice < 1):
         raise ValueError("give either a passive defense or at least one active defense die")
     attack, attack_rolls = counting_die_ways(attack_dice, attack_advantage)

@@ -49,3 +49,7 @@ class RuleOptions(BaseModel):
     """R25: Routed attackers are at disadvantage like Frightened ones (the text names only Frightened)."""
     ac_natural_results: bool = True
     """R24: against AC a natural 20 always hits and a natural 1 always misses."""
+
+
+DEFAULT_OPTIONS = RuleOptions()
+"""RULINGS.md's defaults, built once (rules take ``options=None`` to mean these)."""

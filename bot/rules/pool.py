@@ -79,7 +79,3 @@ class MartialPool(BaseModel):
         self.penalty_next_round = 0
         self.spent = {}
         return self.remaining
-
-    def pips(self) -> str:
-        """The pool at a glance: ``●●○○`` for 2 left of 4."""
-        return "●" * self.remaining + "○" * (self.size - self.remaining)
