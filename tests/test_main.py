@@ -7,6 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from bot.config import Settings
+
 
 def run_bot(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
     clean = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "DEV_GUILD_ID")}
@@ -37,3 +41,23 @@ def test_a_bad_setting_is_named_in_one_line(tmp_path: Path) -> None:
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1
     assert "DEV_GUILD_ID" in lines[0]
+
+
+def test_the_example_env_file_as_shipped_asks_for_the_token(tmp_path: Path) -> None:
+    """Copying .env.example to .env without filling it in: the token message, not a parse error."""
+    (tmp_path / ".env").write_text((Path(__file__).parents[1] / ".env.example").read_text())
+    done = run_bot(tmp_path)
+    assert done.returncode == 2
+    assert done.stderr.strip().startswith("DISCORD_TOKEN is not set")
+
+
+def test_the_example_env_file_with_a_token_is_valid(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its empty optional settings (DEV_GUILD_ID=) mean 'use the default'."""
+    example = (Path(__file__).parents[1] / ".env.example").read_text()
+    (tmp_path / ".env").write_text(example.replace("DISCORD_TOKEN=\n", "DISCORD_TOKEN=abc\n"))
+    monkeypatch.chdir(tmp_path)
+    for name in ("DISCORD_TOKEN", "DEV_GUILD_ID", "DATABASE_PATH", "LOG_LEVEL"):
+        monkeypatch.delenv(name, raising=False)
+    settings = Settings()
+    assert settings.discord_token.get_secret_value() == "abc"
+    assert settings.dev_guild_id is None
