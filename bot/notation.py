@@ -1,0 +1,180 @@
+"""Dice notation for ``/roll``: parse with the d20 library, roll with an injected dice source.
+
+d20 rolls with the global ``random`` module; Pommel's dice come from a :class:`DiceSource` instead
+(``SystemRandom`` in production, fixed faces in tests), so the roller below builds its dice from
+that source. Parsing, keep/drop operators and totals stay d20's.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import d20
+from d20 import expression as d20_expression
+
+from .rules.dice import DiceSource
+from .rules.errors import RulesError
+
+MAX_EXPRESSION_LENGTH = 120
+MAX_DICE = 100
+"""Dice rolled by one expression, rerolls and explosions included."""
+MAX_SIDES = 1000
+MAX_ANSWER_LENGTH = 1500
+"""Longer breakdowns are cut so the answer stays within one Discord message."""
+
+_ADVANTAGE_WORDS = {
+    "adv": d20.AdvType.ADV,
+    "advantage": d20.AdvType.ADV,
+    "dis": d20.AdvType.DIS,
+    "disadv": d20.AdvType.DIS,
+    "disadvantage": d20.AdvType.DIS,
+}
+_TRAILING_WORD = re.compile(r"^(?P<dice>.*?)\s+(?P<word>[a-z]+)\s*$", re.IGNORECASE | re.DOTALL)
+_DIE_SIZE = re.compile(r"d\s*(\d+)", re.IGNORECASE)
+
+EXAMPLES = "`1d20+5`, `4d20kh1+5`, `2d6+3`, `1d20 adv`, `3d6 dis`"
+
+
+class NotationError(RulesError):
+    """An expression ``/roll`` cannot roll; the message says why and shows what works."""
+
+
+class _SourcedContext(d20.RollContext):  # type: ignore[misc]
+    """Counts dice like d20's context, and carries the source the dice are rolled from."""
+
+    def __init__(self, dice: DiceSource) -> None:
+        super().__init__(max_rolls=MAX_DICE)
+        self.dice = dice
+
+
+class _SourcedDie(d20.Die):  # type: ignore[misc]
+    """A die whose faces come from the context's :class:`DiceSource` rather than ``random``."""
+
+    def _add_roll(self) -> None:
+        if self.size != "%" and self.size < 1:
+            raise d20.RollValueError("Cannot roll a 0-sided die.")
+        self._context.count_roll()
+        if self.size == "%":
+            face = (self._context.dice.roll(10) - 1) * 10
+        else:
+            face = self._context.dice.roll(self.size)
+        self.values.append(d20.Literal(face))
+
+
+class _SourcedDice(d20.Dice):  # type: ignore[misc]
+    @classmethod
+    def new(cls, num: int, size: Any, context: _SourcedContext | None = None) -> _SourcedDice:
+        return cls(num, size, [_SourcedDie.new(size, context=context) for _ in range(num)], context=context)
+
+    def roll_another(self) -> None:
+        self.values.append(_SourcedDie.new(self.size, context=self._context))
+
+
+class _SourcedRoller(d20.Roller):  # type: ignore[misc]
+    def _eval_dice(self, node: Any) -> _SourcedDice:
+        return _SourcedDice.new(node.num, node.size, context=self.context)
+
+
+class _Breakdown(d20.MarkdownStringifier):  # type: ignore[misc]
+    """d20's Markdown (dropped dice struck through), with natural 1 and 20 of a d20 in bold."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._nodes = {**self._nodes, _SourcedDice: self._str_dice, _SourcedDie: self._str_die}
+
+    def _str_die(self, node: Any) -> str:
+        faces = []
+        for value in node.values:
+            face = self._stringify(value)
+            if node.size == 20 and value.number in (1, 20):
+                face = f"**{face}**"
+            faces.append(face)
+        return ", ".join(faces)
+
+
+@dataclass(frozen=True)
+class NotationRoll:
+    expression: str
+    """The expression as rolled (advantage folded in), for the log."""
+    total: int
+    breakdown: str
+    """Markdown: every die, dropped ones struck through, naturals on a d20 in bold."""
+    comment: str | None
+    natural_20: bool
+    """A kept d20 shows 20."""
+    natural_1: bool
+
+
+def roll_notation(text: str, dice: DiceSource) -> NotationRoll:
+    """Roll ``text`` (``4d20kh1+5``, ``1d20 adv``, ``2d6+3 fire``) from ``dice``.
+
+    Raises :class:`NotationError`, naming the limit or the mistake, for anything it will not roll.
+    """
+    text = text.strip()
+    if not text:
+        raise NotationError(f"Give the dice to roll, for example {EXAMPLES}.")
+    if len(text) > MAX_EXPRESSION_LENGTH:
+        raise NotationError(
+            f"That expression is {len(text)} characters long; the most is {MAX_EXPRESSION_LENGTH}. "
+            f"Try something like {EXAMPLES}."
+        )
+    text, advantage = _split_advantage(text)
+    for size in _DIE_SIZE.findall(text):
+        if int(size) > MAX_SIDES:
+            raise NotationError(f"A d{size} is too big to roll; dice go up to d{MAX_SIDES}.")
+    roller = _SourcedRoller(_SourcedContext(dice))
+    try:
+        result = roller.roll(text, stringifier=_Breakdown(), allow_comments=True, advantage=advantage)
+    except d20.TooManyRolls:
+        raise NotationError(
+            f"That rolls more than {MAX_DICE} dice (rerolls and explosions count); "
+            f"roll at most {MAX_DICE}, e.g. `{MAX_DICE}d6`."
+        ) from None
+    except d20.RollSyntaxError:
+        raise NotationError(f"`{text}` is not dice notation I can read. Try {EXAMPLES}.") from None
+    except d20.RollError as error:
+        reason = str(error).rstrip(".")
+        raise NotationError(f"`{text}` can't be rolled: {reason}. Try {EXAMPLES}.") from None
+    kept_d20s = _kept_faces(result.expr, 20)
+    breakdown = result.result
+    if len(breakdown) > MAX_ANSWER_LENGTH:
+        breakdown = f"{breakdown[: MAX_ANSWER_LENGTH - 20]}… = `{result.total}`"
+    return NotationRoll(
+        expression=str(d20.utils.ast_adv_copy(result.ast, advantage)),
+        total=int(result.total),
+        breakdown=breakdown,
+        comment=result.comment,
+        natural_20=20 in kept_d20s,
+        natural_1=1 in kept_d20s,
+    )
+
+
+def _split_advantage(text: str) -> tuple[str, d20.AdvType]:
+    """``1d20+5 adv`` → (``1d20+5``, ADV). d20 applies it when the roll starts with a 1d20."""
+    match = _TRAILING_WORD.match(text)
+    if match is None or match["word"].lower() not in _ADVANTAGE_WORDS:
+        return text, d20.AdvType.NONE
+    dice = match["dice"].strip()
+    if not re.match(r"^1?d20\b", dice, re.IGNORECASE):
+        raise NotationError(
+            f"Advantage and disadvantage apply to a roll that starts with `1d20`, such as `1d20+5 adv`; "
+            f"`{dice}` doesn't."
+        )
+    return dice, _ADVANTAGE_WORDS[match["word"].lower()]
+
+
+def _kept_faces(node: Any, size: int) -> list[int]:
+    """The faces of kept dice of ``size`` sides anywhere in an evaluated d20 expression."""
+    faces: list[int] = []
+    if isinstance(node, d20_expression.Die):
+        if node.size == size and node.kept:
+            faces.extend(int(value.number) for value in node.values if value.kept)
+        return faces
+    if not node.kept:
+        return faces
+    parts = node.values if isinstance(node, d20_expression.Set) else node.children
+    for child in parts:
+        faces.extend(_kept_faces(child, size))
+    return faces

@@ -1,0 +1,90 @@
+"""The one place a failed command becomes a reply: player-facing for refusals, an error id otherwise.
+
+The rules core raises :class:`RulesError` with a message written for players; discord.py raises
+check failures and transformer errors before a command runs. Those are answered ephemerally with
+what was wrong. Anything else is a bug: it is logged with its traceback under a short id, and the
+user is told nothing was changed (every state change is one transaction, so that holds) and given
+the id to quote to the GM or the developers.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+
+import discord
+from discord import app_commands
+
+from ..rules.errors import RulesError
+
+log = logging.getLogger(__name__)
+
+
+def refusal(error: Exception) -> str | None:
+    """The player-facing message for an expected failure, or None for a bug."""
+    original = error
+    while isinstance(original, app_commands.CommandInvokeError | app_commands.TransformerError):
+        cause = original.__cause__ or getattr(original, "original", None)
+        if cause is None:
+            break
+        original = cause
+    if isinstance(original, RulesError):
+        return original.message
+    return _check_failure(original)
+
+
+def _check_failure(error: Exception) -> str | None:
+    match error:
+        case app_commands.NoPrivateMessage():
+            return "That command only works in a server channel, not in direct messages."
+        case app_commands.MissingPermissions():
+            missing = ", ".join(p.replace("_", " ") for p in error.missing_permissions)
+            return f"You need the {missing} permission for that."
+        case app_commands.BotMissingPermissions():
+            missing = ", ".join(p.replace("_", " ") for p in error.missing_permissions)
+            return f"I need the {missing} permission in this channel for that; ask a server admin."
+        case app_commands.MissingRole() | app_commands.MissingAnyRole():
+            return "You don't have the role that command needs."
+        case app_commands.CommandOnCooldown():
+            return f"Slow down: try again in {error.retry_after:.0f} s."
+        case app_commands.TransformerError():
+            return f"`{error.value}` isn't something I can use there."
+        case app_commands.CommandNotFound() | app_commands.CommandSignatureMismatch():
+            return "Discord is still updating that command; try again in a minute."
+        case app_commands.CheckFailure():
+            return str(error) or "You can't use that command here."
+    return None
+
+
+def failure_message(error_id: str) -> str:
+    return f"Something went wrong, nothing was changed. If it keeps happening, quote error id `{error_id}`."
+
+
+async def reply_privately(interaction: discord.Interaction, content: str) -> None:
+    """An ephemeral answer, whether or not the interaction was already answered or deferred."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(content, ephemeral=True)
+        else:
+            await interaction.response.send_message(content, ephemeral=True)
+    except discord.HTTPException:
+        # The interaction expired (15 min) or Discord is down: there is no one left to tell.
+        log.warning("could not deliver an error reply for interaction %s", interaction.id, exc_info=True)
+
+
+async def answer_failure(interaction: discord.Interaction, error: Exception) -> None:
+    """Tell the user what went wrong; log a bug with its traceback and an id they can quote."""
+    message = refusal(error)
+    if message is None:
+        error_id = secrets.token_hex(4)
+        command = interaction.command.qualified_name if interaction.command else "?"
+        log.error(
+            "error %s in /%s (user %s, channel %s)",
+            error_id,
+            command,
+            interaction.user.id,
+            interaction.channel_id,
+            exc_info=error,
+        )
+        message = failure_message(error_id)
+    await reply_privately(interaction, message)

@@ -1,0 +1,62 @@
+"""How a roll reads in a channel: who rolled, every die (dropped ones struck through), the total."""
+
+from __future__ import annotations
+
+from ..notation import NotationRoll
+from ..rules.dice import Advantage, PoolRoll
+
+NATURAL_20 = "**natural 20!**"
+NATURAL_1 = "**natural 1**"
+
+
+def pool_faces(roll: PoolRoll) -> str:
+    """``~~4~~, **17**, ~~9~~``: the counting die in bold, the others struck through (R9).
+
+    A die that disadvantage removed (R10) is struck through like any die that does not count.
+    """
+    return ", ".join(
+        f"**{face}**" if index == roll.counting else f"~~{face}~~" for index, face in enumerate(roll.faces)
+    )
+
+
+def signed(value: int) -> str:
+    return f"+{value}" if value >= 0 else f"−{-value}"
+
+
+def notation_reply(who: str, text: str, roll: NotationRoll) -> str:
+    """The message for ``/roll dice``; ``who`` is the roller's mention (it pings nobody)."""
+    label = f" for *{roll.comment}*" if roll.comment else ""
+    lines = [f"🎲 {who} rolls `{text}`{label}", roll.breakdown]
+    natural = _natural(roll.natural_20, roll.natural_1)
+    if natural:
+        lines.append(natural)
+    return "\n".join(lines)
+
+
+def pool_reply(who: str, roll: PoolRoll, bonus: int) -> str:
+    """The message for ``/roll pool``: a Martial Pool roll, keep the highest die (R9, R10)."""
+    dice = "die" if roll.committed == 1 else "dice"
+    extra = {
+        Advantage.ADVANTAGE: " with advantage (one extra die, R10)",
+        Advantage.DISADVANTAGE: " with disadvantage (the highest die is removed, R10)",
+    }.get(roll.advantage, "")
+    total = roll.value + bonus
+    lines = [
+        f"🎲 {who} rolls {roll.committed} pool {dice}{extra}, keeping one (R9)",
+        f"{pool_faces(roll)} → {roll.value} {signed(bonus)} = `{total}`",
+    ]
+    if roll.fumble:
+        lines.append(f"{NATURAL_1} on every die that could count: a fumble if this is an attack (R9)")
+    else:
+        natural = _natural(roll.natural_20, roll.natural_1)
+        if natural:
+            lines.append(natural)
+    return "\n".join(lines)
+
+
+def _natural(natural_20: bool, natural_1: bool) -> str | None:
+    if natural_20:
+        return NATURAL_20
+    if natural_1:
+        return NATURAL_1
+    return None

@@ -1,0 +1,96 @@
+"""``/roll dice`` notation: d20's parsing, Pommel's dice, the limits, the naturals."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bot.notation import MAX_DICE, MAX_EXPRESSION_LENGTH, MAX_SIDES, NotationError, roll_notation
+from bot.rules.dice import RandomDice, ScriptedDice
+from bot.rules.errors import RulesError
+
+
+def test_keep_highest_strikes_dropped_dice() -> None:
+    roll = roll_notation("4d20kh1+5", ScriptedDice([8, 19, 18, 5]))
+    assert roll.total == 24
+    assert roll.breakdown == "4d20kh1 (~~8~~, 19, ~~18~~, ~~5~~) + 5 = `24`"
+    assert not roll.natural_20
+    assert not roll.natural_1
+
+
+def test_dice_come_from_the_injected_source_not_random() -> None:
+    dice = ScriptedDice([3, 5])
+    assert roll_notation("2d6+3", dice).total == 11
+    assert dice.remaining == 0
+
+
+def test_natural_20_on_a_kept_d20_is_marked() -> None:
+    roll = roll_notation("1d20+1", ScriptedDice([20]))
+    assert roll.natural_20
+    assert "**20**" in roll.breakdown
+
+
+def test_natural_on_a_dropped_d20_does_not_count() -> None:
+    roll = roll_notation("2d20kl1", ScriptedDice([20, 7]))
+    assert not roll.natural_20
+    assert "~~**20**~~" in roll.breakdown
+
+
+def test_natural_1_is_marked() -> None:
+    assert roll_notation("1d20", ScriptedDice([1])).natural_1
+
+
+def test_a_20_on_a_d100_is_not_a_natural_20() -> None:
+    assert not roll_notation("1d100", ScriptedDice([20])).natural_20
+
+
+def test_advantage_word_rolls_two_d20_keep_high() -> None:
+    roll = roll_notation("1d20+2 adv", ScriptedDice([4, 15]))
+    assert roll.expression == "2d20kh1 + 2"
+    assert roll.total == 17
+
+
+def test_disadvantage_word_rolls_two_d20_keep_low() -> None:
+    roll = roll_notation("d20 dis", ScriptedDice([4, 15]))
+    assert roll.expression == "2d20kl1"
+    assert roll.total == 4
+
+
+def test_advantage_needs_a_leading_d20() -> None:
+    with pytest.raises(NotationError, match="starts with `1d20`"):
+        roll_notation("2d6 adv", ScriptedDice([]))
+
+
+def test_a_comment_is_kept() -> None:
+    roll = roll_notation("2d6+3 fire damage", ScriptedDice([1, 2]))
+    assert roll.comment == "fire damage"
+    assert roll.total == 6
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "Give the dice"),
+        ("hello there", "not dice notation"),
+        ("1d20+" * 40, f"the most is {MAX_EXPRESSION_LENGTH}"),
+        (f"{MAX_DICE + 1}d6", f"more than {MAX_DICE} dice"),
+        ("60d6+60d6", f"more than {MAX_DICE} dice"),
+        ("10d1e1", f"more than {MAX_DICE} dice"),
+        (f"1d{MAX_SIDES + 1}", f"up to d{MAX_SIDES}"),
+        ("1d0", "can't be rolled"),
+    ],
+)
+def test_refused_expressions_say_why(text: str, message: str) -> None:
+    with pytest.raises(NotationError, match=message) as refused:
+        roll_notation(text, ScriptedDice([1] * 500))
+    assert isinstance(refused.value, RulesError)
+
+
+@given(count=st.integers(1, 20), sides=st.sampled_from([4, 6, 8, 10, 12, 20, 100]), bonus=st.integers(-50, 50))
+def test_total_is_sum_of_faces_plus_bonus(count: int, sides: int, bonus: int) -> None:
+    dice = RandomDice.seeded(count * 1000 + sides)
+    faces = [dice.roll(sides) for _ in range(count)]
+    roll = roll_notation(f"{count}d{sides}{bonus:+d}", ScriptedDice(faces))
+    assert roll.total == sum(faces) + bonus
+    assert all(1 <= face <= sides for face in faces)

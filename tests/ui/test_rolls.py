@@ -1,0 +1,38 @@
+"""How rolls read in a channel (R9, R10 for pool rolls)."""
+
+from __future__ import annotations
+
+from bot.notation import roll_notation
+from bot.rules.dice import Advantage, ScriptedDice, roll_pool
+from bot.ui.rolls import notation_reply, pool_reply
+
+
+def test_r9_pool_reply_keeps_the_highest_and_strikes_the_rest() -> None:
+    roll = roll_pool(ScriptedDice([4, 17, 9]), 3)
+    reply = pool_reply("<@1>", roll, 5)
+    assert "3 pool dice" in reply
+    assert "~~4~~, **17**, ~~9~~ → 17 +5 = `22`" in reply
+
+
+def test_r9_pool_reply_marks_a_fumble_only_when_every_die_shows_1() -> None:
+    assert "fumble" in pool_reply("<@1>", roll_pool(ScriptedDice([1, 1]), 2), 0)
+    assert "natural 1" not in pool_reply("<@1>", roll_pool(ScriptedDice([1, 6]), 2), 0)
+
+
+def test_r9_pool_reply_marks_a_natural_20() -> None:
+    assert "natural 20" in pool_reply("<@1>", roll_pool(ScriptedDice([20, 3]), 2), 3)
+
+
+def test_r10_pool_reply_with_disadvantage_strikes_the_removed_die() -> None:
+    roll = roll_pool(ScriptedDice([18, 6]), 1, Advantage.DISADVANTAGE)
+    reply = pool_reply("<@1>", roll, -2)
+    assert "with disadvantage" in reply
+    assert "~~18~~, **6** → 6 −2 = `4`" in reply
+
+
+def test_notation_reply_shows_who_what_and_naturals() -> None:
+    roll = roll_notation("1d20+5 to hit", ScriptedDice([20]))
+    reply = notation_reply("<@42>", "1d20+5 to hit", roll)
+    assert reply.startswith("🎲 <@42> rolls `1d20+5 to hit` for *to hit*")
+    assert "`25`" in reply
+    assert "natural 20" in reply
