@@ -80,9 +80,13 @@ class _SourcedRoller(d20.Roller):  # type: ignore[misc]
 class _Breakdown(d20.MarkdownStringifier):  # type: ignore[misc]
     """d20's Markdown (dropped dice struck through), with natural 1 and 20 of a d20 in bold."""
 
+    _nodes: dict[type, Any]
+
     def __init__(self) -> None:
         super().__init__()
-        self._nodes = {**self._nodes, _SourcedDice: self._str_dice, _SourcedDie: self._str_die}
+        nodes = dict(self._nodes)
+        nodes.update({_SourcedDice: self._str_dice, _SourcedDie: self._str_die})
+        self._nodes = nodes
 
     def _str_die(self, node: Any) -> str:
         faces = []

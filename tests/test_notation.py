@@ -87,7 +87,9 @@ def test_refused_expressions_say_why(text: str, message: str) -> None:
     assert isinstance(refused.value, RulesError)
 
 
-@given(count=st.integers(1, 20), sides=st.sampled_from([4, 6, 8, 10, 12, 20, 100]), bonus=st.integers(-50, 50))
+@given(
+    count=st.integers(1, 20), sides=st.sampled_from([4, 6, 8, 10, 12, 20, 100]), bonus=st.integers(-50, 50)
+)
 def test_total_is_sum_of_faces_plus_bonus(count: int, sides: int, bonus: int) -> None:
     dice = RandomDice.seeded(count * 1000 + sides)
     faces = [dice.roll(sides) for _ in range(count)]

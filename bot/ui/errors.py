@@ -22,7 +22,7 @@ log = logging.getLogger(__name__)
 
 def refusal(error: Exception) -> str | None:
     """The player-facing message for an expected failure, or None for a bug."""
-    original = error
+    original: BaseException = error
     while isinstance(original, app_commands.CommandInvokeError | app_commands.TransformerError):
         cause = original.__cause__ or getattr(original, "original", None)
         if cause is None:
@@ -33,7 +33,7 @@ def refusal(error: Exception) -> str | None:
     return _check_failure(original)
 
 
-def _check_failure(error: Exception) -> str | None:
+def _check_failure(error: BaseException) -> str | None:
     match error:
         case app_commands.NoPrivateMessage():
             return "That command only works in a server channel, not in direct messages."

@@ -20,7 +20,7 @@ def pool_faces(roll: PoolRoll) -> str:
 
 
 def signed(value: int) -> str:
-    return f"+{value}" if value >= 0 else f"−{-value}"
+    return f"{value:+d}"
 
 
 def notation_reply(who: str, text: str, roll: NotationRoll) -> str:

@@ -23,7 +23,9 @@ async def _callback(interaction: object) -> None:
 
 
 def test_a_rules_error_inside_a_command_is_shown_as_written() -> None:
-    assert refusal(invoke_error(RulesError("You can't attack out of turn."))) == "You can't attack out of turn."
+    assert (
+        refusal(invoke_error(RulesError("You can't attack out of turn."))) == "You can't attack out of turn."
+    )
 
 
 def test_r7_not_enough_dice_keeps_its_message() -> None:

@@ -27,7 +27,7 @@ def test_r10_pool_reply_with_disadvantage_strikes_the_removed_die() -> None:
     roll = roll_pool(ScriptedDice([18, 6]), 1, Advantage.DISADVANTAGE)
     reply = pool_reply("<@1>", roll, -2)
     assert "with disadvantage" in reply
-    assert "~~18~~, **6** → 6 −2 = `4`" in reply
+    assert "~~18~~, **6** → 6 -2 = `4`" in reply
 
 
 def test_notation_reply_shows_who_what_and_naturals() -> None:
