@@ -1,0 +1,19 @@
+"""What a server's admins set once: who may run fights and the rulings new fights start with."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+from .rules.options import DEFAULT_OPTIONS, RuleOptions
+
+
+class GuildSettings(BaseModel):
+    """One guild's settings; a guild that never saved any has these defaults."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    guild_id: int
+    gm_role_id: int | None = None
+    """Members with this role may run fights; None leaves it to the server's own permissions."""
+    options: RuleOptions = DEFAULT_OPTIONS
+    """The rulings a new fight starts with; the GM can still change them per fight."""

@@ -1,0 +1,31 @@
+"""Where Pommel keeps what must outlive a restart: fights, the log, characters and guild settings.
+
+Cogs depend on :class:`Store` only; :func:`open_store` gives the SQLite one.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..characters import Character
+from ..guild_settings import GuildSettings
+from .base import MAX_LOG_PAGE, DatabaseTooNew, EncounterChange, LogEntry, StaleEncounter, Store
+from .sqlite import SqliteStore
+
+__all__ = [
+    "MAX_LOG_PAGE",
+    "Character",
+    "DatabaseTooNew",
+    "EncounterChange",
+    "GuildSettings",
+    "LogEntry",
+    "SqliteStore",
+    "StaleEncounter",
+    "Store",
+    "open_store",
+]
+
+
+async def open_store(path: Path | str) -> Store:
+    """Open the database at ``path`` (``":memory:"`` for a throwaway one) and bring its schema up to date."""
+    return await SqliteStore.open(path)

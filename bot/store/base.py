@@ -1,0 +1,257 @@
+"""The store as the cogs see it, with nothing of SQLite in it, so a PostgreSQL store could replace it.
+
+Three promises every implementation keeps:
+
+* every state change is one transaction: a saved fight and the log lines that tell of it are written
+  together or not at all;
+* a write of a fight is a compare-and-set on its version, so a stale or concurrent write is refused
+  (:class:`StaleEncounter`) instead of silently overwriting another;
+* a method returns only after its transaction is committed, so an acknowledged action survives a
+  crash of the bot.
+
+:meth:`Store.lock` serializes commands on one channel inside the process, so they queue instead of
+failing; the compare-and-set covers whatever the lock cannot see (another process, a caller that
+skipped the lock). :meth:`Store.update_encounter` combines the two and is what most commands want.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import weakref
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Annotated
+
+from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field, JsonValue
+
+from ..characters import Character
+from ..encounter import Encounter
+from ..guild_settings import GuildSettings
+from ..rules.errors import RulesError
+
+MAX_LOG_PAGE = 1000
+"""The most log entries :meth:`Store.read_log` returns at once; page on with ``after_id``."""
+
+
+class StaleEncounter(RulesError):
+    """A write of a fight that did not start from the version the store holds; nothing was written.
+
+    ``expected`` is the version the write started from (0 for a new fight); ``found`` is the version
+    stored now, or None when the channel has no fight.
+    """
+
+    def __init__(self, channel_id: int, expected: int, found: int | None) -> None:
+        if expected == 0:
+            message = "A fight is already running in this channel; end it before starting another."
+        elif found is None:
+            message = "This fight ended while your command ran; nothing was changed."
+        else:
+            message = "This fight changed while your command ran; nothing was changed — try again."
+        super().__init__(message)
+        self.channel_id = channel_id
+        self.expected = expected
+        self.found = found
+
+
+class DatabaseTooNew(RuntimeError):
+    """The database was migrated by a newer Pommel; this one refuses to run rather than damage it."""
+
+    def __init__(self, location: str, found: int, known: int) -> None:
+        super().__init__(
+            f"The database {location} has schema version {found}, but this Pommel knows versions up to "
+            f"{known} only. Run the newer Pommel that wrote it, or restore a backup made by this one."
+        )
+        self.found = found
+        self.known = known
+
+
+def _in_utc(at: datetime) -> datetime:
+    return at.astimezone(UTC)
+
+
+class LogEntry(BaseModel):
+    """One line of the append-only log of rolls and game events, as players saw it.
+
+    ``text`` is the line as shown; ``data`` keeps the details (dice, totals, who) as JSON so a later
+    tool can recount a fight without parsing text.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: int | None = None
+    """Set by the store; ids only grow, so ``after_id`` pages through the log in order."""
+    at: Annotated[AwareDatetime, AfterValidator(_in_utc)] = Field(default_factory=lambda: datetime.now(UTC))
+    guild_id: int | None
+    """None for a direct message."""
+    channel_id: int
+    user_id: int
+    """Who acted: the roller, or the GM for an event of the fight."""
+    kind: str = Field(min_length=1, max_length=32)
+    """What sort of line: "roll", "encounter", ..."""
+    text: str
+    data: dict[str, JsonValue] = Field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class EncounterChange:
+    """What a change given to :meth:`Store.update_encounter` wants written.
+
+    ``encounter`` is the fight to save, or None to end (delete) the fight that was loaded; ``events``
+    are logged in the same transaction. None when no fight was loaded writes only the events.
+    """
+
+    encounter: Encounter | None
+    events: tuple[LogEntry, ...] = ()
+
+
+class Store(ABC):
+    """Fights, the log, characters and guild settings; see the module's docstring for the promises.
+
+    Methods that read return copies: changing a returned object changes nothing stored until it is
+    saved.
+    """
+
+    def __init__(self) -> None:
+        # Weak values: a channel's lock lives while someone holds or awaits it, so idle channels cost
+        # nothing, and anyone asking while it is in use gets that same lock.
+        self._channel_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+
+    def lock(self, channel_id: int) -> asyncio.Lock:
+        """The lock that serializes commands on one channel (or thread) in this process.
+
+        Hold it across a load and the save that follows (``async with store.lock(channel_id):``) so a
+        second command waits for the first instead of failing with :class:`StaleEncounter`. It is not
+        reentrant: do not call :meth:`update_encounter` while holding it.
+        """
+        channel_lock = self._channel_locks.get(channel_id)
+        if channel_lock is None:
+            channel_lock = asyncio.Lock()
+            self._channel_locks[channel_id] = channel_lock
+        return channel_lock
+
+    async def update_encounter(
+        self,
+        channel_id: int,
+        change: Callable[[Encounter | None], EncounterChange],
+        *,
+        attempts: int = 3,
+    ) -> Encounter | None:
+        """Load the channel's fight, apply ``change`` and write what it returns, under :meth:`lock`.
+
+        ``change`` gets the fight as stored (None when there is none) and may change it in place. It may
+        be called more than once, each time with a freshly loaded fight: a write from outside this
+        process makes the save stale, and it is retried up to ``attempts`` times in all before the
+        :class:`StaleEncounter` is raised. When ``change`` raises (a :class:`RulesError`, say) nothing is
+        written and the error propagates.
+
+        Returns the fight as saved (with its new version), or None when it was ended or there is none.
+        """
+        if attempts < 1:
+            raise ValueError(f"attempts must be at least 1, not {attempts}")
+        async with self.lock(channel_id):
+            for attempt in range(1, attempts + 1):
+                current = await self.load_encounter(channel_id)
+                wanted = change(current)
+                try:
+                    return await self._write_change(channel_id, current, wanted)
+                except StaleEncounter:
+                    if attempt == attempts:
+                        raise
+        raise AssertionError("unreachable: the last attempt returns or raises")
+
+    async def _write_change(
+        self, channel_id: int, current: Encounter | None, wanted: EncounterChange
+    ) -> Encounter | None:
+        if wanted.encounter is not None:
+            if wanted.encounter.channel_id != channel_id:
+                other = wanted.encounter.channel_id
+                raise ValueError(f"a change of channel {channel_id} returned the fight of channel {other}")
+            return await self.save_encounter(wanted.encounter, events=wanted.events)
+        if current is not None:
+            await self.delete_encounter(current, events=wanted.events)
+        elif wanted.events:
+            await self.append_logs(wanted.events)
+        return None
+
+    # ------------------------------------------------------------------------------ lifetime
+
+    @abstractmethod
+    async def close(self) -> None:
+        """Finish the transaction in progress and release the database; a second call does nothing."""
+
+    # ------------------------------------------------------------------------------ fights
+
+    @abstractmethod
+    async def load_encounter(self, channel_id: int) -> Encounter | None:
+        """The channel's fight with ``version`` set to the stored version, or None when there is none."""
+
+    @abstractmethod
+    async def save_encounter(self, encounter: Encounter, *, events: Sequence[LogEntry] = ()) -> Encounter:
+        """Write ``encounter`` and log ``events`` in one transaction, if nobody wrote it since it was loaded.
+
+        ``encounter.version`` 0 creates the channel's fight (refused if it has one); any other version
+        must be the stored one. Raises :class:`StaleEncounter` otherwise, writing nothing. Returns a copy
+        with the new version; the argument is never changed.
+        """
+
+    @abstractmethod
+    async def delete_encounter(self, encounter: Encounter, *, events: Sequence[LogEntry] = ()) -> None:
+        """End the channel's fight and log ``events`` in one transaction, if ``encounter`` is not stale.
+
+        Raises :class:`StaleEncounter` when the stored version is not ``encounter.version`` (or the
+        fight is gone), writing nothing.
+        """
+
+    # ------------------------------------------------------------------------------ the log
+
+    @abstractmethod
+    async def append_log(self, entry: LogEntry) -> LogEntry:
+        """Add one line to the log; returns it with its ``id``."""
+
+    @abstractmethod
+    async def append_logs(self, entries: Sequence[LogEntry]) -> list[LogEntry]:
+        """Add several lines to the log in one transaction; returns them with their ids, in order."""
+
+    @abstractmethod
+    async def read_log(
+        self,
+        *,
+        channel_id: int | None = None,
+        guild_id: int | None = None,
+        after_id: int = 0,
+        limit: int = 100,
+    ) -> list[LogEntry]:
+        """Log lines with an id above ``after_id``, oldest first, at most ``limit`` (up to
+        :data:`MAX_LOG_PAGE`), of one channel and/or guild when given. There is no way to change or
+        remove a line: the log is append-only.
+        """
+
+    # ------------------------------------------------------------------------------ characters
+
+    @abstractmethod
+    async def save_character(self, guild_id: int, user_id: int, character: Character) -> None:
+        """Create the player's character, or replace the one with the same name ignoring case."""
+
+    @abstractmethod
+    async def character(self, guild_id: int, user_id: int, name: str) -> Character | None:
+        """The player's character of that name (ignoring case), or None."""
+
+    @abstractmethod
+    async def characters(self, guild_id: int, user_id: int) -> list[Character]:
+        """All the player's characters in the guild, sorted by name."""
+
+    @abstractmethod
+    async def delete_character(self, guild_id: int, user_id: int, name: str) -> bool:
+        """Remove the player's character of that name (ignoring case); False when there was none."""
+
+    # ------------------------------------------------------------------------------ guild settings
+
+    @abstractmethod
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        """The guild's settings, or the defaults when it never saved any."""
+
+    @abstractmethod
+    async def save_guild_settings(self, settings: GuildSettings) -> None:
+        """Replace the guild's settings."""

@@ -1,0 +1,397 @@
+"""The store in one SQLite file, through one aiosqlite connection.
+
+All coroutines share the connection, and SQLite has one transaction per connection, so every
+transaction, and every read, runs under :attr:`SqliteStore._connection_lock`: a coroutine never writes
+into another's transaction nor reads what another has not committed yet. Transactions are explicit
+(``BEGIN IMMEDIATE`` ... ``COMMIT``, with ``isolation_level=None`` so sqlite3 opens none of its own);
+IMMEDIATE takes the write lock up front, so two processes on one file queue on ``busy_timeout`` instead
+of failing half-way through.
+
+The schema comes from numbered scripts ``migrations/NNNN_name.sql``; its version is ``PRAGMA
+user_version``. Every pending script is applied in one transaction with the new version, so a failing
+script leaves the database exactly as it was.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import sqlite3
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+from pydantic import JsonValue, TypeAdapter
+
+from ..characters import Character, name_key
+from ..encounter import Encounter
+from ..guild_settings import GuildSettings
+from .base import MAX_LOG_PAGE, DatabaseTooNew, LogEntry, StaleEncounter, Store
+
+logger = logging.getLogger(__name__)
+
+BUSY_TIMEOUT_MS = 5000
+"""How long a transaction waits for another process's write lock before failing."""
+MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+
+_LOG_DATA: TypeAdapter[dict[str, JsonValue]] = TypeAdapter(dict[str, JsonValue])
+
+
+@dataclass(frozen=True)
+class Migration:
+    """One schema script: ``version`` is its number, the schema version once it is applied."""
+
+    version: int
+    name: str
+    sql: str
+
+
+def bundled_migrations() -> list[Migration]:
+    """The scripts shipped in ``bot/store/migrations``, in order; numbered 1, 2, 3... without gaps."""
+    folder = files(__package__).joinpath("migrations")
+    migrations = []
+    for entry in folder.iterdir():
+        matched = MIGRATION_NAME.match(entry.name)
+        if matched:
+            migrations.append(Migration(int(matched[1]), entry.name, entry.read_text(encoding="utf-8")))
+    migrations.sort(key=lambda migration: migration.version)
+    check_numbering(migrations)
+    return migrations
+
+
+def check_numbering(migrations: Sequence[Migration]) -> None:
+    """A gap or a duplicate would skip or repeat a script on some databases; refuse both."""
+    for expected, migration in enumerate(migrations, start=1):
+        if migration.version != expected:
+            raise ValueError(f"migration {migration.name} should be number {expected:04d}")
+
+
+def sql_statements(script: str) -> list[str]:
+    """Split a script into single statements for ``execute``.
+
+    ``executescript`` would do it, but it commits first, which breaks the one-transaction migration.
+    Cutting at every ``;`` is wrong too: a trigger's body has several, and so may a comment or a string.
+    So pieces are joined until SQLite itself says the statement is complete.
+    """
+    statements = []
+    pending = ""
+    pieces = script.split(";")
+    for piece in pieces[:-1]:
+        pending += piece + ";"
+        if sqlite3.complete_statement(pending):
+            if not _only_comments(pending):
+                statements.append(pending.strip())
+            pending = ""
+    pending += pieces[-1]
+    if not _only_comments(pending):
+        raise ValueError(f"the script ends in an incomplete statement: {pending.strip()[:80]!r}")
+    return statements
+
+
+def _only_comments(sql: str) -> bool:
+    """True for text with nothing to execute: blanks, ``;`` and ``--`` comments (block comments too)."""
+    without_blocks = re.sub(r"/\*.*?\*/", "", sql, flags=re.DOTALL)
+    without_lines = re.sub(r"--[^\n]*", "", without_blocks)
+    return not without_lines.replace(";", "").strip()
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat()
+
+
+class SqliteStore(Store):
+    """The :class:`Store` in one SQLite file (or ``":memory:"``). Make one with :meth:`open`."""
+
+    def __init__(self, connection: aiosqlite.Connection, location: str) -> None:
+        super().__init__()
+        self._db = connection
+        self._location = location
+        self._connection_lock = asyncio.Lock()
+        self._closed = False
+
+    @classmethod
+    async def open(
+        cls,
+        path: Path | str,
+        *,
+        migrations: Sequence[Migration] | None = None,
+        busy_timeout_ms: int = BUSY_TIMEOUT_MS,
+    ) -> SqliteStore:
+        """Open (or create) the database, set it up and bring its schema up to date.
+
+        ``migrations`` replaces the bundled scripts (for tests). Raises :class:`DatabaseTooNew` when the
+        database was migrated further than these scripts go.
+        """
+        location = str(path)
+        connection = await aiosqlite.connect(location, isolation_level=None)
+        store = cls(connection, location)
+        try:
+            await store._configure(busy_timeout_ms)
+            await store._migrate(bundled_migrations() if migrations is None else migrations)
+        except BaseException:
+            await store.close()
+            raise
+        return store
+
+    async def _configure(self, busy_timeout_ms: int) -> None:
+        # First, so that switching the journal mode waits for another process instead of failing.
+        await self._db.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+        # WAL: readers never block the writer nor the writer them, and a commit is one append.
+        async with self._db.execute("PRAGMA journal_mode = WAL") as cursor:
+            row = await cursor.fetchone()
+        mode = row[0] if row else None
+        if mode != "wal" and self._location != ":memory:":
+            logger.warning(
+                "SQLite refused WAL for %s (journal mode %s); writers will block readers", self, mode
+            )
+        # FULL, not NORMAL: in WAL mode NORMAL already survives a crash of the bot, but a commit can be
+        # lost to a power cut or an OS crash. Pommel commits at the pace of players typing, so one fsync
+        # per command costs nothing noticeable and an acknowledged action survives those too.
+        await self._db.execute("PRAGMA synchronous = FULL")
+        await self._db.execute("PRAGMA foreign_keys = ON")
+
+    async def _migrate(self, migrations: Sequence[Migration]) -> None:
+        check_numbering(migrations)
+        known = len(migrations)
+        async with self._transaction() as db:
+            # Read inside the transaction: two processes starting together cannot both apply a script.
+            async with db.execute("PRAGMA user_version") as cursor:
+                row = await cursor.fetchone()
+            current = int(row[0]) if row else 0
+            if current > known:
+                raise DatabaseTooNew(self._location, current, known)
+            pending = migrations[current:]
+            for migration in pending:
+                for statement in sql_statements(migration.sql):
+                    await db.execute(statement)
+            if pending:
+                await db.execute(f"PRAGMA user_version = {known}")
+        for migration in pending:
+            logger.info("applied migration %s to %s", migration.name, self)
+
+    async def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        # Under the lock: a transaction in progress finishes (commits or rolls back) first.
+        async with self._connection_lock:
+            await self._db.close()
+
+    def __repr__(self) -> str:
+        return f"SqliteStore({self._location!r})"
+
+    # ------------------------------------------------------------------------------ transactions
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """One write transaction: committed when the block ends, rolled back when it raises."""
+        async with self._connection_lock:
+            self._check_open()
+            try:
+                # Inside the try: a task cancelled while awaiting BEGIN has still begun the transaction.
+                await self._db.execute("BEGIN IMMEDIATE")
+                yield self._db
+                await self._db.execute("COMMIT")
+            except BaseException:
+                # Statements run in order on aiosqlite's one thread, so this rollback runs after whatever
+                # a cancelled await left queued; and rollback() does nothing when no transaction is open
+                # (BEGIN failed, or COMMIT got through).
+                await self._db.rollback()
+                raise
+
+    async def _fetch_all(self, sql: str, parameters: Iterable[Any] = ()) -> list[sqlite3.Row]:
+        """A read, under the same lock as transactions so it never sees another's uncommitted writes."""
+        async with self._connection_lock:
+            self._check_open()
+            return list(await self._db.execute_fetchall(sql, tuple(parameters)))
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise RuntimeError(f"{self!r} is closed")
+
+    # ------------------------------------------------------------------------------ fights
+
+    async def load_encounter(self, channel_id: int) -> Encounter | None:
+        rows = await self._fetch_all(
+            "SELECT version, document FROM encounters WHERE channel_id = ?", (channel_id,)
+        )
+        if not rows:
+            return None
+        version, document = rows[0]
+        return Encounter.model_validate_json(document).model_copy(update={"version": version})
+
+    async def save_encounter(self, encounter: Encounter, *, events: Sequence[LogEntry] = ()) -> Encounter:
+        if encounter.version < 0:
+            raise ValueError(f"an encounter's version is never negative (got {encounter.version})")
+        saved = encounter.model_copy(deep=True, update={"version": encounter.version + 1})
+        # The version lives in its own column only, so the document cannot disagree with it.
+        document = saved.model_dump_json(exclude={"version"})
+        async with self._transaction() as db:
+            if encounter.version == 0:
+                cursor = await db.execute(
+                    "INSERT INTO encounters (channel_id, guild_id, version, document, updated_at)"
+                    " VALUES (?, ?, 1, ?, ?) ON CONFLICT (channel_id) DO NOTHING",
+                    (encounter.channel_id, encounter.guild_id, document, _now()),
+                )
+            else:
+                cursor = await db.execute(
+                    "UPDATE encounters SET guild_id = ?, version = ?, document = ?, updated_at = ?"
+                    " WHERE channel_id = ? AND version = ?",
+                    (
+                        encounter.guild_id,
+                        saved.version,
+                        document,
+                        _now(),
+                        encounter.channel_id,
+                        encounter.version,
+                    ),
+                )
+            if cursor.rowcount != 1:
+                raise await self._stale(db, encounter)
+            await self._insert_log(db, events)
+        return saved
+
+    async def delete_encounter(self, encounter: Encounter, *, events: Sequence[LogEntry] = ()) -> None:
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "DELETE FROM encounters WHERE channel_id = ? AND version = ?",
+                (encounter.channel_id, encounter.version),
+            )
+            if cursor.rowcount != 1:
+                raise await self._stale(db, encounter)
+            await self._insert_log(db, events)
+
+    @staticmethod
+    async def _stale(db: aiosqlite.Connection, encounter: Encounter) -> StaleEncounter:
+        """The refusal of a compare-and-set that matched no row, saying which version is stored."""
+        rows = list(
+            await db.execute_fetchall(
+                "SELECT version FROM encounters WHERE channel_id = ?", (encounter.channel_id,)
+            )
+        )
+        found = int(rows[0][0]) if rows else None
+        return StaleEncounter(encounter.channel_id, encounter.version, found)
+
+    # ------------------------------------------------------------------------------ the log
+
+    async def append_log(self, entry: LogEntry) -> LogEntry:
+        [appended] = await self.append_logs([entry])
+        return appended
+
+    async def append_logs(self, entries: Sequence[LogEntry]) -> list[LogEntry]:
+        async with self._transaction() as db:
+            return await self._insert_log(db, entries)
+
+    @staticmethod
+    async def _insert_log(db: aiosqlite.Connection, entries: Iterable[LogEntry]) -> list[LogEntry]:
+        appended = []
+        for entry in entries:
+            cursor = await db.execute(
+                "INSERT INTO log (at, guild_id, channel_id, user_id, kind, text, data)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    entry.at.isoformat(),
+                    entry.guild_id,
+                    entry.channel_id,
+                    entry.user_id,
+                    entry.kind,
+                    entry.text,
+                    _LOG_DATA.dump_json(entry.data).decode(),
+                ),
+            )
+            appended.append(entry.model_copy(update={"id": cursor.lastrowid}))
+        return appended
+
+    async def read_log(
+        self,
+        *,
+        channel_id: int | None = None,
+        guild_id: int | None = None,
+        after_id: int = 0,
+        limit: int = 100,
+    ) -> list[LogEntry]:
+        if not 1 <= limit <= MAX_LOG_PAGE:
+            raise ValueError(f"limit must be 1 to {MAX_LOG_PAGE}, not {limit}")
+        conditions = ["id > ?"]
+        parameters: list[Any] = [after_id]
+        if channel_id is not None:
+            conditions.append("channel_id = ?")
+            parameters.append(channel_id)
+        if guild_id is not None:
+            conditions.append("guild_id = ?")
+            parameters.append(guild_id)
+        parameters.append(limit)
+        rows = await self._fetch_all(
+            "SELECT id, at, guild_id, channel_id, user_id, kind, text, data FROM log"
+            f" WHERE {' AND '.join(conditions)} ORDER BY id LIMIT ?",
+            parameters,
+        )
+        return [
+            LogEntry(
+                id=row[0],
+                at=datetime.fromisoformat(row[1]),
+                guild_id=row[2],
+                channel_id=row[3],
+                user_id=row[4],
+                kind=row[5],
+                text=row[6],
+                data=_LOG_DATA.validate_json(row[7]),
+            )
+            for row in rows
+        ]
+
+    # ------------------------------------------------------------------------------ characters
+
+    async def save_character(self, guild_id: int, user_id: int, character: Character) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO characters (guild_id, user_id, name_key, document, updated_at)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id, user_id, name_key)"
+                " DO UPDATE SET document = excluded.document, updated_at = excluded.updated_at",
+                (guild_id, user_id, character.key, character.model_dump_json(), _now()),
+            )
+
+    async def character(self, guild_id: int, user_id: int, name: str) -> Character | None:
+        rows = await self._fetch_all(
+            "SELECT document FROM characters WHERE guild_id = ? AND user_id = ? AND name_key = ?",
+            (guild_id, user_id, name_key(name)),
+        )
+        return Character.model_validate_json(rows[0][0]) if rows else None
+
+    async def characters(self, guild_id: int, user_id: int) -> list[Character]:
+        rows = await self._fetch_all(
+            "SELECT document FROM characters WHERE guild_id = ? AND user_id = ? ORDER BY name_key",
+            (guild_id, user_id),
+        )
+        return [Character.model_validate_json(row[0]) for row in rows]
+
+    async def delete_character(self, guild_id: int, user_id: int, name: str) -> bool:
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "DELETE FROM characters WHERE guild_id = ? AND user_id = ? AND name_key = ?",
+                (guild_id, user_id, name_key(name)),
+            )
+            return cursor.rowcount == 1
+
+    # ------------------------------------------------------------------------------ guild settings
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        rows = await self._fetch_all("SELECT document FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        if not rows:
+            return GuildSettings(guild_id=guild_id)
+        return GuildSettings.model_validate_json(rows[0][0])
+
+    async def save_guild_settings(self, settings: GuildSettings) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO guild_settings (guild_id, document, updated_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (guild_id) DO UPDATE SET document = excluded.document,"
+                " updated_at = excluded.updated_at",
+                (settings.guild_id, settings.model_dump_json(), _now()),
+            )

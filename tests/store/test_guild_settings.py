@@ -1,0 +1,55 @@
+"""Guild settings: defaults for a guild that never saved any, and a round trip for one that did."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.guild_settings import GuildSettings
+from bot.rules.options import DEFAULT_OPTIONS, CriticalDamage, RuleOptions
+from bot.store import Store, open_store
+
+
+@pytest.fixture
+async def store() -> AsyncIterator[Store]:
+    opened = await open_store(":memory:")
+    yield opened
+    await opened.close()
+
+
+async def test_a_guild_that_never_saved_gets_the_defaults(store: Store) -> None:
+    settings = await store.guild_settings(10)
+    assert settings == GuildSettings(guild_id=10)
+    assert settings.gm_role_id is None
+    assert settings.options == DEFAULT_OPTIONS
+
+
+async def test_saved_settings_read_back_equal_and_replace_the_old(store: Store) -> None:
+    await store.save_guild_settings(GuildSettings(guild_id=10, gm_role_id=5))
+    chosen = GuildSettings(
+        guild_id=10,
+        gm_role_id=777,
+        options=RuleOptions(critical_damage=CriticalDamage.SIMPLE_D10, joker_bonus=3),
+    )
+    await store.save_guild_settings(chosen)
+    assert await store.guild_settings(10) == chosen
+
+
+async def test_each_guild_has_its_own(store: Store) -> None:
+    await store.save_guild_settings(GuildSettings(guild_id=10, gm_role_id=777))
+    assert await store.guild_settings(11) == GuildSettings(guild_id=11)
+
+
+async def test_a_restart_keeps_them(tmp_path: Path) -> None:
+    path = tmp_path / "pommel.sqlite3"
+    chosen = GuildSettings(guild_id=10, gm_role_id=777, options=RuleOptions(dynamic_criticals=False))
+    store = await open_store(path)
+    await store.save_guild_settings(chosen)
+    await store.close()
+    store = await open_store(path)
+    try:
+        assert await store.guild_settings(10) == chosen
+    finally:
+        await store.close()
