@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+import signal
 import sys
 
+import discord
 from pydantic import ValidationError
 
 from .catalog import CatalogError
 from .config import Settings
+from .store import DatabaseTooNew
 
 EXIT_CONFIG = 2
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+log = logging.getLogger("bot")
 
 
 def _settings_problem(error: ValidationError) -> str:
@@ -23,6 +31,34 @@ def _settings_problem(error: ValidationError) -> str:
         )
     name, message = next(iter(problems.items()))
     return f"The setting {name.upper()} is invalid: {message}. See .env.example."
+
+
+async def serve(bot: discord.Client, token: str) -> None:
+    """Run ``bot`` until it stops by itself or SIGINT/SIGTERM arrives, then close it cleanly.
+
+    Closing disconnects from Discord and closes the store; every acknowledged action was already
+    committed, so stopping mid-fight loses nothing.
+    """
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    for signum in STOP_SIGNALS:
+        loop.add_signal_handler(signum, stop.set)
+    running = asyncio.create_task(bot.start(token), name="pommel")
+    stopping = asyncio.create_task(stop.wait(), name="pommel-stop-signal")
+    try:
+        await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        if stop.is_set():
+            log.info("stop signal received, shutting down")
+    finally:
+        for signum in STOP_SIGNALS:
+            loop.remove_signal_handler(signum)
+        stopping.cancel()
+        await bot.close()
+        if not running.done():
+            running.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await running  # re-raises a login failure or a crash of the bot itself
+    log.info("stopped")
 
 
 def main() -> int:
@@ -41,7 +77,19 @@ def main() -> int:
     except CatalogError as error:
         print(f"The equipment data is invalid: {error}", file=sys.stderr)
         return EXIT_CONFIG
-    bot.run(settings.discord_token.get_secret_value(), log_handler=None)
+    try:
+        asyncio.run(serve(bot, settings.discord_token.get_secret_value()))
+    except discord.LoginFailure:
+        print(
+            "Discord refused DISCORD_TOKEN: check the bot token in .env or the environment.", file=sys.stderr
+        )
+        return EXIT_CONFIG
+    except DatabaseTooNew as error:
+        print(error, file=sys.stderr)
+        return EXIT_CONFIG
+    except discord.PrivilegedIntentsRequired:
+        print("Discord refused the bot's intents: enable them in the developer portal.", file=sys.stderr)
+        return EXIT_CONFIG
     return 0
 
 

@@ -1,17 +1,22 @@
-"""The Bot: loads the equipment catalog and the cogs, then syncs the slash commands."""
+"""The Bot: validates the equipment data, opens and migrates the store, loads the cogs, syncs."""
 
 from __future__ import annotations
 
 import logging
 import pkgutil
+from typing import Any
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 import cogs
 
 from .catalog import Catalog, load_catalog
 from .config import Settings
+from .rules.dice import DiceSource, RandomDice
+from .store import Store, open_store
+from .ui.errors import answer_failure
 
 log = logging.getLogger(__name__)
 
@@ -22,12 +27,35 @@ def cog_modules() -> list[str]:
 
 
 class Pommel(commands.Bot):
-    def __init__(self, settings: Settings) -> None:
-        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default())
+    """Slash commands only; every message defaults to pinging nobody (names typed by users are text).
+
+    ``dice`` is where every die and shuffle comes from: ``SystemRandom`` unless a test injects
+    fixed faces.
+    """
+
+    def __init__(self, settings: Settings, *, dice: DiceSource | None = None, **options: Any) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.default(),
+            allowed_mentions=discord.AllowedMentions.none(),
+            help_command=None,
+            **options,
+        )
         self.settings = settings
+        self.dice: DiceSource = dice if dice is not None else RandomDice.system()
         self.catalog: Catalog = load_catalog()
+        self._store: Store | None = None
+        self.tree.error(self.on_app_command_error)
+
+    @property
+    def store(self) -> Store:
+        if self._store is None:
+            raise RuntimeError("the store opens in setup_hook, before any command can run")
+        return self._store
 
     async def setup_hook(self) -> None:
+        self._store = await open_store(self.settings.database_path)
+        log.info("store open at %s", self.settings.database_path)
         for module in cog_modules():
             await self.load_extension(module)
         if self.settings.dev_guild_id is not None:
@@ -40,3 +68,15 @@ class Pommel(commands.Bot):
 
     async def on_ready(self) -> None:
         log.info("ready as %s in %d guilds", self.user, len(self.guilds))
+
+    async def on_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        await answer_failure(interaction, error)
+
+    async def close(self) -> None:
+        """Disconnect, then close the store. Safe to call again, or before the store ever opened."""
+        await super().close()
+        store, self._store = self._store, None
+        if store is not None:
+            await store.close()
