@@ -8,6 +8,7 @@ that source. Parsing, keep/drop operators and totals stay d20's.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,7 +33,6 @@ _ADVANTAGE_WORDS = {
     "disadvantage": d20.AdvType.DIS,
 }
 _TRAILING_WORD = re.compile(r"^(?P<dice>.*?)\s+(?P<word>[a-z]+)\s*$", re.IGNORECASE | re.DOTALL)
-_DIE_SIZE = re.compile(r"d\s*(\d+)", re.IGNORECASE)
 
 EXAMPLES = "`1d20+5`, `4d20kh1+5`, `2d6+3`, `1d20 adv`, `3d6 dis`"
 
@@ -125,12 +125,11 @@ def roll_notation(text: str, dice: DiceSource) -> NotationRoll:
             f"Try something like {EXAMPLES}."
         )
     text, advantage = _split_advantage(text)
-    for size in _DIE_SIZE.findall(text):
-        if int(size) > MAX_SIDES:
-            raise NotationError(f"A d{size} is too big to roll; dice go up to d{MAX_SIDES}.")
     roller = _SourcedRoller(_SourcedContext(dice))
     try:
-        result = roller.roll(text, stringifier=_Breakdown(), allow_comments=True, advantage=advantage)
+        tree = roller.parse(text, allow_comments=True)
+        _check_size(tree)
+        result = roller.roll(tree, stringifier=_Breakdown(), advantage=advantage)
     except d20.TooManyRolls:
         raise NotationError(
             f"That rolls more than {MAX_DICE} dice (rerolls and explosions count); "
@@ -153,6 +152,25 @@ def roll_notation(text: str, dice: DiceSource) -> NotationRoll:
         natural_20=20 in kept_d20s,
         natural_1=1 in kept_d20s,
     )
+
+
+def _check_size(tree: Any) -> None:
+    """Refuse too many or too big dice before any is rolled (the roll itself counts rerolls)."""
+    dice = list(_dice_nodes(tree))
+    count = sum(node.num for node in dice)
+    if count > MAX_DICE:
+        raise d20.TooManyRolls("Too many dice rolled.")
+    for node in dice:
+        if node.size != "%" and node.size > MAX_SIDES:
+            raise NotationError(f"A d{node.size} is too big to roll; dice go up to d{MAX_SIDES}.")
+
+
+def _dice_nodes(node: Any) -> Iterator[Any]:
+    if isinstance(node, d20.diceast.Dice):
+        yield node
+        return
+    for child in node.children:
+        yield from _dice_nodes(child)
 
 
 def _split_advantage(text: str) -> tuple[str, d20.AdvType]:
