@@ -1,0 +1,157 @@
+"""``/roll`` end to end: the real bot through discord.py against the fake Discord.
+
+Every request the bot sends is validated against Discord's OpenAPI spec by the fake; a violation
+fails the test at teardown. Dice are fixed with :class:`ScriptedDice`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot.rules.dice import ScriptedDice
+from bot.store import LogEntry
+
+from .fake_discord import FakeChannel, FakeDiscord, World
+from .harness import BotRunner, RunningBot
+
+
+async def roll_log(pommel: RunningBot, channel: FakeChannel) -> list[LogEntry]:
+    return await pommel.bot.store.read_log(channel_id=channel.id)
+
+
+class ExplodingDice:
+    """A dice source with a bug in it: the bot must not leak it to the user."""
+
+    def roll(self, sides: int) -> int:
+        raise ZeroDivisionError("the dice tower fell over")
+
+    def shuffle(self, items: Any) -> None:
+        raise ZeroDivisionError("the dice tower fell over")
+
+
+async def test_start_up_syncs_roll_commands_that_pass_the_spec(
+    fake_discord: FakeDiscord, world: World, start_bot: Any
+) -> None:
+    await start_bot()
+    syncs = [r for r in fake_discord.requests if r.method == "PUT" and "commands" in (r.template or r.path)]
+    assert syncs, "the bot never synced its commands"
+    roll = fake_discord.find_command("roll", world.guild)
+    assert {option["name"] for option in roll["options"]} == {"dice", "pool"}
+    assert fake_discord.problems == []  # every synced body passed the spec
+
+
+async def test_roll_dice_public_shows_every_die_and_logs_it(world: World, start_bot: Any) -> None:
+    pommel = await start_bot(dice=ScriptedDice([8, 20, 18, 5]))
+    result = await pommel.slash("roll dice", user=world.player, options={"expression": "4d20kh1+5"})
+    assert result.callback_type == 4
+    assert not result.ephemeral
+    assert f"<@{world.player.id}> rolls `4d20kh1+5`" in result.content
+    assert "4d20kh1 (~~8~~, **20**, ~~18~~, ~~5~~) + 5 = `25`" in result.content
+    assert "natural 20" in result.content
+    [entry] = await roll_log(pommel, world.table)
+    assert entry.kind == "roll"
+    assert entry.user_id == world.player.id
+    assert entry.guild_id == world.guild.id
+    assert entry.data["total"] == 25
+    assert entry.data["private"] is False
+
+
+async def test_roll_pings_nobody(world: World, start_bot: Any) -> None:
+    pommel = await start_bot(dice=ScriptedDice([3]))
+    result = await pommel.slash("roll dice", user=world.player, options={"expression": "1d20 @everyone"})
+    assert result.message is not None
+    assert result.callback is not None
+    assert result.callback.data.get("allowed_mentions") == {"parse": []}
+
+
+async def test_roll_dice_private_answers_ephemerally_and_is_still_logged(
+    world: World, start_bot: Any
+) -> None:
+    pommel = await start_bot(dice=ScriptedDice([1]))
+    result = await pommel.slash(
+        "roll dice", user=world.player2, options={"expression": "1d20+3", "private": True}
+    )
+    assert result.ephemeral
+    assert "1d20 (**1**) + 3 = `4`" in result.content
+    assert "natural 1" in result.content
+    [entry] = await roll_log(pommel, world.table)
+    assert entry.data["private"] is True
+
+
+async def test_r9_roll_pool_keeps_the_highest_die(world: World, start_bot: Any) -> None:
+    pommel = await start_bot(dice=ScriptedDice([4, 17, 9]))
+    result = await pommel.slash("roll pool", user=world.player, options={"dice": 3, "bonus": 5})
+    assert not result.ephemeral
+    assert "~~4~~, **17**, ~~9~~ → 17 +5 = `22`" in result.content
+    [entry] = await roll_log(pommel, world.table)
+    assert entry.data["faces"] == [4, 17, 9]
+    assert entry.data["total"] == 22
+
+
+async def test_r10_roll_pool_with_disadvantage_removes_the_highest(world: World, start_bot: Any) -> None:
+    pommel = await start_bot(dice=ScriptedDice([19, 6]))
+    result = await pommel.slash(
+        "roll pool", user=world.player, options={"dice": 1, "situation": "disadvantage"}
+    )
+    assert "~~19~~, **6** → 6 +0 = `6`" in result.content
+
+
+@pytest.mark.parametrize(
+    ("expression", "says"),
+    [
+        ("fireball", "not dice notation"),
+        ("1000d6", "more than 100 dice"),
+        ("1d20+" * 100 + "1", "the most is 120"),
+        ("1d99999", "up to d1000"),
+    ],
+)
+async def test_a_bad_or_huge_expression_gets_an_ephemeral_error_and_nothing_is_logged(
+    world: World, start_bot: Any, expression: str, says: str
+) -> None:
+    pommel = await start_bot(dice=ScriptedDice([]))
+    result = await pommel.slash("roll dice", user=world.player, options={"expression": expression})
+    assert result.ephemeral
+    assert says in result.content
+    assert "Traceback" not in result.content
+    assert result.errors == []  # a refusal is not a bug: nothing logged at ERROR
+    assert await roll_log(pommel, world.table) == []
+
+
+async def test_roll_works_in_a_dm_and_is_not_logged(
+    fake_discord: FakeDiscord, world: World, start_bot: Any
+) -> None:
+    pommel = await start_bot(dice=ScriptedDice([12]))
+    dm = fake_discord.dm_channel(world.player)
+    result = await pommel.slash("roll dice", user=world.player, channel=dm, options={"expression": "1d20"})
+    assert "1d20 (12) = `12`" in result.content
+    assert await pommel.bot.store.read_log(channel_id=dm.id) == []
+
+
+async def test_an_unexpected_error_is_logged_and_the_user_gets_an_error_id(
+    world: World, start_bot: Any
+) -> None:
+    pommel = await start_bot(dice=ExplodingDice())
+    result = await pommel.slash(
+        "roll dice", user=world.player, options={"expression": "1d20"}, expect_errors=True
+    )
+    assert result.ephemeral
+    assert "Something went wrong, nothing was changed" in result.content
+    assert "dice tower" not in result.content
+    [record] = result.errors
+    assert record.exc_info is not None
+    error_id = result.content.split("`")[1]
+    assert error_id in record.getMessage()
+    assert await roll_log(pommel, world.table) == []
+
+
+async def test_a_restart_on_the_same_database_keeps_the_log(world: World, bot_runner: BotRunner) -> None:
+    first = await bot_runner.start_bot(dice=ScriptedDice([7]))
+    await first.slash("roll dice", user=world.player, options={"expression": "1d20"})
+    await first.close()
+
+    second = await bot_runner.start_bot(dice=ScriptedDice([15]))
+    await second.slash("roll dice", user=world.player2, options={"expression": "1d20+1"})
+    log = await roll_log(second, world.table)
+    assert [(e.user_id, e.data["total"]) for e in log] == [(world.player.id, 7), (world.player2.id, 16)]
