@@ -1,11 +1,15 @@
 """The store in one SQLite file, through one aiosqlite connection.
 
-All coroutines share the connection, and SQLite has one transaction per connection, so every
-transaction, and every read, runs under :attr:`SqliteStore._connection_lock`: a coroutine never writes
-into another's transaction nor reads what another has not committed yet. Transactions are explicit
-(``BEGIN IMMEDIATE`` ... ``COMMIT``, with ``isolation_level=None`` so sqlite3 opens none of its own);
-IMMEDIATE takes the write lock up front, so two processes on one file queue on ``busy_timeout`` instead
-of failing half-way through.
+Every transaction is one function run on aiosqlite's connection thread: ``BEGIN IMMEDIATE``, its
+statements, ``COMMIT`` (or ``ROLLBACK`` when anything raises), in one round trip from the event loop.
+That thread runs queued calls one at a time, in order, so a transaction can never interleave with
+another coroutine's statements and a read never sees uncommitted writes, with no lock on the event
+loop's side. (Statement by statement, a transaction cost three or more round trips, each waiting for a
+turn of a busy event loop; that was most of a command's time in ``bench/latency.py``.)
+
+Transactions are explicit (``isolation_level=None``, so sqlite3 opens none of its own); IMMEDIATE takes
+the write lock up front, so two processes on one file queue on ``busy_timeout`` instead of failing
+half-way through.
 
 The schema comes from numbered scripts ``migrations/NNNN_name.sql``; its version is ``PRAGMA
 user_version``. Every pending script is applied in one transaction with the new version, so a failing
@@ -14,17 +18,15 @@ script leaves the database exactly as it was.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Iterable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib.resources import files
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 from pydantic import JsonValue, TypeAdapter
@@ -41,6 +43,8 @@ BUSY_TIMEOUT_MS = 5000
 MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 
 _LOG_DATA: TypeAdapter[dict[str, JsonValue]] = TypeAdapter(dict[str, JsonValue])
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -112,7 +116,6 @@ class SqliteStore(Store):
         super().__init__()
         self._db = connection
         self._location = location
-        self._connection_lock = asyncio.Lock()
         self._closed = False
 
     @classmethod
@@ -159,57 +162,51 @@ class SqliteStore(Store):
     async def _migrate(self, migrations: Sequence[Migration]) -> None:
         check_numbering(migrations)
         known = len(migrations)
-        async with self._transaction() as db:
+
+        def migrate(db: sqlite3.Connection) -> list[Migration]:
             # Read inside the transaction: two processes starting together cannot both apply a script.
-            async with db.execute("PRAGMA user_version") as cursor:
-                row = await cursor.fetchone()
-            current = int(row[0]) if row else 0
+            current = int(db.execute("PRAGMA user_version").fetchone()[0])
             if current > known:
                 raise DatabaseTooNew(self._location, current, known)
-            pending = migrations[current:]
+            pending = list(migrations[current:])
             for migration in pending:
                 for statement in sql_statements(migration.sql):
-                    await db.execute(statement)
+                    db.execute(statement)
             if pending:
-                await db.execute(f"PRAGMA user_version = {known}")
-        for migration in pending:
+                db.execute(f"PRAGMA user_version = {known}")
+            return pending
+
+        for migration in await self._transaction(migrate):
             logger.info("applied migration %s to %s", migration.name, self)
 
     async def close(self) -> None:
         if self._closed:
             return
         self._closed = True
-        # Under the lock: a transaction in progress finishes (commits or rolls back) first.
-        async with self._connection_lock:
-            await self._db.close()
+        # aiosqlite closes after the calls already queued, so a transaction in progress finishes first.
+        await self._db.close()
 
     def __repr__(self) -> str:
         return f"SqliteStore({self._location!r})"
 
     # ------------------------------------------------------------------------------ transactions
 
-    @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """One write transaction: committed when the block ends, rolled back when it raises."""
-        async with self._connection_lock:
-            self._check_open()
-            try:
-                # Inside the try: a task cancelled while awaiting BEGIN has still begun the transaction.
-                await self._db.execute("BEGIN IMMEDIATE")
-                yield self._db
-                await self._db.execute("COMMIT")
-            except BaseException:
-                # Statements run in order on aiosqlite's one thread, so this rollback runs after whatever
-                # a cancelled await left queued; and rollback() does nothing when no transaction is open
-                # (BEGIN failed, or COMMIT got through).
-                await self._db.rollback()
-                raise
+    async def _transaction(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``work`` as one write transaction on the connection's thread, in one round trip.
+
+        Committed when ``work`` returns, rolled back when it raises. A caller cancelled meanwhile does not
+        stop it: the transaction still ends whole, committed or rolled back, never half-way.
+        """
+        self._check_open()
+        # aiosqlite has no public call for "run this function on the connection's thread"; _execute is
+        # how its own methods do it (aiosqlite is pinned exactly in pyproject.toml for this reason).
+        result: T = await self._db._execute(_in_transaction, self._db._conn, work)  # type: ignore[no-untyped-call]
+        return result
 
     async def _fetch_all(self, sql: str, parameters: Iterable[Any] = ()) -> list[sqlite3.Row]:
-        """A read, under the same lock as transactions so it never sees another's uncommitted writes."""
-        async with self._connection_lock:
-            self._check_open()
-            return list(await self._db.execute_fetchall(sql, tuple(parameters)))
+        """A read: one call on the connection's thread, so it never lands inside another's transaction."""
+        self._check_open()
+        return list(await self._db.execute_fetchall(sql, tuple(parameters)))
 
     def _check_open(self) -> None:
         if self._closed:
@@ -232,15 +229,17 @@ class SqliteStore(Store):
         saved = encounter.model_copy(deep=True, update={"version": encounter.version + 1})
         # The version lives in its own column only, so the document cannot disagree with it.
         document = saved.model_dump_json(exclude={"version"})
-        async with self._transaction() as db:
+        rows = _log_rows(events)
+
+        def save(db: sqlite3.Connection) -> list[int]:
             if encounter.version == 0:
-                cursor = await db.execute(
+                cursor = db.execute(
                     "INSERT INTO encounters (channel_id, guild_id, version, document, updated_at)"
                     " VALUES (?, ?, 1, ?, ?) ON CONFLICT (channel_id) DO NOTHING",
                     (encounter.channel_id, encounter.guild_id, document, _now()),
                 )
             else:
-                cursor = await db.execute(
+                cursor = db.execute(
                     "UPDATE encounters SET guild_id = ?, version = ?, document = ?, updated_at = ?"
                     " WHERE channel_id = ? AND version = ?",
                     (
@@ -253,30 +252,25 @@ class SqliteStore(Store):
                     ),
                 )
             if cursor.rowcount != 1:
-                raise await self._stale(db, encounter)
-            await self._insert_log(db, events)
+                raise _stale(db, encounter)
+            return _insert_log(db, rows)
+
+        await self._transaction(save)
         return saved
 
     async def delete_encounter(self, encounter: Encounter, *, events: Sequence[LogEntry] = ()) -> None:
-        async with self._transaction() as db:
-            cursor = await db.execute(
+        rows = _log_rows(events)
+
+        def delete(db: sqlite3.Connection) -> None:
+            cursor = db.execute(
                 "DELETE FROM encounters WHERE channel_id = ? AND version = ?",
                 (encounter.channel_id, encounter.version),
             )
             if cursor.rowcount != 1:
-                raise await self._stale(db, encounter)
-            await self._insert_log(db, events)
+                raise _stale(db, encounter)
+            _insert_log(db, rows)
 
-    @staticmethod
-    async def _stale(db: aiosqlite.Connection, encounter: Encounter) -> StaleEncounter:
-        """The refusal of a compare-and-set that matched no row, saying which version is stored."""
-        rows = list(
-            await db.execute_fetchall(
-                "SELECT version FROM encounters WHERE channel_id = ?", (encounter.channel_id,)
-            )
-        )
-        found = int(rows[0][0]) if rows else None
-        return StaleEncounter(encounter.channel_id, encounter.version, found)
+        await self._transaction(delete)
 
     # ------------------------------------------------------------------------------ the log
 
@@ -285,28 +279,9 @@ class SqliteStore(Store):
         return appended
 
     async def append_logs(self, entries: Sequence[LogEntry]) -> list[LogEntry]:
-        async with self._transaction() as db:
-            return await self._insert_log(db, entries)
-
-    @staticmethod
-    async def _insert_log(db: aiosqlite.Connection, entries: Iterable[LogEntry]) -> list[LogEntry]:
-        appended = []
-        for entry in entries:
-            cursor = await db.execute(
-                "INSERT INTO log (at, guild_id, channel_id, user_id, kind, text, data)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (
-                    entry.at.isoformat(),
-                    entry.guild_id,
-                    entry.channel_id,
-                    entry.user_id,
-                    entry.kind,
-                    entry.text,
-                    _LOG_DATA.dump_json(entry.data).decode(),
-                ),
-            )
-            appended.append(entry.model_copy(update={"id": cursor.lastrowid}))
-        return appended
+        rows = _log_rows(entries)
+        ids = await self._transaction(lambda db: _insert_log(db, rows))
+        return [entry.model_copy(update={"id": id_}) for entry, id_ in zip(entries, ids, strict=True)]
 
     async def read_log(
         self,
@@ -349,13 +324,15 @@ class SqliteStore(Store):
     # ------------------------------------------------------------------------------ characters
 
     async def save_character(self, guild_id: int, user_id: int, character: Character) -> None:
-        async with self._transaction() as db:
-            await db.execute(
+        row = (guild_id, user_id, character.key, character.model_dump_json(), _now())
+        await self._transaction(
+            lambda db: db.execute(
                 "INSERT INTO characters (guild_id, user_id, name_key, document, updated_at)"
                 " VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id, user_id, name_key)"
                 " DO UPDATE SET document = excluded.document, updated_at = excluded.updated_at",
-                (guild_id, user_id, character.key, character.model_dump_json(), _now()),
+                row,
             )
+        )
 
     async def character(self, guild_id: int, user_id: int, name: str) -> Character | None:
         rows = await self._fetch_all(
@@ -372,12 +349,15 @@ class SqliteStore(Store):
         return [Character.model_validate_json(row[0]) for row in rows]
 
     async def delete_character(self, guild_id: int, user_id: int, name: str) -> bool:
-        async with self._transaction() as db:
-            cursor = await db.execute(
-                "DELETE FROM characters WHERE guild_id = ? AND user_id = ? AND name_key = ?",
-                (guild_id, user_id, name_key(name)),
+        key = (guild_id, user_id, name_key(name))
+        deleted = await self._transaction(
+            lambda db: (
+                db.execute(
+                    "DELETE FROM characters WHERE guild_id = ? AND user_id = ? AND name_key = ?", key
+                ).rowcount
             )
-            return cursor.rowcount == 1
+        )
+        return deleted == 1
 
     # ------------------------------------------------------------------------------ guild settings
 
@@ -388,10 +368,67 @@ class SqliteStore(Store):
         return GuildSettings.model_validate_json(rows[0][0])
 
     async def save_guild_settings(self, settings: GuildSettings) -> None:
-        async with self._transaction() as db:
-            await db.execute(
+        row = (settings.guild_id, settings.model_dump_json(), _now())
+        await self._transaction(
+            lambda db: db.execute(
                 "INSERT INTO guild_settings (guild_id, document, updated_at) VALUES (?, ?, ?)"
                 " ON CONFLICT (guild_id) DO UPDATE SET document = excluded.document,"
                 " updated_at = excluded.updated_at",
-                (settings.guild_id, settings.model_dump_json(), _now()),
+                row,
             )
+        )
+
+
+# ---------------------------------------------------------------------------- on the connection's thread
+
+
+def _in_transaction(db: sqlite3.Connection, work: Callable[[sqlite3.Connection], T]) -> T:
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        result = work(db)
+        db.execute("COMMIT")
+    except BaseException:
+        # rollback() does nothing when no transaction is open (COMMIT failed after ending it).
+        db.rollback()
+        raise
+    return result
+
+
+_LogRow = tuple[str, int | None, int, int, str, str, str]
+
+
+def _log_rows(entries: Iterable[LogEntry]) -> list[_LogRow]:
+    """Rows for the log table, serialized on the event loop before the transaction starts."""
+    return [
+        (
+            entry.at.isoformat(),
+            entry.guild_id,
+            entry.channel_id,
+            entry.user_id,
+            entry.kind,
+            entry.text,
+            _LOG_DATA.dump_json(entry.data).decode(),
+        )
+        for entry in entries
+    ]
+
+
+def _insert_log(db: sqlite3.Connection, rows: Iterable[_LogRow]) -> list[int]:
+    ids = []
+    for row in rows:
+        cursor = db.execute(
+            "INSERT INTO log (at, guild_id, channel_id, user_id, kind, text, data)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            row,
+        )
+        assert cursor.lastrowid is not None  # an INSERT into a rowid table always sets it
+        ids.append(cursor.lastrowid)
+    return ids
+
+
+def _stale(db: sqlite3.Connection, encounter: Encounter) -> StaleEncounter:
+    """The refusal of a compare-and-set that matched no row, saying which version is stored."""
+    row = db.execute(
+        "SELECT version FROM encounters WHERE channel_id = ?", (encounter.channel_id,)
+    ).fetchone()
+    return StaleEncounter(encounter.channel_id, encounter.version, None if row is None else int(row[0]))
