@@ -7,6 +7,7 @@ that source. Parsing, keep/drop operators and totals stay d20's.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -33,6 +34,8 @@ _ADVANTAGE_WORDS = {
     "disadvantage": d20.AdvType.DIS,
 }
 _TRAILING_WORD = re.compile(r"^(?P<dice>.*?)\s+(?P<word>[a-z]+)\s*$", re.IGNORECASE | re.DOTALL)
+
+_PARSER = d20.Roller()
 
 EXAMPLES = "`1d20+5`, `4d20kh1+5`, `2d6+3`, `1d20 adv`, `3d6 dis`"
 
@@ -125,11 +128,12 @@ def roll_notation(text: str, dice: DiceSource) -> NotationRoll:
             f"Try something like {EXAMPLES}."
         )
     text, advantage = _split_advantage(text)
-    roller = _SourcedRoller(_SourcedContext(dice))
     try:
-        tree = roller.parse(text, allow_comments=True)
+        tree = _parse(text)
         _check_size(tree)
-        result = roller.roll(tree, stringifier=_Breakdown(), advantage=advantage)
+        result = _SourcedRoller(_SourcedContext(dice)).roll(
+            tree, stringifier=_Breakdown(), advantage=advantage
+        )
     except d20.TooManyRolls:
         raise NotationError(
             f"That rolls more than {MAX_DICE} dice (rerolls and explosions count); "
@@ -152,6 +156,16 @@ def roll_notation(text: str, dice: DiceSource) -> NotationRoll:
         natural_20=20 in kept_d20s,
         natural_1=1 in kept_d20s,
     )
+
+
+@functools.lru_cache(maxsize=1024)
+def _parse(text: str) -> Any:
+    """Parsing is most of a roll's cost and tables roll the same few expressions all night.
+
+    d20 caches parses itself, but not with comments allowed, and only per roller. Evaluating never
+    changes a tree (d20's own cache relies on that too), so one tree serves every roll of ``text``.
+    """
+    return _PARSER.parse(text, allow_comments=True)
 
 
 def _check_size(tree: Any) -> None:
