@@ -1,0 +1,167 @@
+"""Latency and throughput of Pommel's commands through discord.py, against the fake Discord.
+
+Run on demand (``make bench``), never as a pass/fail test. The real bot runs on a real SQLite file;
+interactions arrive over the fake gateway from many users in many channels, a batch at a time.
+Beside each command, in the same run and interleaved with it, a baseline command that only replies
+"pong" measures what discord.py's own handling costs; every figure is also printed as a ratio to it.
+
+Latency is the time from sending INTERACTION_CREATE to receiving the bot's first callback.
+Throughput is interactions answered per second while a batch of them is in flight.
+
+The fake's spec validation is off here so that jsonschema's cost does not hide the bot's; the test
+suite always validates. The fake and the harness keep every request and message they saw, which a
+real Discord would not: between batches (untimed) the garbage collector moves them out of its way
+(``gc.freeze``), or its full collections over that growing heap would show up as 100 ms pauses.
+
+Two scenes by default: one interaction at a time (a play-by-post table) and ten in flight at once
+(a voice session where everyone clicks together).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import logging
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import discord
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.e2e when run as a script
+
+from tests.e2e.fake_discord import FakeChannel, FakeDiscord, FakeUser, build_world
+from tests.e2e.harness import BotRunner, RunningBot
+
+BASELINE = "pong (baseline)"
+
+
+@dataclass(frozen=True)
+class Workload:
+    label: str
+    command: str
+    options: Mapping[str, Any]
+
+
+WORKLOADS = [
+    Workload(BASELINE, "bench-ping", {}),
+    Workload("/roll dice 4d20kh1+5", "roll dice", {"expression": "4d20kh1+5"}),
+    Workload("/roll pool dice:3 bonus:5", "roll pool", {"dice": 3, "bonus": 5}),
+]
+
+
+@dataclass
+class Measured:
+    latencies: list[float] = field(default_factory=list)
+    busy: float = 0.0
+    """Seconds spent with a batch of this workload in flight."""
+
+    def percentile(self, fraction: float) -> float:
+        ordered = sorted(self.latencies)
+        return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+    @property
+    def p50(self) -> float:
+        return statistics.median(self.latencies)
+
+    @property
+    def p99(self) -> float:
+        return self.percentile(0.99)
+
+    @property
+    def throughput(self) -> float:
+        return len(self.latencies) / self.busy
+
+
+def add_baseline(bot: discord.Client) -> None:
+    tree = discord.app_commands.CommandTree(bot) if not hasattr(bot, "tree") else bot.tree
+
+    @tree.command(name="bench-ping", description="Benchmark baseline: reply pong")
+    async def ping(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("pong")
+
+
+async def run_batch(
+    pommel: RunningBot, workload: Workload, seats: list[tuple[FakeUser, FakeChannel]]
+) -> tuple[list[float], float]:
+    started = time.perf_counter()
+    results = await asyncio.gather(
+        *(
+            pommel.slash(workload.command, user=user, channel=channel, options=workload.options)
+            for user, channel in seats
+        )
+    )
+    return [r.latency for r in results], time.perf_counter() - started
+
+
+async def measure(interactions: int, channels: int, concurrency: int) -> dict[str, Measured]:
+    measured = {w.label: Measured() for w in WORKLOADS}
+    async with FakeDiscord(validate_requests=False, validate_responses=False) as fake:
+        world = build_world(fake)
+        tables = [world.guild.create_text_channel(f"table-{n}") for n in range(channels)]
+        players = [fake.create_user(f"player-{n}") for n in range(concurrency)]
+        for player in players:
+            world.guild.add_member(player)
+        with tempfile.TemporaryDirectory() as scratch:
+            async with BotRunner(fake, Path(scratch) / "bench.sqlite3") as runner:
+                pommel = await runner.start_bot(setup=add_baseline)
+                batches = max(1, interactions // concurrency)
+                for number in range(-max(1, batches // 10), batches):  # the first tenth warms up
+                    for workload in WORKLOADS:
+                        seats = [
+                            (players[i], tables[(number * concurrency + i) % channels])
+                            for i in range(concurrency)
+                        ]
+                        latencies, busy = await run_batch(pommel, workload, seats)
+                        if number >= 0:
+                            measured[workload.label].latencies += latencies
+                            measured[workload.label].busy += busy
+                        gc.collect()
+                        gc.freeze()
+                runner.check()
+    return measured
+
+
+def report(measured: dict[str, Measured], interactions: int, channels: int, concurrency: int) -> str:
+    base = measured[BASELINE]
+    lines = [
+        f"{interactions} interactions per command over {channels} channels, "
+        f"{concurrency} in flight at a time",
+        "",
+        f"{'command':<28} {'p50 ms':>8} {'p99 ms':>8} {'per s':>8}"
+        f"   {'p50 x':>6} {'p99 x':>6} {'per s x':>7}",
+    ]
+    for label, m in measured.items():
+        lines.append(
+            f"{label:<28} {m.p50 * 1e3:>8.2f} {m.p99 * 1e3:>8.2f} {m.throughput:>8.0f}   "
+            f"{m.p50 / base.p50:>6.2f} {m.p99 / base.p99:>6.2f} {m.throughput / base.throughput:>7.2f}"
+        )
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--interactions", type=int, default=2000, help="per command (default 2000)")
+    parser.add_argument("--channels", type=int, default=20, help="channels to spread them over (default 20)")
+    parser.add_argument(
+        "--concurrency",
+        type=lambda text: [int(n) for n in text.split(",")],
+        default=[1, 10],
+        help="interactions in flight, one scene per number (default 1,10)",
+    )
+    args = parser.parse_args()
+    logging.basicConfig(level=logging.WARNING)
+    print("latency = INTERACTION_CREATE sent -> first callback received; x = ratio to the baseline\n")
+    for concurrency in args.concurrency:
+        measured = asyncio.run(measure(args.interactions, args.channels, concurrency))
+        print(report(measured, args.interactions, args.channels, concurrency), end="\n\n")
+
+
+if __name__ == "__main__":
+    main()
