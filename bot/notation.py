@@ -33,7 +33,9 @@ _ADVANTAGE_WORDS = {
     "disadv": d20.AdvType.DIS,
     "disadvantage": d20.AdvType.DIS,
 }
-_TRAILING_WORD = re.compile(r"^(?P<dice>.*?)\s+(?P<word>[a-z]+)\s*$", re.IGNORECASE | re.DOTALL)
+_TRAILING_WORD = re.compile(
+    rf"^(?P<dice>.*?)\s*(?<![a-z])(?P<word>{'|'.join(_ADVANTAGE_WORDS)})\s*$", re.IGNORECASE | re.DOTALL
+)
 
 _PARSER = d20.Roller()
 
@@ -130,10 +132,14 @@ def roll_notation(text: str, dice: DiceSource) -> NotationRoll:
     text, advantage = _split_advantage(text)
     try:
         tree = _parse(text)
+        _check_label(text, tree.comment)
         _check_size(tree)
         result = _SourcedRoller(_SourcedContext(dice)).roll(
             tree, stringifier=_Breakdown(), advantage=advantage
         )
+        # d20 computes totals lazily: a division by zero surfaces here, and is still bad input.
+        total = int(result.total)
+        breakdown = result.result
     except d20.TooManyRolls:
         raise NotationError(
             f"That rolls more than {MAX_DICE} dice (rerolls and explosions count); "
@@ -145,12 +151,11 @@ def roll_notation(text: str, dice: DiceSource) -> NotationRoll:
         reason = str(error).rstrip(".")
         raise NotationError(f"`{text}` can't be rolled: {reason}. Try {EXAMPLES}.") from None
     kept_d20s = _kept_faces(result.expr, 20)
-    breakdown = result.result
     if len(breakdown) > MAX_ANSWER_LENGTH:
-        breakdown = f"{breakdown[: MAX_ANSWER_LENGTH - 20]}… = `{result.total}`"
+        breakdown = f"{breakdown[: MAX_ANSWER_LENGTH - 20]}… = `{total}`"
     return NotationRoll(
         expression=str(d20.utils.ast_adv_copy(result.ast, advantage)),
-        total=int(result.total),
+        total=total,
         breakdown=breakdown,
         comment=result.comment,
         natural_20=20 in kept_d20s,
@@ -166,6 +171,15 @@ def _parse(text: str) -> Any:
     changes a tree (d20's own cache relies on that too), so one tree serves every roll of ``text``.
     """
     return _PARSER.parse(text, allow_comments=True)
+
+
+def _check_label(text: str, label: str | None) -> None:
+    """A label must stand apart from the dice: ``1d2O`` is a typo for ``1d20``, not a d2 labelled O."""
+    if label and not text[: len(text) - len(label)][-1:].isspace():
+        raise NotationError(
+            f"`{text}` has `{label}` stuck to the dice. Put a space before a label (`1d20+5 to hit`) "
+            f"or fix the typo."
+        )
 
 
 def _check_size(tree: Any) -> None:

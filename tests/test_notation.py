@@ -62,6 +62,23 @@ def test_advantage_needs_a_leading_d20() -> None:
         roll_notation("2d6 adv", ScriptedDice([]))
 
 
+def test_advantage_word_may_touch_the_dice() -> None:
+    assert roll_notation("1d20+5adv", ScriptedDice([4, 15])).expression == "2d20kh1 + 5"
+
+
+def test_a_label_stuck_to_the_dice_is_a_typo_not_a_label() -> None:
+    """``1d2O`` would otherwise roll a d2 labelled "O"."""
+    with pytest.raises(NotationError, match="stuck to the dice"):
+        roll_notation("1d2O", ScriptedDice([1]))
+
+
+@pytest.mark.parametrize("text", ["1d20/0", "1d20%0", "(1d6-1d6+5)/0"])
+def test_division_by_zero_is_refused_not_a_crash(text: str) -> None:
+    """d20 computes totals lazily; the error still has to come out as a refusal."""
+    with pytest.raises(NotationError, match="divide by zero"):
+        roll_notation(text, ScriptedDice([3, 3, 3]))
+
+
 def test_a_comment_is_kept() -> None:
     roll = roll_notation("2d6+3 fire damage", ScriptedDice([1, 2]))
     assert roll.comment == "fire damage"
