@@ -13,9 +13,10 @@ from pydantic import ValidationError
 
 from .catalog import CatalogError
 from .config import Settings
-from .store import DatabaseTooNew
+from .store import StoreUnavailable
 
 EXIT_CONFIG = 2
+EXIT_INTERRUPTED = 130
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 log = logging.getLogger("bot")
@@ -37,27 +38,38 @@ async def serve(bot: discord.Client, token: str) -> None:
     """Run ``bot`` until it stops by itself or SIGINT/SIGTERM arrives, then close it cleanly.
 
     Closing disconnects from Discord and closes the store; every acknowledged action was already
-    committed, so stopping mid-fight loses nothing.
+    committed, so stopping mid-fight loses nothing. The handlers stay in place until the bot is closed,
+    so an impatient second Ctrl-C cannot interrupt the closing half-way.
     """
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
-    for signum in STOP_SIGNALS:
-        loop.add_signal_handler(signum, stop.set)
-    running = asyncio.create_task(bot.start(token), name="pommel")
-    stopping = asyncio.create_task(stop.wait(), name="pommel-stop-signal")
-    try:
-        await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
+
+    def on_signal(signum: signal.Signals) -> None:
         if stop.is_set():
-            log.info("stop signal received, shutting down")
+            log.info("%s received; already shutting down", signum.name)
+            return
+        log.info("%s received, shutting down", signum.name)
+        stop.set()
+
+    previous = {signum: signal.getsignal(signum) for signum in STOP_SIGNALS}
+    for signum in STOP_SIGNALS:
+        loop.add_signal_handler(signum, on_signal, signum)
+    try:
+        running = asyncio.create_task(bot.start(token), name="pommel")
+        stopping = asyncio.create_task(stop.wait(), name="pommel-stop-signal")
+        try:
+            await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            stopping.cancel()
+            await bot.close()
+            if not running.done():
+                running.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await running  # re-raises a login failure or a crash of the bot itself
     finally:
         for signum in STOP_SIGNALS:
             loop.remove_signal_handler(signum)
-        stopping.cancel()
-        await bot.close()
-        if not running.done():
-            running.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await running  # re-raises a login failure or a crash of the bot itself
+            signal.signal(signum, previous[signum])  # e.g. asyncio.run's own Ctrl-C handling
     log.info("stopped")
 
 
@@ -84,9 +96,11 @@ def main() -> int:
             "Discord refused DISCORD_TOKEN: check the bot token in .env or the environment.", file=sys.stderr
         )
         return EXIT_CONFIG
-    except DatabaseTooNew as error:
+    except StoreUnavailable as error:
         print(error, file=sys.stderr)
         return EXIT_CONFIG
+    except KeyboardInterrupt:  # before the signal handlers were in place: nothing was started yet
+        return EXIT_INTERRUPTED
     except discord.PrivilegedIntentsRequired:
         print("Discord refused the bot's intents: enable them in the developer portal.", file=sys.stderr)
         return EXIT_CONFIG

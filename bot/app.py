@@ -34,6 +34,8 @@ class Pommel(commands.Bot):
     """
 
     def __init__(self, settings: Settings, *, dice: DiceSource | None = None, **options: Any) -> None:
+        # Pommel never joins voice, so discord.py's start-up warnings about voice libraries are noise.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
@@ -53,9 +55,14 @@ class Pommel(commands.Bot):
             raise RuntimeError("the store opens in setup_hook, before any command can run")
         return self._store
 
+    async def login(self, token: str) -> None:
+        """Open and migrate the store first: a bad DATABASE_PATH fails before Discord is contacted."""
+        if self._store is None:
+            self._store = await open_store(self.settings.database_path)
+            log.info("store open at %s", self.settings.database_path)
+        await super().login(token)
+
     async def setup_hook(self) -> None:
-        self._store = await open_store(self.settings.database_path)
-        log.info("store open at %s", self.settings.database_path)
         for module in cog_modules():
             await self.load_extension(module)
         if self.settings.dev_guild_id is not None:
@@ -66,6 +73,9 @@ class Pommel(commands.Bot):
             synced = await self.tree.sync()
         log.info("synced %d slash commands", len(synced))
 
+    async def on_message(self, message: discord.Message) -> None:
+        """Pommel answers slash commands only: a message, even one that mentions it, is not a command."""
+
     async def on_ready(self) -> None:
         log.info("ready as %s in %d guilds", self.user, len(self.guilds))
 
@@ -75,8 +85,13 @@ class Pommel(commands.Bot):
         await answer_failure(interaction, error)
 
     async def close(self) -> None:
-        """Disconnect, then close the store. Safe to call again, or before the store ever opened."""
-        await super().close()
-        store, self._store = self._store, None
-        if store is not None:
-            await store.close()
+        """Disconnect, then close the store. Safe to call again, or before the store ever opened.
+
+        The store closes even if disconnecting fails: its thread would otherwise keep the process alive.
+        """
+        try:
+            await super().close()
+        finally:
+            store, self._store = self._store, None
+            if store is not None:
+                await store.close()

@@ -61,3 +61,24 @@ def test_the_example_env_file_with_a_token_is_valid(tmp_path: Path, monkeypatch:
     settings = Settings()
     assert settings.discord_token.get_secret_value() == "abc"
     assert settings.dev_guild_id is None
+
+
+def test_a_bad_log_level_is_named_in_one_line(tmp_path: Path) -> None:
+    done = run_bot(tmp_path, DISCORD_TOKEN="x", LOG_LEVEL="verbose")
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1
+    assert "LOG_LEVEL" in lines[0]
+
+
+def test_a_database_path_that_cannot_be_opened_is_one_line_before_discord_is_contacted(
+    tmp_path: Path,
+) -> None:
+    """The store opens before login, so this needs no network (and the suite never touches it)."""
+    missing = tmp_path / "no such folder" / "pommel.sqlite3"
+    done = run_bot(tmp_path, DISCORD_TOKEN="x", DATABASE_PATH=str(missing), LOG_LEVEL="warning")
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert "Can't open the database" in lines[0]
+    assert "DATABASE_PATH" in lines[0]

@@ -5,11 +5,20 @@ Cogs depend on :class:`Store` only; :func:`open_store` gives the SQLite one.
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 from ..characters import Character
 from ..guild_settings import GuildSettings
-from .base import MAX_LOG_PAGE, DatabaseTooNew, EncounterChange, LogEntry, StaleEncounter, Store
+from .base import (
+    MAX_LOG_PAGE,
+    DatabaseTooNew,
+    EncounterChange,
+    LogEntry,
+    StaleEncounter,
+    Store,
+    StoreUnavailable,
+)
 from .sqlite import SqliteStore
 
 __all__ = [
@@ -22,10 +31,17 @@ __all__ = [
     "SqliteStore",
     "StaleEncounter",
     "Store",
+    "StoreUnavailable",
     "open_store",
 ]
 
 
 async def open_store(path: Path | str) -> Store:
     """Open the database at ``path`` (``":memory:"`` for a throwaway one) and bring its schema up to date."""
-    return await SqliteStore.open(path)
+    try:
+        return await SqliteStore.open(path)
+    except (sqlite3.Error, OSError) as error:
+        raise StoreUnavailable(
+            f"Can't open the database {path}: {error}. Check DATABASE_PATH: its folder must exist and be "
+            f"writable."
+        ) from error

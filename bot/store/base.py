@@ -55,7 +55,11 @@ class StaleEncounter(RulesError):
         self.found = found
 
 
-class DatabaseTooNew(RuntimeError):
+class StoreUnavailable(RuntimeError):
+    """The database can't be opened; the message names it and says what to check, in one line."""
+
+
+class DatabaseTooNew(StoreUnavailable):
     """The database was migrated by a newer Pommel; this one refuses to run rather than damage it."""
 
     def __init__(self, location: str, found: int, known: int) -> None:
