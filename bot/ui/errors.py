@@ -48,11 +48,15 @@ def _check_failure(error: BaseException) -> str | None:
         case app_commands.CommandOnCooldown():
             return f"Slow down: try again in {error.retry_after:.0f} s."
         case app_commands.TransformerError():
-            return f"`{error.value}` isn't something I can use there."
+            value = str(error.value)
+            shown = value if len(value) <= 100 else f"{value[:100]}…"
+            return f"`{shown}` isn't something I can use there."
         case app_commands.CommandNotFound() | app_commands.CommandSignatureMismatch():
             return "Discord is still updating that command; try again in a minute."
         case app_commands.CheckFailure():
-            return str(error) or "You can't use that command here."
+            # discord.py's own text ("The check functions for command ... failed") is not for players;
+            # a check with something to say raises a RulesError, which is shown as written.
+            return "You can't use that command here."
     return None
 
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import discord
 import pytest
 from discord import app_commands
 
@@ -11,7 +14,9 @@ from bot.ui.errors import failure_message, refusal
 
 def invoke_error(original: Exception) -> app_commands.CommandInvokeError:
     """What discord.py raises around an exception from a command body."""
-    command = app_commands.Command(name="roll", description="x", callback=_callback)
+    command: app_commands.Command[Any, ..., None] = app_commands.Command(
+        name="roll", description="x", callback=_callback
+    )
     try:
         raise app_commands.CommandInvokeError(command, original) from original
     except app_commands.CommandInvokeError as error:
@@ -39,13 +44,27 @@ def test_r7_not_enough_dice_keeps_its_message() -> None:
         (app_commands.NoPrivateMessage(), "only works in a server"),
         (app_commands.MissingPermissions(["manage_guild"]), "manage guild permission"),
         (app_commands.CommandOnCooldown(app_commands.Cooldown(1, 10), 3.2), "try again in 3 s"),
-        (app_commands.CheckFailure("Only the GM can end the fight."), "Only the GM can end the fight."),
+        (app_commands.CheckFailure("The check functions for command 'x' failed."), "can't use that command"),
     ],
 )
 def test_check_failures_are_explained(error: Exception, expected: str) -> None:
     message = refusal(error)
     assert message is not None
     assert expected in message
+
+
+def test_a_rules_error_raised_by_a_check_is_shown_as_written() -> None:
+    """discord.py passes a check's own exception through unwrapped."""
+    assert refusal(RulesError("Only the GM can end the fight.")) == "Only the GM can end the fight."
+
+
+def test_a_rejected_value_is_shortened() -> None:
+    transformer = app_commands.transformers.IdentityTransformer(discord.AppCommandOptionType.integer)
+    message = refusal(
+        app_commands.TransformerError("9" * 5000, discord.AppCommandOptionType.integer, transformer)
+    )
+    assert message is not None
+    assert len(message) < 200
 
 
 def test_a_bug_is_not_a_refusal() -> None:
