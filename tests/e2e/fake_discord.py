@@ -139,6 +139,9 @@ def _json_bytes(value: Any) -> bytes:
 # --------------------------------------------------------------------------------------------- model
 
 
+BOT_CONTENT_LIMIT = 2000
+
+
 class DiscordError(Exception):
     """An error answer as Discord gives it: a status, a JSON error code and a message.
 
@@ -1368,6 +1371,13 @@ class FakeDiscord:
 
         Flags are set by the caller on creation; an edit may only toggle SUPPRESS_EMBEDS/IS_COMPONENTS_V2.
         """
+        content = body.get("content") or ""
+        if len(content) > BOT_CONTENT_LIMIT:
+            # The spec allows 4000 characters in channel messages (that is Nitro users' limit); bots
+            # get 2000, as in interaction responses.
+            raise DiscordError(
+                400, 50035, f"content: must be {BOT_CONTENT_LIMIT} or fewer in length (got {len(content)})"
+            )
         message.bodies.append(dict(body))
         if "content" in body:
             message.content = body["content"] or ""

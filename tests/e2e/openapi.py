@@ -43,6 +43,15 @@ _DOC_URI = "urn:discord:openapi"
 _METHODS = ("get", "put", "post", "patch", "delete")
 _BOOL_TEXT = {"true": True, "false": False, "1": True, "0": False, "True": True, "False": False}
 _CACHE_SIZE = 4096
+INTEGER_SNOWFLAKES = re.compile(
+    r"\.(attachments\[\d+\]\.id"
+    r"|allowed_mentions\.(users|roles)\[\d+\]"
+    r"|message_reference\.(message_id|channel_id|guild_id)"
+    r"|recipient_id)$"
+)
+"""Where discord.py 2.7.1 sends a snowflake as a JSON integer (Discord accepts it; the spec says string):
+attachment ids (upload indexes), allowed_mentions, message references, a DM's recipient. Only these are
+let through (and listed in ``FakeDiscord.leniencies``); an integer snowflake anywhere else is a violation."""
 
 
 def _pointer(*parts: str) -> str:
@@ -115,7 +124,27 @@ class Operation:
             lenient_errors = _describe(validator.iter_errors(body))
             if key is not None and len(self._lenient_seen) < _CACHE_SIZE:
                 self._lenient_seen[key] = tuple(lenient_errors)
-        return (lenient_errors, []) if lenient_errors else ([], errors)
+        if lenient_errors:
+            return lenient_errors, []
+        unexpected = sorted(
+            path for path in self._strict_error_paths(body) if not INTEGER_SNOWFLAKES.search(path)
+        )
+        if unexpected:
+            return [
+                f"at {path}: a snowflake sent as a JSON integer (the spec says string)" for path in unexpected
+            ], []
+        return [], errors
+
+    def _strict_error_paths(self, body: Any) -> set[str]:
+        """The JSON paths the strict schema rejects, at the most specific branch of each error."""
+        schema_media = self._schema_media()
+        pointer = self._base_pointer() + _pointer("requestBody", "content", schema_media, "schema")
+        paths: set[str] = set()
+        for error in self._validator(f"request:{schema_media}", pointer).iter_errors(body):
+            leaves = list(_leaves(error))
+            depth = max(len(leaf.absolute_path) for leaf in leaves)
+            paths.update(leaf.json_path for leaf in leaves if len(leaf.absolute_path) == depth)
+        return paths
 
     def _schema_media(self) -> str:
         # multipart bodies are checked as their JSON payload, like Discord's own form parser does
@@ -304,7 +333,9 @@ class Spec:
             _DOC_URI, DRAFT202012.create_resource(document)
         )
         schemas = document["components"]["schemas"]
-        lenient_snowflake = {"anyOf": [schemas["SnowflakeType"], {"type": "integer", "minimum": 0}]}
+        lenient_snowflake = {
+            "anyOf": [schemas["SnowflakeType"], {"type": "integer", "minimum": 0, "maximum": 2**64 - 1}]
+        }
         lenient = {**document, "components": {**document["components"], "schemas": {**schemas}}}
         lenient["components"]["schemas"]["SnowflakeType"] = lenient_snowflake
         self.lenient_registry: Registry[Any] = Registry().with_resource(

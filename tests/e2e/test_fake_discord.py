@@ -383,6 +383,8 @@ async def test_invalid_requests_are_violations(
             assert response.headers["Content-Type"] == "application/json"
         async with session.post(url, json={"content": 5, "embeds": {"title": "no"}}) as response:
             assert response.status == 400
+        async with session.post(url, json={"content": "x", "sticker_ids": [123]}) as response:
+            assert response.status == 400  # an integer snowflake where discord.py never sends one
         async with session.get(f"{fake_discord.api_base}/definitely/not/discord") as response:
             assert response.status == 404
         async with session.get(f"{fake_discord.api_base}/guilds/{world.guild.id}/bans") as response:
@@ -393,10 +395,27 @@ async def test_invalid_requests_are_violations(
     assert "at $.content: maxLength 4000 violated" in spec[0]
     assert "at $.content: 5 is not of type 'string', 'null'" in spec[1]
     assert "at $.embeds:" in spec[2]
-    assert "/definitely/not/discord: not in Discord's OpenAPI spec" in spec[3]
-    assert len(spec) == 4
+    assert "at $.sticker_ids[0]: a snowflake sent as a JSON integer" in spec[3]
+    assert "/definitely/not/discord: not in Discord's OpenAPI spec" in spec[4]
+    assert len(spec) == 5
     unhandled = fake_discord.take_problems("unhandled")
     assert [p.detail.split()[1] for p in unhandled] == [f"/guilds/{world.guild.id}/bans", "/api/v9/users/@me"]
+    assert world.table.history == []
+
+
+async def test_a_bot_message_over_2000_characters_is_refused(
+    pommel: RunningBot, fake_discord: FakeDiscord, world: World
+) -> None:
+    """The spec's 4000 is the limit for Nitro users; a bot gets 2000."""
+    headers = {"Authorization": f"Bot {fake_discord.token}"}
+    url = f"{fake_discord.api_base}/channels/{world.table.id}/messages"
+    async with (
+        aiohttp.ClientSession(headers=headers) as session,
+        session.post(url, json={"content": "x" * 2001}) as response,
+    ):
+        assert response.status == 400
+    [problem] = fake_discord.take_problems("rejected")
+    assert "2000 or fewer" in problem.detail
     assert world.table.history == []
 
 

@@ -126,7 +126,7 @@ async def test_roll_works_in_a_dm_and_is_not_logged(
     dm = fake_discord.dm_channel(world.player)
     result = await pommel.slash("roll dice", user=world.player, channel=dm, options={"expression": "1d20"})
     assert "1d20 (12) = `12`" in result.content
-    assert await pommel.bot.store.read_log(channel_id=dm.id) == []
+    assert await pommel.bot.store.read_log() == []
 
 
 async def test_an_unexpected_error_is_logged_and_the_user_gets_an_error_id(
