@@ -27,7 +27,7 @@ def test_r1_the_whole_order_top_and_bottom() -> None:
 
 @pytest.mark.parametrize("card", full_deck(), ids=lambda c: c.code)
 def test_r1_every_card_saves_as_its_code_and_comes_back(card: Card) -> None:
-    assert card.model_dump() == card.code
+    assert card.model_dump_json() == f'"{card.code}"'
     assert Card.model_validate(card.code) == card
 
 

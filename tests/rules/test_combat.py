@@ -17,7 +17,6 @@ from bot.rules.combat import (
     AttackKind,
     AttackResult,
     Fighter,
-    Modifier,
     Outcome,
     attack_bonus,
     check_two_weapons,
@@ -30,7 +29,7 @@ from bot.rules.combat import (
     roll_damage,
     weapon_bonus,
 )
-from bot.rules.dice import ScriptedDice
+from bot.rules.dice import Modifier, ScriptedDice
 from bot.rules.engagement import Range
 from bot.rules.equipment import AttackType
 from bot.rules.errors import IllegalAction
