@@ -52,7 +52,7 @@ class Pommel(commands.Bot):
     @property
     def store(self) -> Store:
         if self._store is None:
-            raise RuntimeError("the store opens in setup_hook, before any command can run")
+            raise RuntimeError("the store opens at login, before any command can run")
         return self._store
 
     async def login(self, token: str) -> None:

@@ -13,7 +13,7 @@ from bot.notation import EXAMPLES, roll_notation
 from bot.rules.dice import Advantage, roll_pool
 from bot.rules.pool import MAX_POOL
 from bot.store import LogEntry
-from bot.ui.rolls import notation_reply, pool_reply, signed
+from bot.ui.rolls import notation_log_line, notation_reply, pool_log_line, pool_reply
 
 AdvantageChoice = Literal["advantage", "disadvantage"]
 _ADVANTAGE = {"advantage": Advantage.ADVANTAGE, "disadvantage": Advantage.DISADVANTAGE}
@@ -39,7 +39,7 @@ class Roll(commands.GroupCog, group_name="roll", group_description="Roll dice"):
         roll = roll_notation(expression, self.bot.dice)
         await self._log(
             interaction,
-            f"{interaction.user.display_name} rolled {roll.expression} = {roll.total}",
+            notation_log_line(interaction.user.display_name, roll),
             {"expression": roll.expression, "total": roll.total, "private": private},
         )
         reply = notation_reply(interaction.user.mention, expression.strip(), roll)
@@ -64,16 +64,14 @@ class Roll(commands.GroupCog, group_name="roll", group_description="Roll dice"):
     ) -> None:
         advantage = _ADVANTAGE[situation] if situation else Advantage.NONE
         roll = roll_pool(self.bot.dice, dice, advantage)
-        total = roll.value + bonus
         await self._log(
             interaction,
-            f"{interaction.user.display_name} rolled a pool of {dice}d20 {signed(bonus)}"
-            f"{f' with {situation}' if situation else ''}: {list(roll.faces)} keep {roll.value} = {total}",
+            pool_log_line(interaction.user.display_name, roll, bonus),
             {
                 "faces": list(roll.faces),
                 "counting": roll.counting,
                 "bonus": bonus,
-                "total": total,
+                "total": roll.value + bonus,
                 "advantage": roll.advantage.name.lower(),
                 "private": private,
             },

@@ -54,6 +54,20 @@ def pool_reply(who: str, roll: PoolRoll, bonus: int) -> str:
     return "\n".join(lines)
 
 
+def notation_log_line(who: str, roll: NotationRoll) -> str:
+    """The log's line for ``/roll dice``: plain text, for the GM reading the log later."""
+    return f"{who} rolled {roll.expression} = {roll.total}"
+
+
+def pool_log_line(who: str, roll: PoolRoll, bonus: int) -> str:
+    """The log's line for ``/roll pool``, every face included."""
+    situation = {Advantage.ADVANTAGE: " with advantage", Advantage.DISADVANTAGE: " with disadvantage"}
+    return (
+        f"{who} rolled a pool of {roll.committed}d20 {signed(bonus)}{situation.get(roll.advantage, '')}: "
+        f"{list(roll.faces)} keep {roll.value} = {roll.value + bonus}"
+    )
+
+
 def _natural(natural_20: bool, natural_1: bool) -> str | None:
     if natural_20:
         return NATURAL_20

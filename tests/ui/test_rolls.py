@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.notation import roll_notation
 from bot.rules.dice import Advantage, ScriptedDice, roll_pool
-from bot.ui.rolls import notation_reply, pool_reply
+from bot.ui.rolls import notation_log_line, notation_reply, pool_log_line, pool_reply
 
 
 def test_r9_pool_reply_keeps_the_highest_and_strikes_the_rest() -> None:
@@ -36,3 +36,13 @@ def test_notation_reply_shows_who_what_and_naturals() -> None:
     assert reply.startswith("🎲 <@42> rolls `1d20+5 to hit` for *to hit*")
     assert "`25`" in reply
     assert "natural 20" in reply
+
+
+def test_log_lines_are_plain_text_with_every_face() -> None:
+    pool = roll_pool(ScriptedDice([18, 6]), 1, Advantage.DISADVANTAGE)
+    assert (
+        pool_log_line("Alice", pool, 2)
+        == "Alice rolled a pool of 1d20 +2 with disadvantage: [18, 6] keep 6 = 8"
+    )
+    notation = roll_notation("2d6+3", ScriptedDice([1, 2]))
+    assert notation_log_line("Bob", notation) == "Bob rolled 2d6 + 3 = 6"
