@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import discord
+
 from ..notation import NotationRoll
 from ..rules.dice import Advantage, PoolRoll
 
@@ -24,9 +26,14 @@ def signed(value: int) -> str:
 
 
 def notation_reply(who: str, text: str, roll: NotationRoll) -> str:
-    """The message for ``/roll dice``; ``who`` is the roller's mention (it pings nobody)."""
-    label = f" for *{roll.comment}*" if roll.comment else ""
-    lines = [f"🎲 {who} rolls `{text}`{label}", roll.breakdown]
+    """The message for ``/roll dice``; ``who`` is the roller's mention (it pings nobody).
+
+    What the user typed is shown as typed, but cannot break the message's formatting: backticks would
+    end the code span, and Markdown in a label would restyle the line.
+    """
+    label = f" for *{discord.utils.escape_markdown(roll.comment)}*" if roll.comment else ""
+    typed = text.replace("`", "'")
+    lines = [f"🎲 {who} rolls `{typed}`{label}", roll.breakdown]
     natural = _natural(roll.natural_20, roll.natural_1)
     if natural:
         lines.append(natural)

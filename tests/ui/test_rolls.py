@@ -46,3 +46,11 @@ def test_log_lines_are_plain_text_with_every_face() -> None:
     )
     notation = roll_notation("2d6+3", ScriptedDice([1, 2]))
     assert notation_log_line("Bob", notation) == "Bob rolled 2d6 + 3 = 6"
+
+
+def test_what_the_user_typed_cannot_break_the_formatting() -> None:
+    roll = roll_notation("1d20 `oops` **loud** _x_", ScriptedDice([5]))
+    reply = notation_reply("<@42>", "1d20 `oops` **loud** _x_", roll)
+    first_line = reply.splitlines()[0]
+    assert first_line.count("`") == 2  # one code span, as the bot wrote it
+    assert "\\*\\*loud\\*\\*" in first_line
