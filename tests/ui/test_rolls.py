@@ -52,5 +52,5 @@ def test_what_the_user_typed_cannot_break_the_formatting() -> None:
     roll = roll_notation("1d20 `oops` **loud** _x_", ScriptedDice([5]))
     reply = notation_reply("<@42>", "1d20 `oops` **loud** _x_", roll)
     first_line = reply.splitlines()[0]
-    assert first_line.count("`") == 2  # one code span, as the bot wrote it
+    assert first_line.replace("\\`", "").count("`") == 2  # one code span, as the bot wrote it
     assert "\\*\\*loud\\*\\*" in first_line
