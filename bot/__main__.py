@@ -8,6 +8,7 @@ import logging
 import signal
 import sys
 
+import aiohttp
 import discord
 from pydantic import ValidationError
 
@@ -16,6 +17,7 @@ from .config import Settings
 from .store import StoreUnavailable
 
 EXIT_CONFIG = 2
+EXIT_UNREACHABLE = 1
 EXIT_INTERRUPTED = 130
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
@@ -99,6 +101,9 @@ def main() -> int:
     except StoreUnavailable as error:
         print(error, file=sys.stderr)
         return EXIT_CONFIG
+    except (aiohttp.ClientError, OSError) as error:
+        print(f"Can't reach Discord ({error}); check the network connection and try again.", file=sys.stderr)
+        return EXIT_UNREACHABLE
     except KeyboardInterrupt:  # before the signal handlers were in place: nothing was started yet
         return EXIT_INTERRUPTED
     except discord.PrivilegedIntentsRequired:

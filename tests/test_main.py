@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
 
+import discord
 import pytest
 
+from bot.__main__ import main
 from bot.config import Settings
 
 
@@ -82,3 +85,21 @@ def test_a_database_path_that_cannot_be_opened_is_one_line_before_discord_is_con
     assert len(lines) == 1, done.stderr
     assert "Can't open the database" in lines[0]
     assert "DATABASE_PATH" in lines[0]
+
+
+def test_discord_out_of_reach_is_one_line_and_status_1(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Discord's address points at a closed port on this machine, so nothing leaves it."""
+    with socket.socket() as probe:  # a port nobody listens on: bind, note it, close
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    monkeypatch.setattr(discord.http.Route, "BASE", f"http://127.0.0.1:{port}/api/v10")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DISCORD_TOKEN", "x")
+    monkeypatch.setenv("DATABASE_PATH", str(tmp_path / "pommel.sqlite3"))
+    monkeypatch.setenv("LOG_LEVEL", "CRITICAL")
+    assert main() == 1
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1
+    assert lines[0].startswith("Can't reach Discord")
