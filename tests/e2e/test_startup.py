@@ -161,3 +161,14 @@ async def test_a_message_mentioning_the_bot_is_ignored_quietly(
     chat = await pommel.say(world.player, f"<@{fake_discord.bot_user.id}> hello there")
     assert chat.errors == []
     assert chat.channel_messages == []
+
+
+async def test_a_token_discord_refuses_ends_serve_with_login_failure(
+    fake_discord: FakeDiscord, world: World, bot_runner: BotRunner
+) -> None:
+    """``main`` turns this LoginFailure into one line and status 2; the store is closed again."""
+    bot = Pommel(bot_runner.settings_for())
+    with pytest.raises(discord.LoginFailure):
+        await asyncio.wait_for(serve(bot, "not-the-token"), 10)
+    assert bot._store is None
+    assert fake_discord.take_problems("auth")
