@@ -51,6 +51,17 @@ def next_round(current: Encounter | None) -> EncounterChange:
     return EncounterChange(encounter, (event(f"round {encounter.initiative.round}"),))
 
 
+class CountingChange:
+    """:func:`next_round`, counting how often ``update_encounter`` called it (once per attempt)."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def __call__(self, current: Encounter | None) -> EncounterChange:
+        self.calls += 1
+        return next_round(current)
+
+
 # ---------------------------------------------------------------------------------- round trip
 
 
@@ -208,13 +219,7 @@ async def test_updates_from_two_stores_on_one_file_all_land(path: Path) -> None:
     25 commits can spoil at most one load, so 26 attempts always suffice.
     """
     first, second = await open_store(path), await open_store(path)
-    calls = 0
-
-    def counted(current: Encounter | None) -> EncounterChange:
-        nonlocal calls
-        calls += 1
-        return next_round(current)
-
+    counted = CountingChange()
     try:
         await asyncio.gather(
             *(s.update_encounter(CHANNEL, counted, attempts=26) for s in (first, second) for _ in range(25))
@@ -222,7 +227,7 @@ async def test_updates_from_two_stores_on_one_file_all_land(path: Path) -> None:
         stored = await second.load_encounter(CHANNEL)
         assert stored is not None
         assert (stored.initiative.round, stored.version) == (50, 50)
-        assert calls >= 50
+        assert counted.calls >= 50
         assert len(await first.read_log(limit=1000)) == 50
     finally:
         await first.close()
@@ -283,16 +288,11 @@ async def test_a_save_from_outside_the_lock_makes_update_retry(
         return loaded
 
     monkeypatch.setattr(store, "load_encounter", load_then_interfere)
-    calls = 0
-
-    def counted(current: Encounter | None) -> EncounterChange:
-        nonlocal calls
-        calls += 1
-        return next_round(current)
+    counted = CountingChange()
 
     saved = await store.update_encounter(CHANNEL, counted)
     assert saved is not None
-    assert calls == 2
+    assert counted.calls == 2
     assert (saved.initiative.round, saved.version) == (2, 3)
 
 
@@ -307,16 +307,11 @@ async def test_update_gives_up_after_its_attempts(store: Store, monkeypatch: pyt
         return loaded
 
     monkeypatch.setattr(store, "load_encounter", load_then_interfere)
-    calls = 0
-
-    def counted(current: Encounter | None) -> EncounterChange:
-        nonlocal calls
-        calls += 1
-        return next_round(current)
+    counted = CountingChange()
 
     with pytest.raises(StaleEncounter):
         await store.update_encounter(CHANNEL, counted, attempts=4)
-    assert calls == 4
+    assert counted.calls == 4
     stored = await load(CHANNEL)
     assert stored is not None
     assert stored.initiative.round == 0  # only the interfering saves landed, and they changed nothing
