@@ -28,30 +28,32 @@ def run_bot(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+def refusal_line(done: subprocess.CompletedProcess[str]) -> str:
+    """The one line a refused start-up prints, after checking it exited with status 2."""
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    return lines[0]
+
+
 def test_without_a_token_prints_one_line_and_exits_2(tmp_path: Path) -> None:
     done = run_bot(tmp_path)
-    assert done.returncode == 2
     assert done.stdout == ""
-    lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1
-    assert "DISCORD_TOKEN" in lines[0]
-    assert ".env" in lines[0]
+    line = refusal_line(done)
+    assert "DISCORD_TOKEN" in line
+    assert ".env" in line
 
 
 def test_a_bad_setting_is_named_in_one_line(tmp_path: Path) -> None:
     done = run_bot(tmp_path, DISCORD_TOKEN="x", DEV_GUILD_ID="not-a-number")
-    assert done.returncode == 2
-    lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1
-    assert "DEV_GUILD_ID" in lines[0]
+    line = refusal_line(done)
+    assert "DEV_GUILD_ID" in line
 
 
 def test_the_example_env_file_as_shipped_asks_for_the_token(tmp_path: Path) -> None:
     """Copying .env.example to .env without filling it in: the token message, not a parse error."""
     (tmp_path / ".env").write_text((Path(__file__).parents[1] / ".env.example").read_text())
-    done = run_bot(tmp_path)
-    assert done.returncode == 2
-    assert done.stderr.strip().startswith("DISCORD_TOKEN is not set")
+    assert refusal_line(run_bot(tmp_path)).startswith("DISCORD_TOKEN is not set")
 
 
 def test_the_example_env_file_with_a_token_is_valid(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -68,10 +70,8 @@ def test_the_example_env_file_with_a_token_is_valid(tmp_path: Path, monkeypatch:
 
 def test_a_bad_log_level_is_named_in_one_line(tmp_path: Path) -> None:
     done = run_bot(tmp_path, DISCORD_TOKEN="x", LOG_LEVEL="verbose")
-    assert done.returncode == 2
-    lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1
-    assert "LOG_LEVEL" in lines[0]
+    line = refusal_line(done)
+    assert "LOG_LEVEL" in line
 
 
 def test_a_database_path_that_cannot_be_opened_is_one_line_before_discord_is_contacted(
@@ -80,11 +80,9 @@ def test_a_database_path_that_cannot_be_opened_is_one_line_before_discord_is_con
     """The store opens before login, so this needs no network (and the suite never touches it)."""
     missing = tmp_path / "no such folder" / "pommel.sqlite3"
     done = run_bot(tmp_path, DISCORD_TOKEN="x", DATABASE_PATH=str(missing), LOG_LEVEL="warning")
-    assert done.returncode == 2
-    lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1, done.stderr
-    assert "Can't open the database" in lines[0]
-    assert "DATABASE_PATH" in lines[0]
+    line = refusal_line(done)
+    assert "Can't open the database" in line
+    assert "DATABASE_PATH" in line
 
 
 def test_discord_out_of_reach_is_one_line_and_status_1(
