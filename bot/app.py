@@ -17,6 +17,7 @@ from .config import Settings
 from .rules.dice import DiceSource, RandomDice
 from .store import Store, open_store
 from .ui.errors import answer_failure
+from .ui.tracker import TrackerBoard
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +48,7 @@ class Pommel(commands.Bot):
         self.dice: DiceSource = dice if dice is not None else RandomDice.system()
         self.catalog: Catalog = load_catalog()
         self._store: Store | None = None
+        self.trackers = TrackerBoard(self)
         self.tree.error(self.on_app_command_error)
 
     @property

@@ -1,11 +1,107 @@
-"""The fight in one channel or thread, saved whole as one typed document with a version number."""
+"""The fight in one channel or thread, saved whole as one typed document with a version number.
+
+The document holds the roster (player characters and NPCs), who holds which initiative card, each
+combatant's Martial Pool, HP and conditions, and where the tracker message is. Its methods are the
+table's bookkeeping over the rules core: they check, change the document and return what happened,
+and raise :class:`~bot.rules.errors.RulesError` without changing anything when a request is refused.
+Nothing here knows Discord or the database; user and channel ids are plain numbers.
+"""
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Annotated
 
-from .rules.initiative import InitiativeState
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StringConstraints
+
+from .characters import MAX_NAME_LENGTH, Character, name_key
+from .rules.dice import DiceSource
+from .rules.equipment import Armor, MonsterTemplate, Size
+from .rules.errors import IllegalAction, RulesError
+from .rules.initiative import DealResult, InitiativeState
 from .rules.options import DEFAULT_OPTIONS, RuleOptions
+from .rules.pool import MartialPool, pool_size
+from .rules.turns import Advance, ClaimPause, TurnFlow, act, begin_round, deal, drop_holder, hold, next_turn
+
+MAX_COMBATANTS = 60
+"""More than a table can follow; also keeps the tracker within Discord's message limits."""
+MAX_CONDITIONS = 8
+MAX_CONDITION_LENGTH = 32
+MAX_HP = 9999
+
+CombatantName = Annotated[
+    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_NAME_LENGTH)
+]
+
+
+class Side(StrEnum):
+    PLAYER = "player"
+    NPC = "npc"
+
+
+class Combatant(BaseModel):
+    """One fighter in the fight: a player's character or an NPC. Ability values are modifiers."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    """Short and stable within the fight ("c3"); what buttons and autocomplete refer to."""
+    name: CombatantName
+    side: Side
+    owner_id: int | None = None
+    """The player who controls it; None for NPCs, which the GM runs."""
+    holder: str
+    """The initiative holder it acts with: its player's card, or its NPC group's card (R2)."""
+    group: str | None = None
+    """The NPC group's name (NPCs only); a lone NPC is a group of one."""
+    leader: bool = False
+    """R22: the group's leader; its fall is a morale trigger."""
+    character: str | None = None
+    """The saved character it was built from (players), by name key."""
+    template: str | None = None
+    """The catalog monster template it was built from (NPCs)."""
+    prowess: int = Field(ge=0, le=20)
+    dex_mod: int = 0
+    wis_mod: int = 0
+    cha_mod: int = 0
+    proficiency: int = 0
+    max_hp: int = Field(ge=1, le=MAX_HP)
+    hp: int = Field(ge=-MAX_HP, le=MAX_HP)
+    weapon: str
+    off_hand: str | None = None
+    armor: str | None = None
+    shield: str | None = None
+    morale: int | None = None
+    ac_modifier: int = 0
+    size: Size = Size.MEDIUM
+    spirit: bool = False
+    pool: MartialPool
+    conditions: list[str] = Field(default_factory=list)
+
+    @property
+    def is_down(self) -> bool:
+        return self.hp <= 0
+
+
+class TableOptions(BaseModel):
+    """How the table runs (not rulings): the tracker's habits and the pauses for claims."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    repost_tracker: bool = False
+    """Post the tracker anew at the bottom of the channel at each turn (for play-by-post)."""
+    hide_npc_cards: bool = False
+    """Show NPC groups' cards only when their turn comes (players see only where they stand)."""
+    claim_pause: ClaimPause = ClaimPause.JOKERS
+    """When Next stops between turns to offer the turn to Joker or held-card holders (R3, R4)."""
+
+
+class TrackerMessage(BaseModel):
+    """Where the tracker message is, so it can be edited in place."""
+
+    channel_id: int
+    message_id: int
 
 
 class Encounter(BaseModel):
@@ -25,4 +121,237 @@ class Encounter(BaseModel):
     """The user running the fight."""
     version: int = 0
     options: RuleOptions = DEFAULT_OPTIONS
+    table: TableOptions = Field(default_factory=TableOptions)
     initiative: InitiativeState = Field(default_factory=InitiativeState)
+    flow: TurnFlow = Field(default_factory=TurnFlow)
+    started_at: AwareDatetime = Field(default_factory=lambda: datetime.now(UTC))
+    combatants: list[Combatant] = Field(default_factory=list)
+    groups: list[str] = Field(default_factory=list)
+    """NPC group names, in the order they joined (they are dealt in this order after the players)."""
+    next_id: int = 1
+    tracker: TrackerMessage | None = None
+
+    # ----------------------------------------------------------------------------- roster
+
+    def combatant(self, wanted: str) -> Combatant:
+        """A combatant by id ("c3") or by name, ignoring case; a refusal names who is in the fight."""
+        for combatant in self.combatants:
+            if combatant.id == wanted:
+                return combatant
+        folded = name_key(wanted)
+        for combatant in self.combatants:
+            if name_key(combatant.name) == folded:
+                return combatant
+        names = ", ".join(c.name for c in self.combatants[:10]) or "nobody yet"
+        raise RulesError(f"Nobody called '{wanted}' is in this fight. In it: {names}.")
+
+    def members(self, holder: str) -> list[Combatant]:
+        """Everyone acting on ``holder``'s card: a player's characters, or an NPC group."""
+        return [combatant for combatant in self.combatants if combatant.holder == holder]
+
+    def holders(self) -> list[str]:
+        """R2: who is dealt a card, in dealing order: players by joining order, then NPC groups."""
+        players: list[str] = []
+        for combatant in self.combatants:
+            if combatant.side is Side.PLAYER and combatant.holder not in players:
+                players.append(combatant.holder)
+        present = {combatant.holder for combatant in self.combatants}
+        return players + [group_holder(group) for group in self.groups if group_holder(group) in present]
+
+    def holder_name(self, holder: str) -> str:
+        """How the tracker names a card's holder: the NPC group, or the player's characters."""
+        members = self.members(holder)
+        if holder.startswith(GROUP_PREFIX):
+            group = members[0].group if members else None
+            return group or holder.removeprefix(GROUP_PREFIX)
+        return " & ".join(member.name for member in members) or "a player who left"
+
+    def holder_owner(self, holder: str) -> int | None:
+        """The player who plays ``holder``'s card; None for NPC groups (the GM plays them)."""
+        if holder.startswith(PLAYER_PREFIX):
+            return int(holder.removeprefix(PLAYER_PREFIX))
+        return None
+
+    def is_npc_holder(self, holder: str) -> bool:
+        return holder.startswith(GROUP_PREFIX)
+
+    def join(self, owner_id: int, character: Character, armor: Armor | None) -> Combatant:
+        """A player's saved character joins the fight; it acts on its player's card (R2).
+
+        Joining during a round gives no card until the next deal, unless the player already holds one.
+        """
+        if any(c.owner_id == owner_id and c.character == character.key for c in self.combatants):
+            raise IllegalAction(f"{character.name} is already in this fight.")
+        combatant = Combatant(
+            id=self._new_id(),
+            name=self._free_name(character.name),
+            side=Side.PLAYER,
+            owner_id=owner_id,
+            holder=player_holder(owner_id),
+            character=character.key,
+            prowess=character.prowess,
+            dex_mod=character.dexterity,
+            wis_mod=character.wisdom,
+            cha_mod=character.charisma,
+            proficiency=character.proficiency,
+            max_hp=character.hp,
+            hp=character.hp,
+            weapon=character.weapon,
+            off_hand=character.off_hand,
+            armor=character.armor,
+            shield=character.shield,
+            pool=MartialPool.full(pool_size(character.prowess, armor)),
+        )
+        self._add([combatant])
+        return combatant
+
+    def add_npcs(
+        self,
+        template: MonsterTemplate,
+        armor: Armor | None,
+        *,
+        count: int,
+        name: str | None = None,
+        group: str | None = None,
+        leader: bool = False,
+        prowess: int | None = None,
+        dex_mod: int | None = None,
+        hp: int | None = None,
+        morale: int | None = None,
+    ) -> list[Combatant]:
+        """The GM adds ``count`` NPCs built from a monster template, all in one group (one card, R2).
+
+        Several get numbered names ("Bandit 1", "Bandit 2"); ``leader`` makes the first the group's
+        leader (R22). ``prowess``, ``dex_mod``, ``hp`` and ``morale`` replace the template's numbers.
+        """
+        if count < 1:
+            raise RulesError("Add at least one NPC.")
+        base = (name or template.name).strip()
+        group_name = (group or (base if count == 1 else f"{base}s")).strip()
+        if not base or not group_name:
+            raise RulesError("An NPC needs a name with at least one letter or digit in it.")
+        for existing in self.combatants:
+            if existing.side is Side.PLAYER and name_key(existing.name) == name_key(group_name):
+                raise IllegalAction(
+                    f"'{group_name}' is a player's character; give the NPC group another name."
+                )
+        prowess = template.prowess if prowess is None else prowess
+        dex_mod = template.dex_mod if dex_mod is None else dex_mod
+        hp = max(1, template.hp if hp is None else hp)
+        morale = template.morale if morale is None else morale
+        names = [base] if count == 1 else [f"{base} {n}" for n in range(1, count + 1)]
+        known = next((g for g in self.groups if name_key(g) == name_key(group_name)), None)
+        if known is None:
+            self.groups.append(group_name)
+        else:
+            group_name = known
+        holder = group_holder(group_name)
+        added = [
+            Combatant(
+                id=self._new_id(),
+                name=self._free_name(npc_name),
+                side=Side.NPC,
+                holder=holder,
+                group=group_name,
+                leader=leader and index == 0,
+                template=template.key,
+                prowess=prowess,
+                dex_mod=dex_mod,
+                max_hp=hp,
+                hp=hp,
+                weapon=template.weapon,
+                off_hand=template.off_hand,
+                armor=template.armor,
+                shield=template.shield,
+                morale=morale,
+                ac_modifier=template.ac_modifier,
+                size=template.size,
+                spirit=template.spirit,
+                pool=MartialPool.full(pool_size(prowess, armor)),
+            )
+            for index, npc_name in enumerate(names)
+        ]
+        self._add(added)
+        return added
+
+    def remove(self, combatant: Combatant) -> str | None:
+        """Take a combatant out of the fight. When it was the last on its card, the card is discarded
+        (R2) and its holder's name is returned for the log."""
+        self.combatants = [c for c in self.combatants if c.id != combatant.id]
+        if self.members(combatant.holder):
+            return None
+        state = self.initiative
+        if combatant.holder in state.cards or combatant.holder in state.acted:
+            state.remove_holder(combatant.holder)
+        drop_holder(self.flow, combatant.holder)
+        if combatant.group is not None:
+            self.groups = [g for g in self.groups if g != combatant.group]
+        return combatant.holder
+
+    def _add(self, combatants: list[Combatant]) -> None:
+        if len(self.combatants) + len(combatants) > MAX_COMBATANTS:
+            raise RulesError(
+                f"A fight holds at most {MAX_COMBATANTS} combatants; this one has {len(self.combatants)}. "
+                "Remove the fallen before adding more."
+            )
+        self.combatants.extend(combatants)
+
+    def _new_id(self) -> str:
+        new = f"c{self.next_id}"
+        self.next_id += 1
+        return new
+
+    def _free_name(self, wanted: str) -> str:
+        taken = {name_key(c.name) for c in self.combatants}
+        if name_key(wanted) not in taken:
+            return wanted
+        n = 2
+        while name_key(f"{wanted} ({n})") in taken:
+            n += 1
+        return f"{wanted} ({n})"
+
+    # ----------------------------------------------------------------------------- rounds and turns
+
+    def deal(self, dice: DiceSource) -> tuple[DealResult, Advance]:
+        """R2, R5, R8: a new round: every Martial Pool refills, a card goes to each player and group,
+        and the highest card's turn starts (unless the turn is first offered to held cards, R3/R4)."""
+        holders = self.holders()
+        if not holders:
+            raise RulesError("Nobody is in the fight yet: players /join, the GM adds NPCs with /npc add.")
+        result = deal(self.initiative, self.flow, holders, dice)
+        for combatant in self.combatants:
+            combatant.pool.refill(combatant.pool.size, self.options.desperation_min_pool)
+        return result, begin_round(self.initiative, self.flow, self.table.claim_pause)
+
+    def next_turn(self) -> Advance:
+        """R1, R3, R4: Next — see :func:`bot.rules.turns.next_turn`."""
+        self._require_dealt()
+        return next_turn(self.initiative, self.flow, self.table.claim_pause)
+
+    def hold(self) -> Advance:
+        """R4: Hold — the turn in progress flips its card face down."""
+        self._require_dealt()
+        return hold(self.initiative, self.flow, self.table.claim_pause)
+
+    def act(self, holder: str) -> Advance:
+        """R3, R4: Act — a held card or Joker claims the next turn."""
+        self._require_dealt()
+        return act(self.initiative, self.flow, holder)
+
+    def _require_dealt(self) -> None:
+        if self.initiative.round == 0:
+            raise IllegalAction("No cards have been dealt yet. The GM deals to start round 1 (/init deal).")
+
+
+PLAYER_PREFIX = "p"
+GROUP_PREFIX = "g:"
+
+
+def player_holder(user_id: int) -> str:
+    """R2: a player's card; the player's characters and retainers all act on it."""
+    return f"{PLAYER_PREFIX}{user_id}"
+
+
+def group_holder(group: str) -> str:
+    """R2: an NPC group's card."""
+    return f"{GROUP_PREFIX}{name_key(group)}"

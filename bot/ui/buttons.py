@@ -1,0 +1,66 @@
+"""The tracker's buttons. Each custom id names the action and the fight's step it was drawn for
+(``pommel:turn:next:12``), so a click works after a restart and a stale click is recognised."""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+
+import discord
+
+from ..encounter import Encounter
+
+
+class TurnAction(StrEnum):
+    NEXT = "next"
+    HOLD = "hold"
+    ACT = "act"
+    DEAL = "deal"
+
+
+TURN_BUTTON = re.compile(r"pommel:turn:(?P<action>next|hold|act|deal):(?P<step>\d+)")
+"""What :class:`cogs.init.TurnButton` listens for."""
+
+
+def turn_custom_id(action: TurnAction, step: int) -> str:
+    return f"pommel:turn:{action.value}:{step}"
+
+
+def tracker_buttons(encounter: Encounter) -> list[discord.ui.Button[discord.ui.View]]:
+    state = encounter.initiative
+    step = encounter.flow.step
+    dealt = state.round > 0
+    in_turn = state.turn_of is not None
+    buttons = [
+        discord.ui.Button[discord.ui.View](
+            label="Next",
+            emoji="⏭️",
+            style=discord.ButtonStyle.primary,
+            custom_id=turn_custom_id(TurnAction.NEXT, step),
+            disabled=not dealt or not (in_turn or state.order),
+        ),
+        discord.ui.Button[discord.ui.View](
+            label="Hold",
+            emoji="🂠",
+            style=discord.ButtonStyle.secondary,
+            custom_id=turn_custom_id(TurnAction.HOLD, step),
+            disabled=not in_turn,
+        ),
+        discord.ui.Button[discord.ui.View](
+            label="Act",
+            emoji="🃏",
+            style=discord.ButtonStyle.success,
+            custom_id=turn_custom_id(TurnAction.ACT, step),
+            disabled=not dealt or not state.may_claim,
+        ),
+    ]
+    if not in_turn and (not dealt or state.is_round_over):
+        buttons.append(
+            discord.ui.Button[discord.ui.View](
+                label=f"Deal round {state.round + 1}",
+                emoji="🂡",
+                style=discord.ButtonStyle.secondary,
+                custom_id=turn_custom_id(TurnAction.DEAL, step),
+            )
+        )
+    return buttons

@@ -1,0 +1,223 @@
+"""The tracker: one message per fight showing the round, the order, whose turn it is and everyone's state.
+
+It is drawn from the saved :class:`~bot.encounter.Encounter` alone, so any process can redraw it,
+and its buttons carry the fight's step (see :mod:`bot.rules.turns`) so they keep working after a
+restart and a stale click never advances the fight twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+from discord.utils import escape_markdown
+
+from ..encounter import Combatant, Encounter, TrackerMessage
+from ..rules.cards import Card
+from ..rules.errors import RulesError
+from .buttons import tracker_buttons
+
+if TYPE_CHECKING:
+    from ..app import Pommel
+
+log = logging.getLogger(__name__)
+
+FACE_DOWN = "🂠"
+DESCRIPTION_LIMIT = 4000
+"""Discord allows 4096 characters in an embed's description; a little is kept spare."""
+TRACKER_COLOUR = discord.Colour.dark_red()
+
+
+def name(text: str) -> str:
+    """A name a user typed, safe to show: Markdown is escaped (mentions never ping: see AllowedMentions)."""
+    return escape_markdown(text)
+
+
+def pool_pips(combatant: Combatant) -> str:
+    """The Martial Pool as dots: ● a die left, ○ a die spent this round (R7)."""
+    pool = combatant.pool
+    return "●" * pool.remaining + "○" * max(0, pool.size - pool.remaining)
+
+
+def card_label(card: Card) -> str:
+    return f"🃏 {card.label.removeprefix('🃏 ')}" if card.is_joker else card.label
+
+
+def holder_line(encounter: Encounter, holder: str) -> str:
+    return f"**{name(encounter.holder_name(holder))}**"
+
+
+def _card_shown(encounter: Encounter, holder: str, card: Card) -> str:
+    if encounter.table.hide_npc_cards and encounter.is_npc_holder(holder):
+        return FACE_DOWN
+    return card_label(card)
+
+
+def combatant_line(combatant: Combatant) -> str:
+    hp = f"HP {combatant.hp}/{combatant.max_hp}"
+    parts = [f"{name(combatant.name)}", pool_pips(combatant), hp]
+    if combatant.is_down:
+        parts.append("**down**")
+    if combatant.conditions:
+        parts.append(", ".join(name(condition) for condition in combatant.conditions))
+    if combatant.leader:
+        parts[0] += " (leader)"
+    return " · ".join(parts)
+
+
+def tracker_lines(encounter: Encounter) -> list[str]:
+    """The tracker's text, line by line (also used for the fight's summary)."""
+    state = encounter.initiative
+    lines: list[str] = []
+    if state.round == 0:
+        lines.append("No cards dealt yet. The GM deals round 1 with **Deal** or `/init deal`.")
+    current = state.current
+    if current is not None:
+        joker = " — Joker: +2 this turn (R3)" if current.card.is_joker else ""
+        lines.append(f"**Now:** {card_label(current.card)} {holder_line(encounter, current.holder)}{joker}")
+    elif encounter.flow.offered:
+        offered = ", ".join(holder_line(encounter, holder) for holder in encounter.flow.offered)
+        lines.append(f"**Between turns:** {offered} may take the turn now with **Act**; **Next** goes on.")
+    elif state.round and state.is_round_over:
+        lines.append(f"**Round {state.round} is over.** The GM deals the next round.")
+    for queued in encounter.flow.queued:
+        lines.append(f"**Claimed next:** {holder_line(encounter, queued)}")
+    order = state.order
+    if order:
+        lines.append("")
+        lines.append("**Still to act**")
+        for entry in order:
+            shown = _card_shown(encounter, entry.holder, entry.card)
+            lines.append(f"{shown} {holder_line(encounter, entry.holder)}")
+    if state.waiting:
+        lines.append("")
+        held = ", ".join(f"{FACE_DOWN} {holder_line(encounter, entry.holder)}" for entry in state.waiting)
+        lines.append(f"**Held:** {held}")
+    if state.acted:
+        acted = ", ".join(name(encounter.holder_name(holder)) for holder in state.acted)
+        lines.append(f"**Acted:** {acted}")
+    if encounter.combatants:
+        lines.append("")
+        lines.append("**Combatants**")
+        lines.extend(combatant_line(combatant) for combatant in encounter.combatants)
+    else:
+        lines.append("")
+        lines.append("Nobody has joined yet: players `/join`, the GM adds NPCs with `/npc add`.")
+    return lines
+
+
+def clip(lines: list[str], limit: int = DESCRIPTION_LIMIT) -> str:
+    """Join lines, dropping the last ones (with a note) when they would not fit."""
+    text = "\n".join(lines)
+    if len(text) <= limit:
+        return text
+    kept: list[str] = []
+    used = 0
+    for line in lines:
+        if used + len(line) + 1 > limit - 40:
+            break
+        kept.append(line)
+        used += len(line) + 1
+    kept.append(f"… and {len(lines) - len(kept)} more lines")
+    return "\n".join(kept)
+
+
+def tracker_embed(encounter: Encounter) -> discord.Embed:
+    state = encounter.initiative
+    title = f"⚔️ Round {state.round}" if state.round else "⚔️ Fight"
+    embed = discord.Embed(title=title, description=clip(tracker_lines(encounter)), colour=TRACKER_COLOUR)
+    embed.set_footer(text=f"GM: use /encounter · step {encounter.flow.step}")
+    return embed
+
+
+def tracker_view(encounter: Encounter) -> discord.ui.View:
+    """Next / Hold / Act (and Deal when a round is due), each carrying the fight's step."""
+    view = discord.ui.View(timeout=None)
+    for button in tracker_buttons(encounter):
+        view.add_item(button)
+    return view
+
+
+class TrackerBoard:
+    """Posts and edits the trackers, never drawing an older state over a newer one.
+
+    A per-channel lock orders the edits, and the version last drawn is remembered: a command that
+    finishes late does not overwrite the tracker a later command already drew.
+    """
+
+    def __init__(self, bot: Pommel) -> None:
+        self.bot = bot
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._drawn: dict[int, int] = {}
+
+    async def publish(self, encounter: Encounter, *, repost: bool = False) -> None:
+        """Draw ``encounter`` on its tracker: edited in place, or posted anew at the bottom of the
+        channel when ``repost`` (or the fight's repost option, or when the old one is gone)."""
+        channel_id = encounter.channel_id
+        lock = self._locks.setdefault(channel_id, asyncio.Lock())
+        async with lock:
+            if self._drawn.get(channel_id, -1) > encounter.version:
+                return
+            self._drawn[channel_id] = encounter.version
+            try:
+                await self._draw(encounter, repost=repost)
+            except discord.HTTPException:
+                # The fight is saved; a tracker that could not be drawn is redrawn by the next change
+                # or by /init show. Telling the user "nothing changed" would be wrong.
+                log.warning("could not draw the tracker in channel %s", channel_id, exc_info=True)
+
+    def forget(self, channel_id: int) -> None:
+        self._drawn.pop(channel_id, None)
+        self._locks.pop(channel_id, None)
+
+    async def _draw(self, encounter: Encounter, *, repost: bool) -> None:
+        embed = tracker_embed(encounter)
+        view = tracker_view(encounter)
+        old = encounter.tracker
+        if old is not None and not repost:
+            message = self.bot.get_partial_messageable(old.channel_id).get_partial_message(old.message_id)
+            try:
+                await message.edit(content=None, embed=embed, view=view)
+                return
+            except discord.NotFound:
+                old = None
+        channel = self.bot.get_partial_messageable(encounter.channel_id)
+        sent = await channel.send(embed=embed, view=view)
+        if old is not None:
+            with contextlib.suppress(discord.NotFound):
+                await channel.get_partial_message(old.message_id).delete()
+        posted = TrackerMessage(channel_id=sent.channel.id, message_id=sent.id)
+        await self._remember(encounter.channel_id, posted)
+
+    async def _remember(self, channel_id: int, tracker: TrackerMessage) -> None:
+        from ..fights import Outcome, update_fight
+
+        def point(encounter: Encounter) -> Outcome[None]:
+            encounter.tracker = tracker
+            return Outcome(None)
+
+        bot_id = self.bot.user.id if self.bot.user else 0
+        try:
+            saved, _ = await update_fight(self.bot.store, channel_id, bot_id, point)
+        except RulesError:
+            return  # the fight ended meanwhile: there is nothing left to point at
+        self._drawn[channel_id] = max(self._drawn.get(channel_id, -1), saved.version)
+
+    async def close(self, encounter: Encounter, summary: str) -> None:
+        """The fight ended: its tracker shows the summary and loses its buttons."""
+        self.forget(encounter.channel_id)
+        if encounter.tracker is None:
+            return
+        message = self.bot.get_partial_messageable(encounter.tracker.channel_id).get_partial_message(
+            encounter.tracker.message_id
+        )
+        embed = tracker_embed(encounter)
+        embed.title = "⚔️ Fight over"
+        embed.description = clip([summary])
+        try:
+            await message.edit(embed=embed, view=None)
+        except discord.HTTPException:
+            log.warning("could not close the tracker in channel %s", encounter.channel_id, exc_info=True)
