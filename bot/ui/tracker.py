@@ -50,8 +50,8 @@ def holder_line(encounter: Encounter, holder: str) -> str:
     return f"**{name(encounter.holder_name(holder))}**"
 
 
-def _card_shown(encounter: Encounter, holder: str, card: Card) -> str:
-    if encounter.table.hide_npc_cards and encounter.is_npc_holder(holder):
+def _card_shown(encounter: Encounter, holder: str, card: Card, reveal: bool) -> str:
+    if encounter.table.hide_npc_cards and encounter.is_npc_holder(holder) and not reveal:
         return FACE_DOWN
     return card_label(card)
 
@@ -68,8 +68,8 @@ def combatant_line(combatant: Combatant) -> str:
     return " · ".join(parts)
 
 
-def tracker_lines(encounter: Encounter) -> list[str]:
-    """The tracker's text, line by line (also used for the fight's summary)."""
+def tracker_lines(encounter: Encounter, *, reveal: bool = False) -> list[str]:
+    """The tracker's text, line by line. ``reveal`` shows hidden NPC cards (for the GM's eyes only)."""
     state = encounter.initiative
     lines: list[str] = []
     if state.round == 0:
@@ -90,7 +90,7 @@ def tracker_lines(encounter: Encounter) -> list[str]:
         lines.append("")
         lines.append("**Still to act**")
         for entry in order:
-            shown = _card_shown(encounter, entry.holder, entry.card)
+            shown = _card_shown(encounter, entry.holder, entry.card, reveal)
             lines.append(f"{shown} {holder_line(encounter, entry.holder)}")
     if state.waiting:
         lines.append("")
@@ -125,10 +125,12 @@ def clip(lines: list[str], limit: int = DESCRIPTION_LIMIT) -> str:
     return "\n".join(kept)
 
 
-def tracker_embed(encounter: Encounter) -> discord.Embed:
+def tracker_embed(encounter: Encounter, *, reveal: bool = False) -> discord.Embed:
     state = encounter.initiative
     title = f"⚔️ Round {state.round}" if state.round else "⚔️ Fight"
-    embed = discord.Embed(title=title, description=clip(tracker_lines(encounter)), colour=TRACKER_COLOUR)
+    embed = discord.Embed(
+        title=title, description=clip(tracker_lines(encounter, reveal=reveal)), colour=TRACKER_COLOUR
+    )
     embed.set_footer(text=f"GM: use /encounter · step {encounter.flow.step}")
     return embed
 

@@ -2159,6 +2159,9 @@ def _normalize_components(components: Sequence[Mapping[str, Any]]) -> list[dict[
             out["components"] = [fix(c) for c in out["components"]]
         if "accessory" in out:
             out["accessory"] = fix(out["accessory"])
+        if isinstance(out.get("emoji"), Mapping):
+            # A unicode emoji comes back as its name alone: the spec's emoji id is a string, never null.
+            out["emoji"] = {k: v for k, v in out["emoji"].items() if v is not None}
         return out
 
     return [fix(c) for c in components]

@@ -1,0 +1,87 @@
+"""Putting a fight in a channel's store directly, for tests of commands that run inside one.
+
+The commands that build a fight (/encounter start, /join, /npc add) have tests of their own; tests of
+initiative start from a known roster instead of going through them every time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import MutableSequence, Sequence
+from typing import Any
+
+from bot.characters import Character
+from bot.encounter import Encounter
+from bot.rules.cards import Card
+
+from .fake_discord import FakeChannel, FakeMessage, FakeUser, World
+from .harness import RunningBot
+
+
+def character(name: str, prowess: int = 2, weapon: str = "arming_sword") -> Character:
+    return Character(
+        name=name, prowess=prowess, dexterity=1, wisdom=0, charisma=0, proficiency=2, hp=14, weapon=weapon
+    )
+
+
+async def seed_fight(
+    pommel: RunningBot,
+    world: World,
+    *,
+    players: Sequence[tuple[FakeUser, str]] = (),
+    npcs: Sequence[tuple[str, int, str]] = (),
+    channel: FakeChannel | None = None,
+) -> Encounter:
+    """A fight run by ``world.gm`` with the players' characters (user, name) and NPC groups
+    (template, count, group), saved as a fresh fight of the channel."""
+    where = channel or world.table
+    catalog = pommel.bot.catalog
+    encounter = Encounter(channel_id=where.id, guild_id=world.guild.id, gm_id=world.gm.id)
+    for user, name in players:
+        sheet = character(name)
+        encounter.join(user.id, sheet, catalog.armor(sheet.armor))
+    for template_key, count, group in npcs:
+        template = catalog.monster(template_key)
+        armor = catalog.armor(template.armor) if template.armor else None
+        encounter.add_npcs(template, armor, count=count, group=group)
+    return await pommel.bot.store.save_encounter(encounter)
+
+
+class StackedDice:
+    """A dice source that stacks the deck: each shuffle puts the next scripted cards on top.
+
+    ``stacks[i]`` lists card codes ("BJ", "KS", "7D") in the order the i-th shuffle should deal them;
+    the rest of the deck keeps its order below them. Dice rolls are not expected in initiative tests.
+    """
+
+    def __init__(self, *stacks: Sequence[str]) -> None:
+        self.stacks = [list(stack) for stack in stacks]
+        self.shuffles = 0
+
+    def roll(self, sides: int) -> int:
+        raise AssertionError(f"an initiative test rolled a d{sides}")
+
+    def shuffle(self, items: MutableSequence[Any]) -> None:
+        self.shuffles += 1
+        if not self.stacks:
+            return
+        wanted = [Card.model_validate(code) for code in self.stacks.pop(0)]
+        missing = [card.code for card in wanted if card not in items]
+        assert not missing, f"stacked cards are not in the pile being shuffled: {missing}"
+        rest = [card for card in items if card not in wanted]
+        items[:] = rest + list(reversed(wanted))  # the deck draws from the end of the list
+
+
+def tracker_message(channel: FakeChannel) -> FakeMessage:
+    """The channel's live tracker: the newest message of the bot with the turn buttons."""
+    for message in reversed(channel.history):
+        if any(custom_id.startswith("pommel:turn:") for custom_id in message.custom_ids()):
+            return message
+    raise AssertionError("no tracker message in the channel")
+
+
+def button_id(message: FakeMessage, action: str) -> str:
+    """The custom id of the tracker's ``action`` button (it carries the fight's step)."""
+    for custom_id in message.custom_ids():
+        if custom_id.startswith(f"pommel:turn:{action}:"):
+            return custom_id
+    raise AssertionError(f"the tracker has no {action} button: {message.custom_ids()}")
