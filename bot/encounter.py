@@ -182,6 +182,7 @@ class Encounter(BaseModel):
         """
         if any(c.owner_id == owner_id and c.character == character.key for c in self.combatants):
             raise IllegalAction(f"{character.name} is already in this fight.")
+        self._require_room(1)
         combatant = Combatant(
             id=self._new_id(),
             name=self._free_name(character.name),
@@ -202,7 +203,7 @@ class Encounter(BaseModel):
             shield=character.shield,
             pool=MartialPool.full(pool_size(character.prowess, armor)),
         )
-        self._add([combatant])
+        self.combatants.append(combatant)
         return combatant
 
     def add_npcs(
@@ -239,16 +240,16 @@ class Encounter(BaseModel):
         dex_mod = template.dex_mod if dex_mod is None else dex_mod
         hp = max(1, template.hp if hp is None else hp)
         morale = template.morale if morale is None else morale
-        names = [base] if count == 1 else [f"{base} {n}" for n in range(1, count + 1)]
+        if len(base) > MAX_NAME_LENGTH:
+            raise RulesError(f"An NPC's name can be at most {MAX_NAME_LENGTH} characters long.")
+        self._require_room(count)
+        names = [base] if count == 1 else [_fit(base, f" {n}") for n in range(1, count + 1)]
         known = next((g for g in self.groups if name_key(g) == name_key(group_name)), None)
-        if known is None:
-            self.groups.append(group_name)
-        else:
-            group_name = known
+        group_name = known or group_name
         holder = group_holder(group_name)
         added = [
             Combatant(
-                id=self._new_id(),
+                id=f"c{self.next_id + index}",
                 name=self._free_name(npc_name),
                 side=Side.NPC,
                 holder=holder,
@@ -271,7 +272,10 @@ class Encounter(BaseModel):
             )
             for index, npc_name in enumerate(names)
         ]
-        self._add(added)
+        if known is None:
+            self.groups.append(group_name)
+        self.next_id += len(added)
+        self.combatants.extend(added)
         return added
 
     def remove(self, combatant: Combatant) -> str | None:
@@ -288,13 +292,13 @@ class Encounter(BaseModel):
             self.groups = [g for g in self.groups if g != combatant.group]
         return combatant.holder
 
-    def _add(self, combatants: list[Combatant]) -> None:
-        if len(self.combatants) + len(combatants) > MAX_COMBATANTS:
+    def _require_room(self, adding: int) -> None:
+        """Checked before anything changes, so that a refused addition leaves the document as it was."""
+        if len(self.combatants) + adding > MAX_COMBATANTS:
             raise RulesError(
                 f"A fight holds at most {MAX_COMBATANTS} combatants; this one has {len(self.combatants)}. "
                 "Remove the fallen before adding more."
             )
-        self.combatants.extend(combatants)
 
     def _new_id(self) -> str:
         new = f"c{self.next_id}"
@@ -306,9 +310,9 @@ class Encounter(BaseModel):
         if name_key(wanted) not in taken:
             return wanted
         n = 2
-        while name_key(f"{wanted} ({n})") in taken:
+        while name_key(_fit(wanted, f" ({n})")) in taken:
             n += 1
-        return f"{wanted} ({n})"
+        return _fit(wanted, f" ({n})")
 
     # ----------------------------------------------------------------------------- rounds and turns
 
@@ -341,6 +345,11 @@ class Encounter(BaseModel):
     def _require_dealt(self) -> None:
         if self.initiative.round == 0:
             raise IllegalAction("No cards have been dealt yet. The GM deals to start round 1 (/init deal).")
+
+
+def _fit(name: str, suffix: str) -> str:
+    """``name`` with ``suffix`` added, shortened so that the whole stays a valid name."""
+    return name[: MAX_NAME_LENGTH - len(suffix)].rstrip() + suffix
 
 
 PLAYER_PREFIX = "p"
