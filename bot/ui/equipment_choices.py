@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, cast
 import discord
 from discord import app_commands
 
+from bot.catalog import SEARCH_LIMIT
 from bot.rules.equipment import Armor, MonsterTemplate, Shield, Weapon
 
 if TYPE_CHECKING:
@@ -22,6 +23,9 @@ CHOICE_NAME_LIMIT = 100
 
 CHOICE_VALUE_LIMIT = 100
 """Discord's limit on a string choice's value."""
+
+NOTHING = "none"
+"""The value that empties an optional slot (no shield, no off-hand weapon) when editing a character."""
 
 
 def weapon_hint(weapon: Weapon) -> str:
@@ -86,3 +90,24 @@ async def monster_choices(interaction: discord.Interaction, current: str) -> lis
         for entry in _catalog(interaction).entries_matching("monster", current)
         if len(entry.key) <= CHOICE_VALUE_LIMIT
     ]
+
+
+async def shield_or_nothing_choices(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """Shields, led by "No shield" (value :data:`NOTHING`) when it matches what was typed."""
+    return _with_nothing("No shield", current, await shield_choices(interaction, current))
+
+
+async def off_hand_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Weapons for the off hand (R26), led by "No off-hand weapon" (value :data:`NOTHING`)."""
+    return _with_nothing("No off-hand weapon", current, await weapon_choices(interaction, current))
+
+
+def _with_nothing(
+    label: str, current: str, choices: list[app_commands.Choice[str]]
+) -> list[app_commands.Choice[str]]:
+    typed = current.strip().casefold()
+    if typed and typed not in label.casefold() and typed not in NOTHING:
+        return choices
+    return [app_commands.Choice(name=label, value=NOTHING), *choices][:SEARCH_LIMIT]

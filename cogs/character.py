@@ -1,0 +1,319 @@
+"""``/character create | edit | show | list | delete``: each player's saved characters, per server.
+
+Bookkeeping on one's own sheets (create, edit, delete) is answered privately; showing or listing is
+public unless asked otherwise. A player only ever sees and changes their own characters: every
+lookup is by the user's id, so another player's character simply is not there. ``show`` and
+``list`` may look at another member's characters, read-only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+from pydantic import ValidationError
+
+from bot.app import Pommel
+from bot.catalog import Catalog
+from bot.characters import (
+    MAX_HP,
+    MAX_MODIFIER,
+    MAX_NAME_LENGTH,
+    MAX_PROFICIENCY,
+    MAX_PROWESS,
+    MIN_MODIFIER,
+    Character,
+    name_key,
+)
+from bot.rules.combat import check_two_weapons
+from bot.rules.errors import IllegalAction, RulesError
+from bot.ui.character_sheet import changes_text, own_character_choices, roster_embed, sheet_embed, shown
+from bot.ui.equipment_choices import (
+    NOTHING,
+    armor_choices,
+    off_hand_choices,
+    shield_choices,
+    shield_or_nothing_choices,
+    weapon_choices,
+)
+
+Name = app_commands.Range[str, 1, MAX_NAME_LENGTH]
+Prowess = app_commands.Range[int, 0, MAX_PROWESS]
+Modifier = app_commands.Range[int, MIN_MODIFIER, MAX_MODIFIER]
+Proficiency = app_commands.Range[int, 0, MAX_PROFICIENCY]
+HitPoints = app_commands.Range[int, 1, MAX_HP]
+Key = app_commands.Range[str, 1, 100]
+
+_DESCRIBE_STATS: dict[str, str] = {
+    "prowess": f"Prowess, 0-{MAX_PROWESS}: Martial Pool and attack/defense bonus (R6, R11, R13)",
+    "dexterity": "DEX modifier (passive defense, capped by armor, R13)",
+    "wisdom": "WIS modifier (morale checks, R21)",
+    "charisma": "CHA modifier (rallying others, R23)",
+    "proficiency": f"Proficiency bonus, 0-{MAX_PROFICIENCY}",
+    "hp": "Maximum hit points",
+}
+
+
+class NoSuchCharacter(RulesError):
+    def __init__(self, name: str, whose: str = "You have") -> None:
+        super().__init__(
+            f"{whose} no character called '{shown(name)}'. Pick one from the list offered as you type, "
+            "or make one with /character create."
+        )
+
+
+@app_commands.guild_only()
+class CharacterCommands(
+    commands.GroupCog, group_name="character", group_description="Your characters in this server"
+):
+    def __init__(self, bot: Pommel) -> None:
+        self.bot = bot
+        super().__init__()
+
+    # ------------------------------------------------------------------------------ create
+
+    @app_commands.command(name="create", description="Make a character to bring into fights with /join")
+    @app_commands.describe(
+        name="The character's name (unique among your characters, ignoring case)",
+        weapon="Main weapon",
+        armor="Armor worn (default: none)",
+        shield="Shield carried, if any",
+        off_hand="A second weapon for two-weapon fighting (R26), if any",
+        **_DESCRIBE_STATS,
+    )
+    @app_commands.autocomplete(
+        weapon=weapon_choices, armor=armor_choices, shield=shield_choices, off_hand=off_hand_choices
+    )
+    async def create(
+        self,
+        interaction: discord.Interaction,
+        name: Name,
+        prowess: Prowess,
+        dexterity: Modifier,
+        wisdom: Modifier,
+        charisma: Modifier,
+        proficiency: Proficiency,
+        hp: HitPoints,
+        weapon: Key,
+        armor: Key = "none",
+        shield: Key | None = None,
+        off_hand: Key | None = None,
+    ) -> None:
+        guild_id, user_id = _guild(interaction), interaction.user.id
+        character = _checked(
+            self.bot.catalog,
+            {
+                "name": name,
+                "prowess": prowess,
+                "dexterity": dexterity,
+                "wisdom": wisdom,
+                "charisma": charisma,
+                "proficiency": proficiency,
+                "hp": hp,
+                "weapon": weapon,
+                "armor": armor,
+                "shield": _slot(shield),
+                "off_hand": _slot(off_hand),
+            },
+        )
+        existing = await self.bot.store.character(guild_id, user_id, character.name)
+        if existing is not None:
+            raise IllegalAction(
+                f"You already have a character called {shown(existing.name)}. "
+                "Pick another name, or change that one with /character edit."
+            )
+        await self.bot.store.save_character(guild_id, user_id, character)
+        await interaction.response.send_message(
+            f"Saved **{shown(character.name)}**. Bring it into this channel's fight with `/join`.",
+            embed=sheet_embed(character, self.bot.catalog, user_id),
+            ephemeral=True,
+        )
+
+    # ------------------------------------------------------------------------------ edit
+
+    @app_commands.command(name="edit", description="Change one of your characters")
+    @app_commands.describe(
+        name="Which of your characters",
+        new_name="A new name",
+        weapon="Main weapon",
+        armor="Armor worn ('none' for no armor)",
+        shield="Shield carried ('none' to put it away)",
+        off_hand="Second weapon, R26 ('none' to put it away)",
+        **_DESCRIBE_STATS,
+    )
+    @app_commands.autocomplete(
+        name=own_character_choices,
+        weapon=weapon_choices,
+        armor=armor_choices,
+        shield=shield_or_nothing_choices,
+        off_hand=off_hand_choices,
+    )
+    async def edit(
+        self,
+        interaction: discord.Interaction,
+        name: Name,
+        new_name: Name | None = None,
+        prowess: Prowess | None = None,
+        dexterity: Modifier | None = None,
+        wisdom: Modifier | None = None,
+        charisma: Modifier | None = None,
+        proficiency: Proficiency | None = None,
+        hp: HitPoints | None = None,
+        weapon: Key | None = None,
+        armor: Key | None = None,
+        shield: Key | None = None,
+        off_hand: Key | None = None,
+    ) -> None:
+        guild_id, user_id = _guild(interaction), interaction.user.id
+        given: dict[str, Any] = {
+            field: value
+            for field, value in {
+                "name": new_name,
+                "prowess": prowess,
+                "dexterity": dexterity,
+                "wisdom": wisdom,
+                "charisma": charisma,
+                "proficiency": proficiency,
+                "hp": hp,
+                "weapon": weapon,
+                "armor": armor,
+                "shield": shield,
+                "off_hand": off_hand,
+            }.items()
+            if value is not None
+        }
+        if not given:
+            raise RulesError("Nothing to change: fill in at least one of the options after the name.")
+        for slot in ("shield", "off_hand"):
+            if slot in given:
+                given[slot] = _slot(given[slot])
+        before = await self.bot.store.character(guild_id, user_id, name)
+        if before is None:
+            raise NoSuchCharacter(name)
+        after = _checked(self.bot.catalog, {**before.model_dump(), **given})
+        if after == before:
+            raise RulesError(f"{shown(before.name)} already has those values; nothing was changed.")
+        renamed = after.key != before.key
+        taken = await self.bot.store.character(guild_id, user_id, after.name) if renamed else None
+        if taken is not None:
+            raise IllegalAction(
+                f"You already have a character called {shown(taken.name)}; pick another name."
+            )
+        await self.bot.store.save_character(guild_id, user_id, after)
+        if renamed:
+            await self.bot.store.delete_character(guild_id, user_id, before.name)
+        await interaction.response.send_message(
+            f"Updated **{shown(before.name)}**: {changes_text(before, after, self.bot.catalog)}. "
+            "A fight it already joined keeps the sheet it joined with.",
+            embed=sheet_embed(after, self.bot.catalog, user_id),
+            ephemeral=True,
+        )
+
+    # ------------------------------------------------------------------------------ show, list
+
+    @app_commands.command(name="show", description="Show a character sheet: yours, or another member's")
+    @app_commands.describe(
+        name="Which character",
+        member="Whose character (default: yours)",
+        private="Only you see the sheet",
+    )
+    @app_commands.autocomplete(name=own_character_choices)
+    async def show(
+        self,
+        interaction: discord.Interaction,
+        name: Name,
+        member: discord.Member | None = None,
+        private: bool = False,
+    ) -> None:
+        owner = member or interaction.user
+        character = await self.bot.store.character(_guild(interaction), owner.id, name)
+        if character is None:
+            raise NoSuchCharacter(name, _whose(owner, interaction))
+        await interaction.response.send_message(
+            embed=sheet_embed(character, self.bot.catalog, owner.id), ephemeral=private
+        )
+
+    @app_commands.command(name="list", description="List your characters, or another member's")
+    @app_commands.describe(member="Whose characters (default: yours)", private="Only you see the list")
+    async def list_characters(
+        self,
+        interaction: discord.Interaction,
+        member: discord.Member | None = None,
+        private: bool = False,
+    ) -> None:
+        owner = member or interaction.user
+        characters = await self.bot.store.characters(_guild(interaction), owner.id)
+        await interaction.response.send_message(
+            embed=roster_embed(characters, self.bot.catalog, owner.id), ephemeral=private
+        )
+
+    # ------------------------------------------------------------------------------ delete
+
+    @app_commands.command(name="delete", description="Delete one of your characters")
+    @app_commands.describe(name="Which of your characters")
+    @app_commands.autocomplete(name=own_character_choices)
+    async def delete(self, interaction: discord.Interaction, name: Name) -> None:
+        guild_id, user_id = _guild(interaction), interaction.user.id
+        character = await self.bot.store.character(guild_id, user_id, name)
+        if character is None:
+            raise NoSuchCharacter(name)
+        await self.bot.store.delete_character(guild_id, user_id, character.name)
+        await interaction.response.send_message(
+            f"Deleted **{shown(character.name)}**. A fight it is in keeps its copy until it leaves "
+            "(`/leave`) or the fight ends.",
+            ephemeral=True,
+        )
+
+
+def _guild(interaction: discord.Interaction) -> int:
+    if interaction.guild_id is None:  # guild_only: Discord does not offer these commands in DMs
+        raise RulesError("Characters belong to a server: use this command in a server channel.")
+    return interaction.guild_id
+
+
+def _whose(owner: discord.abc.User, interaction: discord.Interaction) -> str:
+    return "You have" if owner.id == interaction.user.id else f"{shown(owner.display_name)} has"
+
+
+def _slot(key: str | None) -> str | None:
+    """An optional slot: empty, or named ``none``, holds nothing."""
+    if key is None or name_key(key) == NOTHING:
+        return None
+    return key
+
+
+def _checked(catalog: Catalog, fields: dict[str, Any]) -> Character:
+    """The character these fields describe, its equipment keys checked against the catalog (and
+    written as the catalog's keys), and its hands not holding more than two hands can (R26).
+
+    Raises :class:`RulesError` naming what is wrong; the catalog's refusals suggest the closest keys.
+    """
+    main = catalog.weapon(fields["weapon"])
+    armor = catalog.armor(fields["armor"])
+    shield = catalog.shield(fields["shield"]) if fields["shield"] is not None else None
+    off_hand = catalog.weapon(fields["off_hand"]) if fields["off_hand"] is not None else None
+    if shield is not None and main.two_handed:
+        raise IllegalAction(f"{main.name} needs both hands, so it cannot be used with a shield.")
+    if off_hand is not None:
+        if shield is not None:
+            raise IllegalAction("The off hand can hold a shield or a second weapon, not both.")
+        check_two_weapons(main, off_hand)
+    checked = {
+        **fields,
+        "weapon": main.key,
+        "armor": armor.key,
+        "shield": shield.key if shield is not None else None,
+        "off_hand": off_hand.key if off_hand is not None else None,
+    }
+    try:
+        return Character.model_validate(checked)
+    except ValidationError as error:
+        problem = error.errors()[0]
+        field = ".".join(str(part) for part in problem["loc"])
+        raise RulesError(f"That {field} can't be used: {problem['msg']}.") from None
+
+
+async def setup(bot: Pommel) -> None:
+    await bot.add_cog(CharacterCommands(bot))
