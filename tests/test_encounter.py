@@ -7,9 +7,12 @@ round-trip test checks that nothing is lost. A refused request must leave the do
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import pairwise
 from typing import Any
 
 import pytest
+from hypothesis import event, given, settings
+from hypothesis import strategies as st
 
 from bot.characters import MAX_NAME_LENGTH, Character
 from bot.encounter import (
@@ -23,7 +26,7 @@ from bot.encounter import (
     player_holder,
 )
 from bot.rules.cards import Card, InitiativeDeck, full_deck
-from bot.rules.dice import ScriptedDice
+from bot.rules.dice import RandomDice, ScriptedDice
 from bot.rules.equipment import Armor, MonsterTemplate
 from bot.rules.errors import RulesError
 from bot.rules.initiative import ReshuffleReason
@@ -457,3 +460,122 @@ def test_the_document_round_trips_through_json_exactly() -> None:
     # and it plays on the same after the restart
     assert restored.next_turn() == encounter.next_turn()
     assert restored == encounter
+
+
+# --------------------------------------------------------------------------------- properties
+
+PLAYERS = [(ANN, "Ansel"), (BOB, "Bors"), (13, "Cyne")]
+GROUPS = ["Bandits", "Wolves", "BANDITS", "Ansel"]  # the last clashes with a player's character
+
+actions = st.one_of(
+    st.tuples(st.just("deal")),
+    st.tuples(st.just("next")),
+    st.tuples(st.just("next")),
+    st.tuples(st.just("hold")),
+    st.tuples(st.just("act"), st.integers(min_value=0, max_value=6)),
+    st.tuples(st.just("act"), st.integers(min_value=0, max_value=6)),
+    st.tuples(st.just("add"), st.sampled_from(GROUPS), st.integers(min_value=1, max_value=3)),
+    st.tuples(st.just("remove"), st.integers(min_value=0, max_value=20)),
+    st.tuples(st.just("join"), st.sampled_from(PLAYERS)),
+)
+
+
+def apply(encounter: Encounter, action: tuple[Any, ...], dice: RandomDice) -> None:
+    name = action[0]
+    if name == "deal":
+        encounter.deal(dice)
+    elif name == "next":
+        encounter.next_turn()
+    elif name == "hold":
+        encounter.hold()
+    elif name == "act":
+        holders = [*encounter.holders(), "p999"]  # and someone with no card
+        encounter.act(holders[action[1] % len(holders)])
+    elif name == "add":
+        encounter.add_npcs(
+            template("Wolf" if action[1] == "Wolves" else "Bandit"), None, count=action[2], group=action[1]
+        )
+    elif name == "remove":
+        if encounter.combatants:
+            encounter.remove(encounter.combatants[action[1] % len(encounter.combatants)])
+    else:
+        user, who = action[1]
+        encounter.join(user, character(who), None)
+
+
+def assert_invariants(encounter: Encounter) -> None:
+    state, flow = encounter.initiative, encounter.flow
+    holders = encounter.holders()
+    # R1, R2: every card is in exactly one place
+    if state.deck is not None:
+        everything = state.deck.draw_pile + state.deck.discards + list(state.cards.values())
+        assert sorted(c.code for c in everything) == sorted(c.code for c in full_deck())
+    # R1: the order is total and strictly by rank, then suit
+    for entries in (state.order, state.waiting):
+        keys = [entry.card.order_key for entry in entries]
+        assert all(high > low for high, low in pairwise(keys)), "order is not strict"
+    # R4: held cards are cards in play; spent cards are not
+    assert set(state.held) <= set(state.cards)
+    assert not set(state.acted) & set(state.cards)
+    assert set(state.cards) <= set(holders), "a holder that left the fight still has a card"
+    # R6, R7, R8: pools stay within their size
+    for combatant in encounter.combatants:
+        assert 0 <= combatant.pool.remaining <= combatant.pool.size
+    # the turn in progress belongs to a holder with a face-up card
+    if state.turn_of is not None:
+        assert state.turn_of in state.cards
+        assert state.turn_of not in state.held
+        assert flow.offered == []
+    # R3, R4: only eligible claimants are queued or offered, each once
+    claimants = set(state.may_claim)
+    for waiting in (flow.queued, flow.offered):
+        assert set(waiting) <= claimants
+        assert len(set(waiting)) == len(waiting)
+    # the store keeps it as JSON
+    assert Encounter.model_validate_json(encounter.model_dump_json()) == encounter
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    seed=st.integers(min_value=0, max_value=2**32),
+    pause=st.sampled_from(list(ClaimPause)),
+    top=st.sampled_from([(), ("RJ",), ("KS", "BJ"), ("BJ", "RJ")]),
+    steps=st.lists(actions, min_size=10, max_size=50),
+)
+def test_r1_r4_random_fights_keep_every_invariant(
+    seed: int, pause: ClaimPause, top: tuple[str, ...], steps: list[tuple[Any, ...]]
+) -> None:
+    """R1-R8 over random play: cards are conserved, the order is total, pools stay in bounds, claims
+    are eligible, a claim never interrupts a turn, and a refusal changes nothing (not even the step).
+
+    ``top`` puts Jokers on top of the first deal's deck, so that Joker rounds are common."""
+    dice = RandomDice.seeded(seed)
+    encounter = fight(pause)
+    encounter.join(ANN, character("Ansel"), None)
+    encounter.add_npcs(template("Bandit"), None, count=2)
+    if top:
+        encounter.initiative.deck = deck_dealing(*top)
+    for action in steps:
+        before = encounter.model_dump()
+        turn_of = encounter.initiative.turn_of
+        try:
+            apply(encounter, action, dice)
+        except RulesError:
+            event(f"{action[0]} refused")
+            assert encounter.model_dump() == before, f"refused {action} but changed the fight"
+        else:
+            if action[0] in ("deal", "next", "hold", "act"):
+                assert encounter.flow.step > before["flow"]["step"], f"{action} did not bump the step"
+            if action[0] == "act" and turn_of is not None:
+                assert encounter.initiative.turn_of == turn_of, "a claim interrupted the turn in progress"
+            if action[0] == "next" and turn_of is not None:
+                assert encounter.initiative.acted[-1] == turn_of, "Next did not spend the card in play"
+            for seen, what in (
+                (encounter.flow.queued, "a claim queued"),
+                (encounter.flow.offered, "a turn offered"),
+                (encounter.initiative.held, "a card held"),
+                (encounter.initiative.joker_dealt, "a Joker dealt"),
+            ):
+                if seen:
+                    event(what)
+        assert_invariants(encounter)
