@@ -13,6 +13,11 @@ suite always validates. The fake and the harness keep every request and message 
 real Discord would not: between batches (untimed) the garbage collector moves them out of its way
 (``gc.freeze``), or its full collections over that growing heap would show up as 100 ms pauses.
 
+The initiative workload is the GM's ``/init next`` in fights of eight NPC groups: it loads the fight,
+ends a turn and starts the next, saves the fight with its log line, and announces the turn with a
+mention; after the reply, the tracker message is edited (that edit counts in throughput, not in
+latency). When a channel's round is over, the bench deals the next round before the batch, untimed.
+
 Two scenes by default: one interaction at a time (a play-by-post table) and ten in flight at once
 (a voice session where everyone clicks together).
 """
@@ -35,6 +40,8 @@ from typing import Any
 import discord
 
 from bot.app import Pommel
+from bot.encounter import Encounter
+from bot.rules.dice import RandomDice
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.e2e when run as a script
 
@@ -49,13 +56,18 @@ class Workload:
     label: str
     command: str
     options: Mapping[str, Any]
+    by_gm: bool = False
+    """Sent by the GM of every fight instead of by the seat's player."""
 
 
+INIT_NEXT = "/init next (GM, 8 groups)"
 WORKLOADS = [
     Workload(BASELINE, "bench-ping", {}),
     Workload("/roll dice 4d20kh1+5", "roll dice", {"expression": "4d20kh1+5"}),
     Workload("/roll pool dice:3 bonus:5", "roll pool", {"dice": 3, "bonus": 5}),
+    Workload(INIT_NEXT, "init next", {}, by_gm=True),
 ]
+GROUPS_PER_FIGHT = 8
 
 
 @dataclass
@@ -94,6 +106,28 @@ def add_baseline(bot: Pommel) -> None:
     )
 
 
+async def seed_fights(pommel: RunningBot, gm: FakeUser, guild_id: int, tables: list[FakeChannel]) -> None:
+    """A fight in every channel, run by ``gm``, with eight NPC groups of one (eight cards a round)."""
+    catalog = pommel.bot.catalog
+    template = catalog.monster("bandit")
+    armor = catalog.armor(template.armor) if template.armor else None
+    for table in tables:
+        encounter = Encounter(channel_id=table.id, guild_id=guild_id, gm_id=gm.id)
+        for n in range(GROUPS_PER_FIGHT):
+            encounter.add_npcs(template, armor, count=1, name=f"Bandit {n + 1}")
+        await pommel.bot.store.save_encounter(encounter)
+
+
+async def deal_where_due(pommel: RunningBot, gm: FakeUser, seats: list[tuple[FakeUser, FakeChannel]]) -> None:
+    """Untimed: deal a new round in each seat's channel whose round is over (or never started)."""
+    for _, table in seats:
+        encounter = await pommel.bot.store.load_encounter(table.id)
+        assert encounter is not None
+        if encounter.initiative.round == 0 or encounter.initiative.is_round_over:
+            result = await pommel.slash("init deal", user=gm, channel=table)
+            assert not result.ephemeral, result.content
+
+
 async def run_batch(
     pommel: RunningBot, workload: Workload, seats: list[tuple[FakeUser, FakeChannel]]
 ) -> tuple[list[float], float]:
@@ -104,7 +138,10 @@ async def run_batch(
             for user, channel in seats
         )
     )
-    return [r.latency for r in results], time.perf_counter() - started
+    busy = time.perf_counter() - started
+    refused = [r.content for r in results if r.ephemeral]
+    assert not refused, f"{workload.label} was refused, so it would not measure the command: {refused[0]}"
+    return [r.latency for r in results], busy
 
 
 async def measure(interactions: int, channels: int, concurrency: int) -> dict[str, Measured]:
@@ -117,14 +154,20 @@ async def measure(interactions: int, channels: int, concurrency: int) -> dict[st
             world.guild.add_member(player)
         with tempfile.TemporaryDirectory() as scratch:
             async with BotRunner(fake, Path(scratch) / "bench.sqlite3") as runner:
-                pommel = await runner.start_bot(setup=add_baseline)
+                pommel = await runner.start_bot(setup=add_baseline, dice=RandomDice.seeded(7))
+                await seed_fights(pommel, world.gm, world.guild.id, tables)
                 batches = max(1, interactions // concurrency)
                 for number in range(-max(1, batches // 10), batches):  # the first tenth warms up
                     for workload in WORKLOADS:
                         seats = [
-                            (players[i], tables[(number * concurrency + i) % channels])
+                            (
+                                world.gm if workload.by_gm else players[i],
+                                tables[(number * concurrency + i) % channels],
+                            )
                             for i in range(concurrency)
                         ]
+                        if workload.by_gm:
+                            await deal_where_due(pommel, world.gm, seats)
                         latencies, busy = await run_batch(pommel, workload, seats)
                         if number >= 0:
                             measured[workload.label].latencies += latencies

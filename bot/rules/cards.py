@@ -6,7 +6,14 @@ from enum import IntEnum
 from functools import cached_property
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, model_serializer, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ModelWrapValidatorHandler,
+    model_serializer,
+    model_validator,
+)
 
 from .dice import DiceSource
 from .errors import RulesError
@@ -51,12 +58,15 @@ class Card(BaseModel):
     suit: Suit | None = None
     joker: JokerColor | None = None
 
-    @model_validator(mode="before")
+    @model_validator(mode="wrap")
     @classmethod
-    def _from_code(cls, value: Any) -> Any:
+    def _from_code(cls, value: Any, handler: ModelWrapValidatorHandler[Card]) -> Card:
         if isinstance(value, str):
-            return cls.parse_code(value)
-        return value
+            # Cards are frozen, so the 54 of them can be shared: a saved deck loads without building
+            # 54 new cards (a fight's document is read on every command).
+            known = _CARDS_BY_CODE.get(value)
+            return known if known is not None else handler(cls.parse_code(value))
+        return handler(value)
 
     @model_validator(mode="after")
     def _suit_xor_joker(self) -> Card:
@@ -122,6 +132,10 @@ def full_deck() -> list[Card]:
     cards = [Card(rank=rank, suit=suit) for suit in Suit for rank in range(2, ACE + 1)]
     cards += [Card(rank=JOKER_RANK, joker=color) for color in JokerColor]
     return cards
+
+
+_CARDS_BY_CODE: dict[str, Card] = {}
+_CARDS_BY_CODE.update((card.code, card) for card in full_deck())
 
 
 def in_initiative_order(cards: list[Card]) -> list[Card]:
