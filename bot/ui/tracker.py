@@ -102,7 +102,11 @@ def tracker_lines(encounter: Encounter, *, reveal: bool = False) -> list[str]:
     if encounter.combatants:
         lines.append("")
         lines.append("**Combatants**")
-        lines.extend(combatant_line(combatant) for combatant in encounter.combatants)
+        acting = state.turn_of
+        lines.extend(
+            ("▶️ " if combatant.holder == acting else "") + combatant_line(combatant)
+            for combatant in encounter.combatants
+        )
     else:
         lines.append("")
         lines.append("Nobody has joined yet: players `/join`, the GM adds NPCs with `/npc add`.")
