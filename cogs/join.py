@@ -1,0 +1,117 @@
+"""``/join`` and ``/leave``: a player brings a saved character into this channel's fight, or takes one out.
+
+The fight keeps its own copy of the character (its pool, HP and conditions change in the fight, not on
+the sheet), so editing or deleting the saved character later does not touch a fight in progress.
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import Pommel
+from bot.characters import MAX_NAME_LENGTH, Character
+from bot.encounter import Combatant, Encounter, Side
+from bot.fights import Outcome, update_fight
+from bot.permissions import NotAllowed
+from bot.rules.equipment import Armor
+from bot.rules.errors import RulesError
+from bot.ui.character_sheet import (
+    joined_text,
+    left_text,
+    own_character_choices,
+    own_combatant_choices,
+    shown,
+)
+
+NO_ARMOR = "none"
+
+
+class Join(commands.Cog):
+    def __init__(self, bot: Pommel) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="join", description="Bring one of your characters into this channel's fight")
+    @app_commands.describe(character="Which of your characters (see /character list)")
+    @app_commands.autocomplete(character=own_character_choices)
+    @app_commands.guild_only()
+    async def join(
+        self,
+        interaction: discord.Interaction,
+        character: app_commands.Range[str, 1, MAX_NAME_LENGTH],
+    ) -> None:
+        guild_id, channel_id = _where(interaction)
+        user_id = interaction.user.id
+        sheet = await self.bot.store.character(guild_id, user_id, character)
+        if sheet is None:
+            raise RulesError(
+                f"You have no character called '{shown(character)}'. Pick one from the list offered as "
+                "you type, or make one with /character create."
+            )
+        armor = self._armor(sheet)
+        player = interaction.user.display_name
+
+        def change(encounter: Encounter) -> Outcome[Combatant]:
+            joined = encounter.join(user_id, sheet, armor)
+            return Outcome(joined, log=[f"{player} joined with {joined.name}"], data={"combatant": joined.id})
+
+        saved, joined = await update_fight(self.bot.store, channel_id, user_id, change)
+        await interaction.response.send_message(joined_text(saved, user_id, joined.name))
+        await self.bot.trackers.publish(saved)
+
+    @app_commands.command(name="leave", description="Take one of your characters out of this channel's fight")
+    @app_commands.describe(character="Which of your characters in this fight (needed if you have several)")
+    @app_commands.autocomplete(character=own_combatant_choices)
+    @app_commands.guild_only()
+    async def leave(
+        self,
+        interaction: discord.Interaction,
+        character: app_commands.Range[str, 1, MAX_NAME_LENGTH] | None = None,
+    ) -> None:
+        _, channel_id = _where(interaction)
+        user_id = interaction.user.id
+        player = interaction.user.display_name
+
+        def change(encounter: Encounter) -> Outcome[tuple[Combatant, bool]]:
+            leaving = _own_combatant(encounter, user_id, character)
+            discarded = encounter.remove(leaving) is not None
+            return Outcome((leaving, discarded), log=[f"{player} took {leaving.name} out of the fight"])
+
+        saved, (left, discarded) = await update_fight(self.bot.store, channel_id, user_id, change)
+        await interaction.response.send_message(left_text(left.name, user_id, discarded))
+        await self.bot.trackers.publish(saved)
+
+    def _armor(self, sheet: Character) -> Armor | None:
+        """The armor for the pool size (R6); a catalog without a No Armor entry means no armor at all."""
+        if sheet.armor == NO_ARMOR and NO_ARMOR not in self.bot.catalog.armors:
+            return None
+        return self.bot.catalog.armor(sheet.armor)
+
+
+def _where(interaction: discord.Interaction) -> tuple[int, int]:
+    if interaction.guild_id is None or interaction.channel_id is None:  # guild_only: not offered in DMs
+        raise RulesError("Fights happen in server channels: use this command in the fight's channel.")
+    return interaction.guild_id, interaction.channel_id
+
+
+def _own_combatant(encounter: Encounter, user_id: int, wanted: str | None) -> Combatant:
+    """The user's own combatant: the one named (by id or name), or their only one."""
+    own = [c for c in encounter.combatants if c.side is Side.PLAYER and c.owner_id == user_id]
+    if wanted is None:
+        if not own:
+            raise RulesError("You have no character in this fight.")
+        if len(own) > 1:
+            names = ", ".join(shown(c.name) for c in own)
+            raise RulesError(f"You have several characters in this fight ({names}); name the one leaving.")
+        return own[0]
+    combatant = encounter.combatant(wanted)
+    if combatant.owner_id != user_id:
+        raise NotAllowed(
+            f"{shown(combatant.name)} is not yours; only its own player can take it out with /leave."
+        )
+    return combatant
+
+
+async def setup(bot: Pommel) -> None:
+    await bot.add_cog(Join(bot))
