@@ -20,6 +20,22 @@ from .tracker import FACE_DOWN, card_label, name
 JOKER_ROLLS = ", ".join(kind.value for kind in RollKind if kind in JOKER_BONUS_ROLLS)
 
 
+ORDER_LIMIT = 1100
+NAMES_LIMIT = 300
+"""Budgets that keep an announcement within Discord's 2000 characters even with 54 long names."""
+
+
+def listing(items: list[str], separator: str, limit: int) -> str:
+    """Items joined until ``limit`` characters; the rest are counted ("… and 12 more, on the tracker")."""
+    text = ""
+    for index, item in enumerate(items):
+        candidate = item if not text else text + separator + item
+        if len(candidate) > limit:
+            return f"{text}{separator}… and {len(items) - index} more (see the tracker)"
+        text = candidate
+    return text
+
+
 @dataclass(slots=True)
 class Announcement:
     """The text of a public message and the users it may ping."""
@@ -71,9 +87,9 @@ def deal_lines(encounter: Encounter, dealt: DealResult) -> list[str]:
     lines = [f"**Round {dealt.round}** — the cards are dealt (R2)."]
     shown = _in_order(encounter, dealt.dealt)
     if shown:
-        lines.append(" · ".join(shown))
+        lines.append(listing(shown, " · ", ORDER_LIMIT))
     if dealt.kept:
-        kept = ", ".join(_who(encounter, holder) for holder in dealt.kept)
+        kept = listing([_who(encounter, holder) for holder in dealt.kept], ", ", NAMES_LIMIT)
         lines.append(f"Still held face down from an earlier round (R4): {kept}.")
     for reshuffle in dealt.reshuffles:
         before = f" before dealing to {_who(encounter, reshuffle.before)}" if reshuffle.before else ""
@@ -96,7 +112,7 @@ def _in_order(encounter: Encounter, cards: list[CardInPlay]) -> list[str]:
     shown = [f"{card_label(entry.card)} {_who(encounter, entry.holder)}" for entry in visible]
     concealed = [entry for entry in ranked if entry not in visible]
     if concealed:
-        groups = ", ".join(_who(encounter, entry.holder) for entry in concealed)
+        groups = listing([_who(encounter, entry.holder) for entry in concealed], ", ", NAMES_LIMIT)
         shown.append(f"{FACE_DOWN} {groups} (NPC cards hidden until their turn)")
     return shown
 
@@ -134,9 +150,13 @@ def advance_announcement(
     if advance.started is not None:
         lines.append(turn_started_line(encounter, advance.started, announcement, actor_id))
     if advance.offered and not advance.round_over:
-        offered = ", ".join(
-            f"{_who(encounter, holder)} {announcement.notify(_player_of(encounter, holder), actor_id)}"
-            for holder in advance.offered
+        offered = listing(
+            [
+                f"{_who(encounter, holder)} {announcement.notify(_player_of(encounter, holder), actor_id)}"
+                for holder in advance.offered
+            ],
+            ", ",
+            NAMES_LIMIT,
         )
         following = encounter.initiative.order
         then = f" with {_who(encounter, following[0].holder)}" if following else ""
@@ -147,7 +167,7 @@ def advance_announcement(
         gm = announcement.notify(encounter.gm_id, actor_id)
         lines.append(f"⏹️ Round {encounter.initiative.round} is over. The GM {gm} deals the next round.")
         if advance.offered:
-            waiting = ", ".join(_who(encounter, holder) for holder in advance.offered)
+            waiting = listing([_who(encounter, holder) for holder in advance.offered], ", ", NAMES_LIMIT)
             lines.append(f"Held cards may still act first with **Act**: {waiting}.")
     return announcement
 

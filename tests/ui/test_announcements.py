@@ -1,0 +1,48 @@
+"""Announcements of the initiative: self-contained, within Discord's limits, pinging only who they name."""
+
+from __future__ import annotations
+
+from bot.catalog import load_catalog
+from bot.encounter import MAX_COMBATANTS, Encounter
+from bot.rules.dice import RandomDice
+from bot.ui.announcements import advance_announcement, deal_announcement, listing
+
+GM, ACTOR = 1, 2
+CATALOG = load_catalog()
+
+
+def fight_of_groups(count: int, name_length: int = 60) -> Encounter:
+    encounter = Encounter(channel_id=10, guild_id=20, gm_id=GM)
+    template = CATALOG.monster("bandit")
+    for n in range(count):
+        name = f"{n:02d} " + "@everyone *bold* " * 10
+        encounter.add_npcs(template, None, count=1, name=name[:name_length].strip())
+    return encounter
+
+
+def test_a_deal_to_every_card_of_the_deck_stays_within_2000_characters() -> None:
+    """R2: up to 54 cards in one deal; the announcement lists what fits and points at the tracker."""
+    encounter = fight_of_groups(min(MAX_COMBATANTS, 54))
+    dealt, advance = encounter.deal(RandomDice.seeded(3))
+    announcement = deal_announcement(encounter, dealt, advance, ACTOR)
+    assert len(dealt.dealt) == 54
+    assert len(announcement.content) <= 2000
+    assert "more (see the tracker)" in announcement.content
+    assert "@everyone \\*bold\\*" in announcement.content  # typed names are escaped text
+    assert announcement.ping == [GM]  # the NPCs' turn wakes the GM, nobody else
+
+
+def test_the_user_who_pressed_is_never_pinged() -> None:
+    encounter = fight_of_groups(2)
+    dealt, advance = encounter.deal(RandomDice.seeded(3))
+    assert deal_announcement(encounter, dealt, advance, GM).ping == []
+    nxt = advance_announcement(encounter, encounter.next_turn(), GM)
+    assert nxt.ping == []
+    mentions = nxt.allowed_mentions.to_dict()
+    assert mentions["parse"] == []
+    assert mentions.get("users", []) == []
+
+
+def test_listing_counts_what_did_not_fit() -> None:
+    assert listing(["aa", "bb", "cc"], ", ", 6) == "aa, bb, … and 1 more (see the tracker)"
+    assert listing(["aa", "bb"], ", ", 100) == "aa, bb"
