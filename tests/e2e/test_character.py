@@ -291,3 +291,11 @@ async def test_a_blank_name_is_refused(world: World, start_bot: Any) -> None:
     assert "name" in refused.content
     assert refused.errors == []
     assert await saved(pommel, world) == []
+
+
+async def test_edit_offers_to_put_the_shield_away(world: World, start_bot: Any) -> None:
+    pommel = await start_bot()
+    offered = await pommel.autocomplete("character edit", user=world.player, focused="shield", value="")
+    assert offered.choices[0] == {"name": "No shield", "value": "none"}
+    kite = await pommel.autocomplete("character edit", user=world.player, focused="shield", value="kite")
+    assert [choice["value"] for choice in kite.choices] == ["kite"]
