@@ -228,7 +228,7 @@ class Encounter(BaseModel):
         if count < 1:
             raise RulesError("Add at least one NPC.")
         base = (name or template.name).strip()
-        group_name = (group or (base if count == 1 else f"{base}s")).strip()
+        group_name = (group or (base if count == 1 else plural(base))).strip()
         if not base or not group_name:
             raise RulesError("An NPC needs a name with at least one letter or digit in it.")
         for existing in self.combatants:
@@ -243,7 +243,7 @@ class Encounter(BaseModel):
         if len(base) > MAX_NAME_LENGTH:
             raise RulesError(f"An NPC's name can be at most {MAX_NAME_LENGTH} characters long.")
         self._require_room(count)
-        names = [base] if count == 1 else [_fit(base, f" {n}") for n in range(1, count + 1)]
+        names = self._numbered(base, count)
         known = next((g for g in self.groups if name_key(g) == name_key(group_name)), None)
         group_name = known or group_name
         holder = group_holder(group_name)
@@ -274,6 +274,9 @@ class Encounter(BaseModel):
         ]
         if known is None:
             self.groups.append(group_name)
+        if leader:  # R22: a group has one leader; the new one takes over
+            for member in self.members(holder):
+                member.leader = False
         self.next_id += len(added)
         self.combatants.extend(added)
         return added
@@ -281,6 +284,8 @@ class Encounter(BaseModel):
     def remove(self, combatant: Combatant) -> str | None:
         """Take a combatant out of the fight. When it was the last on its card, the card is discarded
         (R2) and its holder's name is returned for the log."""
+        if all(c.id != combatant.id for c in self.combatants):
+            raise RulesError(f"{combatant.name} is not in this fight, so there is nobody to remove.")
         self.combatants = [c for c in self.combatants if c.id != combatant.id]
         if self.members(combatant.holder):
             return None
@@ -304,6 +309,22 @@ class Encounter(BaseModel):
         new = f"c{self.next_id}"
         self.next_id += 1
         return new
+
+    def _numbered(self, base: str, count: int) -> list[str]:
+        """Names for ``count`` new NPCs: the base name alone for one whose name is free, else numbered
+        on from the numbers already taken ("Bandit 3" after "Bandit 1" and "Bandit 2"), a second lone
+        one from 2."""
+        taken = {name_key(c.name) for c in self.combatants}
+        if count == 1 and name_key(base) not in taken:
+            return [base]
+        names: list[str] = []
+        n = 1 if count > 1 else 2  # a second lone "Bandit" is "Bandit 2"
+        while len(names) < count:
+            candidate = _fit(base, f" {n}")
+            if name_key(candidate) not in taken:
+                names.append(candidate)
+            n += 1
+        return names
 
     def _free_name(self, wanted: str) -> str:
         taken = {name_key(c.name) for c in self.combatants}
@@ -345,6 +366,20 @@ class Encounter(BaseModel):
     def _require_dealt(self) -> None:
         if self.initiative.round == 0:
             raise IllegalAction("No cards have been dealt yet. The GM deals to start round 1 (/init deal).")
+
+
+def plural(noun: str) -> str:
+    """An English plural good enough for group names: Bandits, Wolves, Foxes, Harpies."""
+    lower = noun.lower()
+    if lower.endswith(("s", "x", "z", "ch", "sh")):
+        return f"{noun}es"
+    if lower.endswith("y") and lower[-2:-1] not in ("a", "e", "i", "o", "u"):
+        return f"{noun[:-1]}ies"
+    if lower.endswith("fe"):
+        return f"{noun[:-2]}ves"
+    if lower.endswith("f"):
+        return f"{noun[:-1]}ves"
+    return f"{noun}s"
 
 
 def _fit(name: str, suffix: str) -> str:

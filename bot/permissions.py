@@ -70,8 +70,8 @@ def controls(encounter: Encounter, actor: Actor, combatant: Combatant) -> bool:
 
 def require_control(encounter: Encounter, actor: Actor, combatant: Combatant, doing: str) -> None:
     if not controls(encounter, actor, combatant):
-        owner = f"<@{combatant.owner_id}>" if combatant.owner_id is not None else "the GM"
-        raise NotAllowed(f"{combatant.name} is not yours: only {owner} or the GM can {doing} for them.")
+        who = f"<@{combatant.owner_id}> or the GM" if combatant.owner_id is not None else "the GM"
+        raise NotAllowed(f"{combatant.name} is not yours: only {who} can {doing} for them.")
 
 
 def plays_holder(encounter: Encounter, actor: Actor, holder: str) -> bool:
@@ -83,7 +83,5 @@ def require_plays_holder(encounter: Encounter, actor: Actor, holder: str, doing:
     if plays_holder(encounter, actor, holder):
         return
     owner = encounter.holder_owner(holder)
-    who = f"<@{owner}>" if owner is not None else "the GM"
-    raise NotAllowed(
-        f"That card belongs to {encounter.holder_name(holder)}: only {who} or the GM can {doing} it."
-    )
+    who = f"<@{owner}> or the GM" if owner is not None else "the GM"
+    raise NotAllowed(f"That card belongs to {encounter.holder_name(holder)}: only {who} can {doing} it.")

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
+from bot.catalog import load_catalog
 from bot.characters import MAX_NAME_LENGTH, Character
 from bot.encounter import (
     MAX_COMBATANTS,
@@ -128,7 +129,7 @@ def test_r2_holders_are_players_by_joining_order_then_groups_by_creation() -> No
     encounter.add_npcs(template("Bandit"), None, count=1)
     encounter.join(ANN, character("Ansel"), None)
     encounter.join(BOB, character("Brigit"), None)  # Bob's second character: still one card
-    assert encounter.holders() == [player_holder(BOB), player_holder(ANN), "g:wolfs", "g:bandit"]
+    assert encounter.holders() == [player_holder(BOB), player_holder(ANN), "g:wolves", "g:bandit"]
     assert names(encounter.members(player_holder(BOB))) == ["Bors", "Brigit"]
 
 
@@ -198,7 +199,7 @@ def test_same_names_get_a_number_ignoring_case() -> None:
     second = encounter.join(BOB, character("ansel"), None)
     (npc,) = encounter.add_npcs(template("Ansel"), None, count=1, group="Thugs")
     third = encounter.join(GM, character("Ansel"), None)
-    assert [first.name, second.name, npc.name, third.name] == ["Ansel", "ansel (2)", "Ansel (3)", "Ansel (4)"]
+    assert [first.name, second.name, npc.name, third.name] == ["Ansel", "ansel (2)", "Ansel 2", "Ansel (3)"]
 
 
 def test_a_numbered_name_at_the_length_limit_still_fits() -> None:
@@ -226,7 +227,7 @@ def test_a_second_batch_of_the_same_npcs_gets_unique_names() -> None:
     encounter = fight()
     encounter.add_npcs(template(), None, count=2)
     again = encounter.add_npcs(template(), None, count=2)
-    assert names(again) == ["Bandit 1 (2)", "Bandit 2 (2)"]
+    assert names(again) == ["Bandit 3", "Bandit 4"]
     assert encounter.groups == ["Bandits"]
     assert len({c.name.casefold() for c in encounter.combatants}) == 4
 
@@ -444,8 +445,7 @@ def test_the_document_round_trips_through_json_exactly() -> None:
     bors.pool.penalty_next_round = 1
     encounter.combatant("Bandit 1").leader = True
     encounter.initiative.swaps.append((player_holder(ANN), player_holder(BOB)))
-    encounter.next_turn()  # HELD offered Ann her face-up Joker: decline, the order starts it
-    encounter.hold()  # Ann holds; Bob's turn
+    encounter.hold()  # the deal started Ann's face-up Joker; she holds; Bob's turn
     encounter.act(player_holder(ANN))  # queued
     encounter.version = 4
 
@@ -579,3 +579,39 @@ def test_r1_r4_random_fights_keep_every_invariant(
                 if seen:
                     event(what)
         assert_invariants(encounter)
+
+
+def test_group_names_are_plural_in_english() -> None:
+    from bot.encounter import plural
+
+    assert [plural(n) for n in ("Bandit", "Wolf", "Fox", "Harpy", "Knife", "Boss")] == [
+        "Bandits",
+        "Wolves",
+        "Foxes",
+        "Harpies",
+        "Knives",
+        "Bosses",
+    ]
+
+
+def test_a_second_batch_numbers_on_and_a_new_leader_takes_over() -> None:
+    """R22: one leader per group; names go on from the numbers taken."""
+    encounter = Encounter(channel_id=1, guild_id=2, gm_id=3)
+    template = load_catalog().monster("bandit")
+    first = encounter.add_npcs(template, None, count=2, group="Band", leader=True)
+    second = encounter.add_npcs(template, None, count=2, group="band", leader=True)
+    assert [c.name for c in first + second] == ["Bandit 1", "Bandit 2", "Bandit 3", "Bandit 4"]
+    assert [c.name for c in encounter.combatants if c.leader] == ["Bandit 3"]
+    lone = encounter.add_npcs(template, None, count=1)
+    assert lone[0].name == "Bandit"
+
+
+def test_removing_a_stranger_is_refused_and_changes_nothing() -> None:
+    encounter = Encounter(channel_id=1, guild_id=2, gm_id=3)
+    template = load_catalog().monster("bandit")
+    encounter.add_npcs(template, None, count=1)
+    stranger = Encounter(channel_id=9, guild_id=2, gm_id=3).add_npcs(template, None, count=2)[1]
+    before = encounter.model_dump()
+    with pytest.raises(RulesError):
+        encounter.remove(stranger)
+    assert encounter.model_dump() == before

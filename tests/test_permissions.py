@@ -138,7 +138,6 @@ def test_only_a_cards_player_or_the_gm_plays_it() -> None:
         require_plays_holder(encounter, ANN_ACTOR, bandits, "act on")
 
 
-@pytest.mark.xfail(strict=True, reason="permissions.py says 'only the GM or the GM' for NPCs")
 def test_refusals_for_npcs_name_the_gm_once() -> None:
     encounter = fight()
     with pytest.raises(NotAllowed) as control:
@@ -147,3 +146,4 @@ def test_refusals_for_npcs_name_the_gm_once() -> None:
         require_plays_holder(encounter, ANN_ACTOR, group_holder("Bandits"), "act on")
     for refusal in (control.value, card.value):
         assert "the GM or the GM" not in refusal.message
+        assert "only the GM can" in refusal.message

@@ -151,17 +151,16 @@ def _after_turn(state: InitiativeState, flow: TurnFlow, ended: TurnEnded, pause:
 
 
 def _offer(state: InitiativeState, just_ended: str | None, pause: ClaimPause) -> list[str]:
-    """Who the turn is offered to now: never the holder who just ended or held their own turn."""
+    """Who the turn is offered to now: held cards (by the pause policy), highest first, never the
+    holder who just ended or held their own turn. A face-up Joker is not offered the turn: it leads
+    the order anyway (R1)."""
     if pause is ClaimPause.NEVER:
         return []
-    held = set(state.held)
-    offered = []
-    for holder in state.may_claim:
-        if holder == just_ended:
-            continue
-        if pause is ClaimPause.HELD or (holder in held and state.cards[holder].is_joker):
-            offered.append(holder)
-    return offered
+    return [
+        entry.holder
+        for entry in state.waiting
+        if entry.holder != just_ended and (pause is ClaimPause.HELD or entry.card.is_joker)
+    ]
 
 
 def _start_next(state: InitiativeState, flow: TurnFlow) -> TurnStarted:

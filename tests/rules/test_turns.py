@@ -336,16 +336,15 @@ def test_r1_next_between_turns_declines_the_offer_and_starts_the_order() -> None
     assert "a" in table.state.held, "declining the offer spent the held Joker"
 
 
-def test_r3_held_pause_offers_even_a_face_up_joker_at_the_top_of_the_order() -> None:
-    """R3 with HELD: the pause stops for any card that may claim, a face-up Joker included, although
-    Next would start that Joker anyway (questionable: an extra click). Act starts it as a claim."""
+def test_r3_held_pause_does_not_stop_for_a_face_up_joker_that_leads_the_order() -> None:
+    """R1, R3 with HELD: a face-up Joker comes up first anyway, so the deal starts its turn at once
+    instead of offering it (no extra click)."""
     table = Table(HELD)
     offer = table.deal(a="RJ", b="2C")
-    assert offer.offered == ["a"]
-    assert table.state.turn_of is None
-    claimed = table.act("a")
-    assert claimed.started is not None
-    assert claimed.started.claimed
+    assert offer.offered == []
+    assert offer.started is not None
+    assert offer.started.holder == "a"
+    assert not offer.started.claimed
 
 
 def test_r3_begin_round_offers_a_held_joker_after_the_deal() -> None:
