@@ -18,6 +18,7 @@ script leaves the database exactly as it was.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 import sqlite3
@@ -132,7 +133,14 @@ class SqliteStore(Store):
         database was migrated further than these scripts go.
         """
         location = str(path)
-        connection = await aiosqlite.connect(location, isolation_level=None)
+        pending = aiosqlite.connect(location, isolation_level=None)
+        try:
+            connection = await pending
+        except BaseException:
+            # aiosqlite stops its thread without waiting for it; if the event loop closed first, the
+            # thread would print a traceback ("Event loop is closed") under our one-line error.
+            await asyncio.to_thread(pending._thread.join, 5)
+            raise
         store = cls(connection, location)
         try:
             await store._configure(busy_timeout_ms)
