@@ -1,0 +1,240 @@
+"""What ``/encounter``, ``/npc`` and ``/combatant`` show: the fight's overview, its options, and the
+replies that tell the table what changed.
+
+Every name a user typed (characters, NPCs, groups, conditions) goes through :func:`~bot.ui.tracker.name`
+so it cannot break the formatting; mentions are text only, as the bot pings nobody by default.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from enum import Enum
+
+import discord
+from pydantic import BaseModel
+
+from ..catalog import Catalog
+from ..encounter import Combatant, Encounter, Side, TableOptions
+from ..rules.cards import Card
+from ..rules.options import DEFAULT_OPTIONS
+from .tracker import DESCRIPTION_LIMIT, TRACKER_COLOUR, card_label, clip, name, pool_pips
+
+RULE_OPTION_HELP: dict[str, str] = {
+    "attack_types_vs_armor": "R17: DR from the armor's column for the attack type (Bash uses Pierce)",
+    "dynamic_criticals": "R16: a primary-type attack with n ≥ 2 dice rolls n crit dice",
+    "critical_damage": "R16: crit dice by attack type, a simple d10, or double damage",
+    "bash_critical": "R16: a Bash crit deals nonlethal damage, or is a Knock-Out threat",
+    "missile_tie": "R14: a tie against a missile is a near miss, or a Bind",
+    "joker_bonus": "R3: the bonus to rolls made on a Joker's turn",
+    "desperation_min_pool": "R6/R15: a desperation penalty never takes the pool below this",
+    "routed_attack_disadvantage": "R25: Routed attackers are at disadvantage, like Frightened ones",
+    "ac_natural_results": "R24: against AC a natural 20 always hits, a natural 1 always misses",
+}
+"""What each rule option decides (at most 100 characters: Discord's limit for an option's description)."""
+
+TABLE_OPTION_HELP: dict[str, str] = {
+    "repost_tracker": "Post the tracker anew at the bottom of the channel each turn (play-by-post)",
+    "hide_npc_cards": "Show NPC groups' cards only when their turn comes",
+    "claim_pause": "When Next stops to offer the turn to Jokers or held cards (R3, R4)",
+}
+
+OptionChange = tuple[str, object, object]
+"""An option's field name, its old value and its new one."""
+
+
+def option_label(field: str) -> str:
+    return field.replace("_", " ")
+
+
+def option_value(value: object) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, Enum):
+        return str(value.value)
+    return str(value)
+
+
+def option_changes(old: BaseModel, new: BaseModel) -> list[OptionChange]:
+    """The fields whose values differ between two option sets of the same kind, in declaration order."""
+    return [
+        (field, getattr(old, field), getattr(new, field))
+        for field in type(old).model_fields
+        if getattr(old, field) != getattr(new, field)
+    ]
+
+
+def _change_line(change: OptionChange) -> str:
+    field, old, new = change
+    return f"{option_label(field)}: {option_value(old)} → **{option_value(new)}**"
+
+
+def options_changed_reply(changes: Sequence[OptionChange]) -> str:
+    if not changes:
+        return "Those options were already set that way; nothing changed."
+    return "⚙️ The GM changed this fight's options:\n" + "\n".join(
+        f"- {_change_line(change)}" for change in changes
+    )
+
+
+def options_changed_log(changes: Sequence[OptionChange]) -> str:
+    listed = "; ".join(f"{option_label(f)} {option_value(o)} → {option_value(n)}" for f, o, n in changes)
+    return f"options changed: {listed}"
+
+
+def not_default_lines(encounter: Encounter) -> list[str]:
+    """The rule and table options this fight runs with that are not RULINGS.md's defaults."""
+    changes = option_changes(DEFAULT_OPTIONS, encounter.options) + option_changes(
+        TableOptions(), encounter.table
+    )
+    return [
+        f"{option_label(field)}: **{option_value(new)}** (default {option_value(old)})"
+        for field, old, new in changes
+    ]
+
+
+def options_embed(encounter: Encounter) -> discord.Embed:
+    """Every option and its value now; those changed from the defaults are marked."""
+    lines = ["**Rulings**"]
+    for field, help_text in RULE_OPTION_HELP.items():
+        line = _option_line(field, getattr(encounter.options, field), getattr(DEFAULT_OPTIONS, field))
+        lines.append(f"{line} — *{help_text}*")
+    lines += ["", "**Table**"]
+    defaults = TableOptions()
+    for field, help_text in TABLE_OPTION_HELP.items():
+        line = _option_line(field, getattr(encounter.table, field), getattr(defaults, field))
+        lines.append(f"{line} — *{help_text}*")
+    lines += ["", "The GM changes them with `/encounter options`."]
+    return discord.Embed(title="⚙️ Options of this fight", description=clip(lines), colour=TRACKER_COLOUR)
+
+
+def _option_line(field: str, value: object, default: object) -> str:
+    changed = "" if value == default else f" (default {option_value(default)})"
+    return f"{option_label(field)}: **{option_value(value)}**{changed}"
+
+
+def tracker_url(guild_id: int, encounter: Encounter) -> str | None:
+    if encounter.tracker is None:
+        return None
+    tracker = encounter.tracker
+    return f"https://discord.com/channels/{guild_id}/{tracker.channel_id}/{tracker.message_id}"
+
+
+def _gear(catalog: Catalog, combatant: Combatant) -> str:
+    """Weapons (``&`` between two), then armor, then shield, by their catalog names."""
+    weapons = [catalog.weapons.get(combatant.weapon)]
+    keys = [combatant.weapon]
+    if combatant.off_hand:
+        weapons.append(catalog.weapons.get(combatant.off_hand))
+        keys.append(combatant.off_hand)
+    parts = [" & ".join(weapon.name if weapon else key for weapon, key in zip(weapons, keys, strict=True))]
+    if combatant.armor and combatant.armor != "none":
+        armor = catalog.armors.get(combatant.armor)
+        parts.append(armor.name if armor else combatant.armor)
+    if combatant.shield:
+        shield = catalog.shields.get(combatant.shield)
+        parts.append(shield.name if shield else combatant.shield)
+    return " · ".join(name(part) for part in parts)
+
+
+def stats_line(catalog: Catalog, combatant: Combatant, *, full: bool) -> str:
+    """A combatant as the overview shows it; without ``full`` only what the tracker shows anyway."""
+    who = f"**{name(combatant.name)}**"
+    if combatant.side is Side.PLAYER and combatant.owner_id is not None:
+        who += f" (<@{combatant.owner_id}>)"
+    elif combatant.group is not None:
+        who += f" ({name(combatant.group)}{', leader' if combatant.leader else ''})"
+    parts = [who, f"HP {combatant.hp}/{combatant.max_hp}"]
+    if combatant.is_down:
+        parts.append("**down**")
+    if full:
+        pool = combatant.pool
+        parts += [
+            f"Prowess {combatant.prowess}",
+            f"pool {pool_pips(combatant)} {pool.remaining}/{pool.size}",
+            _gear(catalog, combatant),
+        ]
+    if combatant.conditions:
+        parts.append(", ".join(name(condition) for condition in combatant.conditions))
+    return " · ".join(parts)
+
+
+def overview_embed(encounter: Encounter, catalog: Catalog, *, guild_id: int, gm: bool) -> discord.Embed:
+    """``/encounter show``: who runs the fight, where it stands, its options and everyone's numbers.
+
+    NPCs' numbers beyond HP are for the GM's eyes (``gm``); players see their own side in full.
+    """
+    state = encounter.initiative
+    lines = [f"GM: <@{encounter.gm_id}>", f"Round: {state.round or 'not dealt yet'}"]
+    url = tracker_url(guild_id, encounter)
+    if url is not None:
+        lines.append(f"Tracker: {url}")
+    changed = not_default_lines(encounter)
+    lines += ["", "**Options** (changed from the defaults)" if changed else "**Options**: all defaults"]
+    lines += changed
+    lines += ["", f"**Combatants** ({len(encounter.combatants)})"]
+    if not encounter.combatants:
+        lines.append("Nobody yet: players `/join`, the GM adds NPCs with `/npc add`.")
+    for combatant in encounter.combatants:
+        full = gm or combatant.side is Side.PLAYER
+        lines.append(stats_line(catalog, combatant, full=full))
+    return discord.Embed(
+        title="⚔️ This fight", description=clip(lines, DESCRIPTION_LIMIT), colour=TRACKER_COLOUR
+    )
+
+
+def started_reply(encounter: Encounter) -> str:
+    return (
+        f"⚔️ A fight starts here, run by <@{encounter.gm_id}>. Players join with `/join`; "
+        "the GM adds NPCs with `/npc add` and deals round 1 from the tracker."
+    )
+
+
+def gm_handed_reply(old_gm: int, new_gm: int) -> str:
+    return f"👑 <@{old_gm}> hands this fight to <@{new_gm}>, who is now its GM."
+
+
+def npcs_added_reply(added: Sequence[Combatant]) -> str:
+    group = added[0].group or added[0].name
+    names = ", ".join(f"**{name(npc.name)}**{' (leader)' if npc.leader else ''}" for npc in added)
+    verb = "joins" if len(added) == 1 else "join"
+    return f"🆕 {names} {verb} the fight in the group **{name(group)}** (they act on the group's card)."
+
+
+def npcs_removed_reply(
+    removed: Sequence[Combatant], emptied: str | None, discarded: Card | None, *, hide_card: bool = False
+) -> str:
+    """NPCs leaving; when their group is empty, whether its card went to the discards (R2)."""
+    names = ", ".join(f"**{name(npc.name)}**" for npc in removed)
+    verb = "leaves" if len(removed) == 1 else "leave"
+    lines = [f"🚪 {names} {verb} the fight."]
+    if emptied is not None and discarded is not None:
+        card = "" if hide_card else f" ({card_label(discarded)})"
+        lines.append(f"Nobody is left in **{name(emptied)}**: its card{card} is discarded (R2).")
+    elif emptied is not None and len(removed) > 1:
+        lines.append(f"The group **{name(emptied)}** is gone.")
+    return "\n".join(lines)
+
+
+def hp_reply(combatant: Combatant, old: int) -> str:
+    down = " — **down**" if combatant.is_down else ""
+    return f"❤️ **{name(combatant.name)}**: HP {old} → **{combatant.hp}**/{combatant.max_hp}{down}"
+
+
+def conditions_text(combatant: Combatant) -> str:
+    return ", ".join(name(condition) for condition in combatant.conditions) or "none"
+
+
+def condition_reply(combatant: Combatant, condition: str, *, added: bool) -> str:
+    verb = "is now" if added else "is no longer"
+    return (
+        f"🩹 **{name(combatant.name)}** {verb} *{name(condition)}*. Conditions: {conditions_text(combatant)}."
+    )
+
+
+def _shown(value: object) -> str:
+    return "none" if value is None else name(str(value))
+
+
+def edit_reply(combatant_name: str, changes: Sequence[tuple[str, object, object]]) -> str:
+    listed = "\n".join(f"- {label}: {_shown(old)} → **{_shown(new)}**" for label, old, new in changes)
+    return f"✏️ **{name(combatant_name)}** changed:\n{listed}"

@@ -1,0 +1,122 @@
+"""What /encounter, /npc and /combatant show: options and their changes, the overview, the replies."""
+
+from __future__ import annotations
+
+from bot.catalog import load_catalog
+from bot.characters import Character
+from bot.encounter import Encounter, TableOptions, TrackerMessage
+from bot.rules.cards import Card
+from bot.rules.options import CriticalDamage, RuleOptions
+from bot.ui.encounter_views import (
+    RULE_OPTION_HELP,
+    TABLE_OPTION_HELP,
+    condition_reply,
+    edit_reply,
+    hp_reply,
+    not_default_lines,
+    npcs_added_reply,
+    npcs_removed_reply,
+    option_changes,
+    options_changed_log,
+    options_changed_reply,
+    options_embed,
+    overview_embed,
+    tracker_url,
+)
+
+CATALOG = load_catalog()
+
+
+def fight() -> Encounter:
+    encounter = Encounter(channel_id=5, guild_id=1, gm_id=9)
+    alice = Character(
+        name="Alice", prowess=2, dexterity=1, wisdom=0, charisma=0, proficiency=2, hp=14, weapon="longsword"
+    )
+    encounter.join(7, alice, CATALOG.armor(alice.armor))
+    encounter.add_npcs(CATALOG.monster("bandit"), CATALOG.armor("light_gambeson"), count=2, leader=True)
+    return encounter
+
+
+def test_every_option_is_described_within_discords_limit() -> None:
+    assert set(RULE_OPTION_HELP) == set(RuleOptions.model_fields)
+    assert set(TABLE_OPTION_HELP) == set(TableOptions.model_fields)
+    assert all(len(text) <= 100 for text in [*RULE_OPTION_HELP.values(), *TABLE_OPTION_HELP.values()])
+
+
+def test_option_changes_list_only_what_differs() -> None:
+    old = RuleOptions()
+    new = old.model_copy(update={"joker_bonus": 3, "critical_damage": CriticalDamage.DOUBLE})
+    changes = option_changes(old, new)
+    assert changes == [
+        ("critical_damage", CriticalDamage.BY_ATTACK_TYPE, CriticalDamage.DOUBLE),
+        ("joker_bonus", 2, 3),
+    ]
+    reply = options_changed_reply(changes)
+    assert "- critical damage: by attack type → **double damage**" in reply
+    assert "- joker bonus: 2 → **3**" in reply
+    assert options_changed_log(changes) == (
+        "options changed: critical damage by attack type → double damage; joker bonus 2 → 3"
+    )
+    assert "nothing changed" in options_changed_reply([])
+
+
+def test_options_away_from_the_defaults_are_listed_with_the_default() -> None:
+    encounter = fight()
+    assert not_default_lines(encounter) == []
+    encounter.options = encounter.options.model_copy(update={"dynamic_criticals": False})
+    encounter.table = encounter.table.model_copy(update={"repost_tracker": True})
+    assert not_default_lines(encounter) == [
+        "dynamic criticals: **off** (default on)",
+        "repost tracker: **on** (default off)",
+    ]
+    text = options_embed(encounter).description or ""
+    assert "dynamic criticals: **off** (default on) — *R16" in text
+    assert "joker bonus: **2** — *R3" in text
+
+
+def test_the_overview_shows_the_gm_everything_and_players_their_side() -> None:
+    encounter = fight()
+    encounter.tracker = TrackerMessage(channel_id=5, message_id=77)
+    assert tracker_url(1, encounter) == "https://discord.com/channels/1/5/77"
+    gm_view = overview_embed(encounter, CATALOG, guild_id=1, gm=True).description or ""
+    assert "Tracker: https://discord.com/channels/1/5/77" in gm_view
+    assert "**Alice** (<@7>) · HP 14/14 · Prowess 2 · pool ●●● 3/3 · Longsword" in gm_view
+    assert "**Bandit 1** (Bandits, leader) · HP 11/11 · Prowess 1 · pool ●● 2/2 · " in gm_view
+    assert "Sword, Messer & Dagger, Small · Gambeson, Light" in gm_view
+    player_view = overview_embed(encounter, CATALOG, guild_id=1, gm=False).description or ""
+    assert "**Bandit 1** (Bandits, leader) · HP 11/11\n" in player_view
+    assert "Prowess 2" in player_view
+
+
+def test_replies_escape_what_users_typed() -> None:
+    encounter = Encounter(channel_id=5, guild_id=1, gm_id=9)
+    added = encounter.add_npcs(CATALOG.monster("goblin"), None, count=1, name="_Sneaky_", group="**Gang**")
+    assert npcs_added_reply(added) == (
+        "🆕 **\\_Sneaky\\_** joins the fight in the group **\\*\\*Gang\\*\\*** "
+        "(they act on the group's card)."
+    )
+    goblin = added[0]
+    goblin.hp = -2
+    assert hp_reply(goblin, 5) == "❤️ **\\_Sneaky\\_**: HP 5 → **-2**/7 — **down**"
+    goblin.conditions.append("`stuck`")
+    assert condition_reply(goblin, "`stuck`", added=True) == (
+        "🩹 **\\_Sneaky\\_** is now *\\`stuck\\`*. Conditions: \\`stuck\\`."
+    )
+    assert edit_reply("_Sneaky_", [("shield", None, "Buckler")]) == (
+        "✏️ **\\_Sneaky\\_** changed:\n- shield: none → **Buckler**"
+    )
+
+
+def test_removing_a_group_says_its_card_is_discarded_unless_hidden() -> None:
+    encounter = fight()
+    bandits = encounter.members("g:bandits")
+    card = Card.model_validate("KS")
+    assert npcs_removed_reply(bandits, "Bandits", None) == (
+        "🚪 **Bandit 1**, **Bandit 2** leave the fight.\nThe group **Bandits** is gone."
+    )
+    shown = npcs_removed_reply(bandits, "Bandits", card)
+    assert f"Nobody is left in **Bandits**: its card ({card.label}) is discarded (R2)." in shown
+    hidden = npcs_removed_reply(bandits, "Bandits", card, hide_card=True)
+    assert "its card is discarded (R2)" in hidden
+    assert card.label not in hidden
+    assert npcs_removed_reply(bandits[:1], None, None) == "🚪 **Bandit 1** leaves the fight."

@@ -1,0 +1,128 @@
+"""The fight's record: the summary at its end (R5), log lines and privacy, the Markdown log file."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from pydantic import JsonValue
+
+from bot.catalog import load_catalog
+from bot.characters import Character
+from bot.encounter import Encounter
+from bot.store import LogEntry
+from bot.ui.fight_log import (
+    fight_summary,
+    is_private,
+    log_filename,
+    log_line,
+    log_lines,
+    log_markdown,
+    visible_to,
+)
+from bot.ui.tracker import DESCRIPTION_LIMIT
+
+CATALOG = load_catalog()
+STARTED = datetime(2026, 3, 14, 18, 30, tzinfo=UTC)
+
+
+def fight() -> Encounter:
+    encounter = Encounter(channel_id=5, guild_id=1, gm_id=9, started_at=STARTED)
+    alice = Character(
+        name="Alice *the* Bold",
+        prowess=2,
+        dexterity=1,
+        wisdom=0,
+        charisma=0,
+        proficiency=2,
+        hp=14,
+        weapon="arming_sword",
+    )
+    encounter.join(7, alice, CATALOG.armor(alice.armor))
+    bandit = CATALOG.monster("bandit")
+    encounter.add_npcs(bandit, CATALOG.armor("light_gambeson"), count=2)
+    encounter.combatant("Bandit 1").hp = -3
+    encounter.combatant("Bandit 2").conditions.append("prone")
+    encounter.initiative.round = 4
+    return encounter
+
+
+def entry(
+    text: str, *, user: int = 7, private: bool | None = None, minutes: int = 1, id: int = 1
+) -> LogEntry:
+    data: dict[str, JsonValue] = {} if private is None else {"private": private}
+    return LogEntry(
+        id=id,
+        at=STARTED + timedelta(minutes=minutes),
+        guild_id=1,
+        channel_id=5,
+        user_id=user,
+        kind="roll" if private is not None else "encounter",
+        text=text,
+        data=data,
+    )
+
+
+def test_r5_the_summary_gives_rounds_game_time_and_everyones_end() -> None:
+    summary = fight_summary(fight())
+    assert summary.startswith("**Fight over** after 4 rounds (24 s); the fight counts as one 10-minute turn.")
+    assert "GM: <@9>" in summary
+    assert "Alice \\*the\\* Bold: HP 14/14" in summary
+    assert "Bandit 1: HP -3/11 · **down**" in summary
+    assert "Bandit 2: HP 11/11 · prone" in summary
+
+
+def test_the_summary_of_a_huge_fight_fits_an_embed() -> None:
+    encounter = fight()
+    for combatant in encounter.combatants:
+        combatant.conditions = [f"{'x' * 30}{n}" for n in range(8)]
+    encounter.combatants = encounter.combatants * 20
+    assert len(fight_summary(encounter)) <= DESCRIPTION_LIMIT
+
+
+def test_only_the_gm_and_the_roller_see_a_private_roll() -> None:
+    secret = entry("Bob rolled 1d20 = 4", user=8, private=True)
+    assert is_private(secret)
+    assert visible_to(secret, 8, gm=False)
+    assert visible_to(secret, 9, gm=True)
+    assert not visible_to(secret, 7, gm=False)
+    public = entry("Alice rolled 1d20 = 12", private=False)
+    assert not is_private(public)
+    assert visible_to(public, 8, gm=False)
+
+
+def test_a_log_line_shows_the_time_in_each_readers_zone_and_escapes_the_text() -> None:
+    line = log_line(entry("Bob rolled `1d20` **loud**", private=True))
+    stamp = int((STARTED + timedelta(minutes=1)).timestamp())
+    assert line == f"<t:{stamp}:T> Bob rolled \\`1d20\\` \\*\\*loud\\*\\* *(private)*"
+
+
+def test_log_lines_keep_the_latest_that_fit_and_say_what_is_missing() -> None:
+    entries = [entry(f"line {n} " + "x" * 200, id=n) for n in range(40)]
+    text = log_lines(entries, hidden=2, limit=1000)
+    assert len(text) <= 1000
+    assert "line 39" in text
+    assert "line 0 " not in text
+    assert "earlier entries did not fit" in text
+    assert "2 private roll entries of other players not shown" in text
+    assert log_lines([], hidden=0) == "Nothing logged yet."
+
+
+def test_the_log_file_holds_every_entry_private_ones_marked() -> None:
+    encounter = fight()
+    entries = [
+        entry("Gamemaster started a fight", minutes=0),
+        entry("Bob rolled 1d20 = 4", user=8, private=True, minutes=2),
+        entry("Alice rolled 1d20 = 17", private=False, minutes=3),
+    ]
+    ended = STARTED + timedelta(minutes=30)
+    document = log_markdown(encounter, entries, channel="#table", ended_at=ended)
+    assert document.startswith("# Fight log: #table\n")
+    assert "- Started: 2026-03-14 18:30:00 UTC" in document
+    assert "- Ended: 2026-03-14 19:00:00 UTC" in document
+    assert "- Length: 4 rounds (24 s)" in document
+    assert "- `18:30:00` Gamemaster started a fight\n" in document
+    assert "- `18:32:00` Bob rolled 1d20 = 4 *(private)*\n" in document
+    assert "- `18:33:00` Alice rolled 1d20 = 17\n" in document
+    assert "## Final state" in document
+    assert "- Bandit 1: HP -3/11 · **down**" in document
+    assert log_filename(encounter) == "fight-log-2026-03-14-1830.md"
