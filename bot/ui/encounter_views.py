@@ -82,14 +82,18 @@ def options_changed_log(changes: Sequence[OptionChange]) -> str:
 
 
 def not_default_lines(encounter: Encounter) -> list[str]:
-    """The rule and table options this fight runs with that are not RULINGS.md's defaults."""
-    changes = option_changes(DEFAULT_OPTIONS, encounter.options) + option_changes(
-        TableOptions(), encounter.table
-    )
+    """The rulings this fight runs with that are not RULINGS.md's defaults."""
     return [
         f"{option_label(field)}: **{option_value(new)}** (default {option_value(old)})"
-        for field, old, new in changes
+        for field, old, new in option_changes(DEFAULT_OPTIONS, encounter.options)
     ]
+
+
+def table_line(table: TableOptions) -> str:
+    """The table's habits, all three on one line."""
+    return " · ".join(
+        f"{option_label(field)} **{option_value(getattr(table, field))}**" for field in TABLE_OPTION_HELP
+    )
 
 
 def options_embed(encounter: Encounter) -> discord.Embed:
@@ -169,8 +173,12 @@ def overview_embed(encounter: Encounter, catalog: Catalog, *, guild_id: int, gm:
     if url is not None:
         lines.append(f"Tracker: {url}")
     changed = not_default_lines(encounter)
-    lines += ["", "**Options** (changed from the defaults)" if changed else "**Options**: all defaults"]
+    lines += [
+        "",
+        "**Rulings** changed from the defaults:" if changed else "**Rulings**: RULINGS.md's defaults",
+    ]
     lines += changed
+    lines.append(f"**Table**: {table_line(encounter.table)}")
     lines += ["", f"**Combatants** ({len(encounter.combatants)})"]
     if not encounter.combatants:
         lines.append("Nobody yet: players `/join`, the GM adds NPCs with `/npc add`.")

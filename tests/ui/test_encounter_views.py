@@ -21,6 +21,7 @@ from bot.ui.encounter_views import (
     options_changed_reply,
     options_embed,
     overview_embed,
+    table_line,
     tracker_url,
 )
 
@@ -65,10 +66,11 @@ def test_options_away_from_the_defaults_are_listed_with_the_default() -> None:
     assert not_default_lines(encounter) == []
     encounter.options = encounter.options.model_copy(update={"dynamic_criticals": False})
     encounter.table = encounter.table.model_copy(update={"repost_tracker": True})
-    assert not_default_lines(encounter) == [
-        "dynamic criticals: **off** (default on)",
-        "repost tracker: **on** (default off)",
-    ]
+    assert not_default_lines(encounter) == ["dynamic criticals: **off** (default on)"]
+    assert (
+        table_line(encounter.table)
+        == "repost tracker **on** · hide npc cards **off** · claim pause **jokers**"
+    )
     text = options_embed(encounter).description or ""
     assert "dynamic criticals: **off** (default on) — *R16" in text
     assert "joker bonus: **2** — *R3" in text

@@ -1,0 +1,330 @@
+"""``/combatant hp | condition | edit``: the numbers and conditions of one combatant in this channel's fight.
+
+A player changes HP and conditions of their own characters; the GM of anyone. Only the GM edits a
+combatant's stats and gear, and the Martial Pool follows Prowess and armor (R6).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import Pommel
+from bot.catalog import Catalog
+from bot.characters import MAX_MODIFIER, MAX_NAME_LENGTH, MIN_MODIFIER, name_key
+from bot.encounter import MAX_CONDITION_LENGTH, MAX_CONDITIONS, MAX_HP, Combatant, Encounter
+from bot.fights import Outcome, update_fight
+from bot.permissions import require_control, require_gm
+from bot.rules.equipment import Armor, Shield, Weapon
+from bot.rules.errors import IllegalAction, RulesError
+from bot.rules.pool import pool_size
+from bot.ui.actors import actor_of
+from bot.ui.combatant_choices import combatant_choices, condition_choices, fight_channel
+from bot.ui.encounter_views import condition_reply, edit_reply, hp_reply
+from bot.ui.equipment_choices import armor_choices, shield_choices, weapon_choices
+
+NO_SHIELD = "none"
+
+_HP_CHANGE = re.compile(r"^\s*([+-]?)\s*(\d{1,4})\s*$")
+
+
+@dataclass(frozen=True, slots=True)
+class HpChange:
+    """``-5`` takes 5 HP, ``+3`` gives 3, ``12`` sets HP to 12."""
+
+    sign: str
+    amount: int
+
+    def apply(self, hp: int, max_hp: int) -> int:
+        """The new HP, never above the maximum nor below its negative."""
+        if self.sign == "-":
+            new = hp - self.amount
+        elif self.sign == "+":
+            new = hp + self.amount
+        else:
+            new = self.amount
+        return max(-max_hp, min(max_hp, new))
+
+    def __str__(self) -> str:
+        return f"{self.sign}{self.amount}"
+
+
+def parse_hp_change(text: str) -> HpChange:
+    found = _HP_CHANGE.match(text)
+    if found is None:
+        raise RulesError(
+            f"'{text[:20]}' is not an HP change. Write -5 to take 5 HP, +3 to give 3, or 12 to set HP to 12."
+        )
+    return HpChange(found.group(1), int(found.group(2)))
+
+
+class HpChangeTransformer(app_commands.Transformer):
+    @property
+    def max_value(self) -> int:
+        return 12
+
+    async def transform(self, interaction: discord.Interaction, value: str) -> HpChange:
+        return parse_hp_change(value)
+
+
+EditChange = tuple[str, object, object]
+"""What an edit changed: a label, the old value and the new one."""
+
+
+def gear_name(catalog: Catalog, field: str, value: object) -> object:
+    """A weapon, armor or shield by its catalog name; any other value as it is."""
+    tables: dict[str, Mapping[str, Weapon | Armor | Shield]] = {
+        "weapon": catalog.weapons,
+        "armor": catalog.armors,
+        "shield": catalog.shields,
+    }
+    entry = tables[field].get(value) if field in tables and isinstance(value, str) else None
+    return entry.name if entry is not None else value
+
+
+@app_commands.guild_only()
+class CombatantCog(
+    commands.GroupCog, group_name="combatant", group_description="HP, conditions and stats in this fight"
+):
+    def __init__(self, bot: Pommel) -> None:
+        self.bot = bot
+        super().__init__()
+
+    async def _fight(self, interaction: discord.Interaction) -> Encounter | None:
+        if interaction.channel_id is None:
+            return None
+        return await self.bot.store.load_encounter(interaction.channel_id)
+
+    async def who_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return combatant_choices(await self._fight(interaction), current)
+
+    async def _publish_reply(self, interaction: discord.Interaction, saved: Encounter, reply: str) -> None:
+        await interaction.response.send_message(reply)
+        await self.bot.trackers.publish(saved)
+
+    # ------------------------------------------------------------------------------ hp
+
+    @app_commands.command(name="hp", description="Take or give HP (-5, +3) or set it (12)")
+    @app_commands.describe(who="Whose HP", change="-5 takes 5 HP, +3 gives 3, 12 sets HP to 12")
+    async def hp(
+        self,
+        interaction: discord.Interaction,
+        who: str,
+        change: app_commands.Transform[HpChange, HpChangeTransformer],
+    ) -> None:
+        actor = actor_of(interaction)
+        by = interaction.user.display_name
+
+        def apply(encounter: Encounter) -> Outcome[tuple[Combatant, int]]:
+            combatant = encounter.combatant(who)
+            require_control(encounter, actor, combatant, "change HP")
+            old = combatant.hp
+            combatant.hp = change.apply(old, combatant.max_hp)
+            down = " (down)" if combatant.is_down else ""
+            line = f"{by}: {combatant.name} HP {old} → {combatant.hp} ({change}){down}"
+            return Outcome((combatant, old), log=[line])
+
+        saved, (combatant, old) = await update_fight(
+            self.bot.store, fight_channel(interaction), actor.user_id, apply
+        )
+        await self._publish_reply(interaction, saved, hp_reply(combatant, old))
+
+    hp.autocomplete("who")(who_choices)
+
+    # ------------------------------------------------------------------------------ conditions
+
+    @app_commands.command(name="condition", description="Add or remove a condition: prone, stunned, routed…")
+    @app_commands.describe(
+        who="Whose condition",
+        action="Add it or remove it",
+        condition=f"The condition (any short text, up to {MAX_CONDITION_LENGTH} characters)",
+    )
+    async def condition(
+        self,
+        interaction: discord.Interaction,
+        who: str,
+        action: Literal["add", "remove"],
+        condition: app_commands.Range[str, 1, MAX_CONDITION_LENGTH],
+    ) -> None:
+        actor = actor_of(interaction)
+        by = interaction.user.display_name
+        wanted = " ".join(condition.split())
+        if not wanted:
+            raise RulesError("Name the condition with at least one letter.")
+
+        def apply(encounter: Encounter) -> Outcome[tuple[Combatant, str]]:
+            combatant = encounter.combatant(who)
+            require_control(encounter, actor, combatant, "change conditions")
+            has = next((c for c in combatant.conditions if c.casefold() == wanted.casefold()), None)
+            if action == "add":
+                if has is not None:
+                    raise IllegalAction(f"{combatant.name} is already {has}.")
+                if len(combatant.conditions) >= MAX_CONDITIONS:
+                    raise IllegalAction(
+                        f"{combatant.name} already has {MAX_CONDITIONS} conditions; remove one first."
+                    )
+                combatant.conditions.append(wanted)
+                line = f"{by}: {combatant.name} is now {wanted}"
+            else:
+                if has is None:
+                    current = ", ".join(combatant.conditions) or "none"
+                    raise IllegalAction(f"{combatant.name} is not {wanted}. Conditions now: {current}.")
+                combatant.conditions.remove(has)
+                line = f"{by}: {combatant.name} is no longer {has}"
+            return Outcome((combatant, has or wanted), log=[line])
+
+        saved, (combatant, changed) = await update_fight(
+            self.bot.store, fight_channel(interaction), actor.user_id, apply
+        )
+        reply = condition_reply(combatant, changed, added=action == "add")
+        await self._publish_reply(interaction, saved, reply)
+
+    condition.autocomplete("who")(who_choices)
+
+    @condition.autocomplete("condition")
+    async def condition_suggestions(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        encounter = await self._fight(interaction)
+        who = getattr(interaction.namespace, "who", None)
+        combatant = None
+        if encounter is not None and isinstance(who, str) and who:
+            try:
+                combatant = encounter.combatant(who)
+            except RulesError:
+                combatant = None
+        removing = getattr(interaction.namespace, "action", None) == "remove"
+        return condition_choices(combatant, current, removing=removing)
+
+    # ------------------------------------------------------------------------------ edit
+
+    @app_commands.command(name="edit", description="GM: change a combatant's name, stats or gear")
+    @app_commands.describe(
+        who="Whom to change",
+        name="A new name",
+        prowess="Prowess (the Martial Pool follows it, R6)",
+        dex="DEX modifier",
+        wis="WIS modifier (morale, R21)",
+        cha="CHA modifier (rally, R23)",
+        max_hp="Maximum HP (HP above it drops to it)",
+        weapon="Main weapon",
+        armor="Armor (the Martial Pool follows it, R6)",
+        shield=f"Shield ('{NO_SHIELD}' for none)",
+    )
+    @app_commands.autocomplete(weapon=weapon_choices, armor=armor_choices)
+    async def edit(
+        self,
+        interaction: discord.Interaction,
+        who: str,
+        name: app_commands.Range[str, 1, MAX_NAME_LENGTH] | None = None,
+        prowess: app_commands.Range[int, 0, 20] | None = None,
+        dex: app_commands.Range[int, MIN_MODIFIER, MAX_MODIFIER] | None = None,
+        wis: app_commands.Range[int, MIN_MODIFIER, MAX_MODIFIER] | None = None,
+        cha: app_commands.Range[int, MIN_MODIFIER, MAX_MODIFIER] | None = None,
+        max_hp: app_commands.Range[int, 1, MAX_HP] | None = None,
+        weapon: str | None = None,
+        armor: str | None = None,
+        shield: str | None = None,
+    ) -> None:
+        given = (name, prowess, dex, wis, cha, max_hp, weapon, armor, shield)
+        if all(value is None for value in given):
+            raise RulesError("Say what to change: a name, a stat or a piece of gear.")
+        actor = actor_of(interaction)
+        catalog = self.bot.catalog
+        by = interaction.user.display_name
+
+        def apply(encounter: Encounter) -> Outcome[tuple[str, list[EditChange]]]:
+            require_gm(encounter, actor, "edit combatants")
+            combatant = encounter.combatant(who)
+            before = combatant.name
+            changes: list[EditChange] = []
+
+            def put(label: str, field: str, value: object) -> None:
+                old = getattr(combatant, field)
+                if old != value:
+                    changes.append((label, gear_name(catalog, field, old), gear_name(catalog, field, value)))
+                    setattr(combatant, field, value)
+
+            if name is not None:
+                new_name = " ".join(name.split())
+                if not new_name:
+                    raise RulesError("A name needs at least one letter or digit.")
+                clash = next(
+                    (
+                        c
+                        for c in encounter.combatants
+                        if c.id != combatant.id and name_key(c.name) == name_key(new_name)
+                    ),
+                    None,
+                )
+                if clash is not None:
+                    raise IllegalAction(f"{clash.name} is already in this fight; pick another name.")
+                put("name", "name", new_name)
+            if prowess is not None:
+                put("Prowess", "prowess", prowess)
+            if dex is not None:
+                put("DEX", "dex_mod", dex)
+            if wis is not None:
+                put("WIS", "wis_mod", wis)
+            if cha is not None:
+                put("CHA", "cha_mod", cha)
+            if max_hp is not None:
+                put("max HP", "max_hp", max_hp)
+                put("HP", "hp", max(-max_hp, min(combatant.hp, max_hp)))
+            if weapon is not None:
+                put("weapon", "weapon", catalog.weapon(weapon).key)
+            if armor is not None:
+                put("armor", "armor", catalog.armor(armor).key)
+            if shield is not None:
+                put(
+                    "shield",
+                    "shield",
+                    None if shield.strip().casefold() == NO_SHIELD else catalog.shield(shield).key,
+                )
+            main = catalog.weapons.get(combatant.weapon)
+            if main is not None and main.two_handed and combatant.shield is not None:
+                raise IllegalAction(
+                    f"{main.name} needs both hands, so {combatant.name} cannot use a shield with it."
+                )
+            worn = catalog.armors.get(combatant.armor) if combatant.armor else None
+            size = pool_size(combatant.prowess, worn)
+            pool = combatant.pool
+            if size != pool.size:
+                changes.append(("Martial Pool", pool.size, size))
+                pool.size, pool.remaining = size, min(pool.remaining, size)
+            listed = "; ".join(f"{label} {old} → {new}" for label, old, new in changes)
+            lines = [f"{by} edited {before}: {listed}"] if changes else []
+            return Outcome((before, changes), log=lines)
+
+        saved, (before, changes) = await update_fight(
+            self.bot.store, fight_channel(interaction), actor.user_id, apply
+        )
+        if not changes:
+            await interaction.response.send_message(
+                "Those were already its values; nothing changed.", ephemeral=True
+            )
+            return
+        await self._publish_reply(interaction, saved, edit_reply(before, changes))
+
+    edit.autocomplete("who")(who_choices)
+
+    @edit.autocomplete("shield")
+    async def shield_or_none(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        choices = await shield_choices(interaction, current)
+        if NO_SHIELD.startswith(current.strip().casefold()):
+            choices = [app_commands.Choice(name="No shield", value=NO_SHIELD), *choices[:24]]
+        return choices
+
+
+async def setup(bot: Pommel) -> None:
+    await bot.add_cog(CombatantCog(bot))
