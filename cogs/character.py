@@ -201,9 +201,7 @@ class CharacterCommands(
             raise IllegalAction(
                 f"You already have a character called {shown(taken.name)}; pick another name."
             )
-        await self.bot.store.save_character(guild_id, user_id, after)
-        if renamed:
-            await self.bot.store.delete_character(guild_id, user_id, before.name)
+        await self.bot.store.save_character(guild_id, user_id, after, replacing=before.name)
         await interaction.response.send_message(
             f"Updated **{shown(before.name)}**: {changes_text(before, after, self.bot.catalog)}. "
             "A fight it already joined keeps the sheet it joined with.",

@@ -235,8 +235,14 @@ class Store(ABC):
     # ------------------------------------------------------------------------------ characters
 
     @abstractmethod
-    async def save_character(self, guild_id: int, user_id: int, character: Character) -> None:
-        """Create the player's character, or replace the one with the same name ignoring case."""
+    async def save_character(
+        self, guild_id: int, user_id: int, character: Character, *, replacing: str | None = None
+    ) -> None:
+        """Create the player's character, or replace the one with the same name ignoring case.
+
+        ``replacing`` names the character this one renames: it is deleted in the same transaction, so a
+        rename never leaves both, or neither.
+        """
 
     @abstractmethod
     async def character(self, guild_id: int, user_id: int, name: str) -> Character | None:

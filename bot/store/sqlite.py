@@ -333,16 +333,26 @@ class SqliteStore(Store):
 
     # ------------------------------------------------------------------------------ characters
 
-    async def save_character(self, guild_id: int, user_id: int, character: Character) -> None:
+    async def save_character(
+        self, guild_id: int, user_id: int, character: Character, *, replacing: str | None = None
+    ) -> None:
         row = (guild_id, user_id, character.key, character.model_dump_json(), _now())
-        await self._transaction(
-            lambda db: db.execute(
+        old_key = name_key(replacing) if replacing is not None else None
+
+        def save(db: sqlite3.Connection) -> None:
+            if old_key is not None and old_key != character.key:
+                db.execute(
+                    "DELETE FROM characters WHERE guild_id = ? AND user_id = ? AND name_key = ?",
+                    (guild_id, user_id, old_key),
+                )
+            db.execute(
                 "INSERT INTO characters (guild_id, user_id, name_key, document, updated_at)"
                 " VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id, user_id, name_key)"
                 " DO UPDATE SET document = excluded.document, updated_at = excluded.updated_at",
                 row,
             )
-        )
+
+        await self._transaction(save)
 
     async def character(self, guild_id: int, user_id: int, name: str) -> Character | None:
         rows = await self._fetch_all(

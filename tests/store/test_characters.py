@@ -118,3 +118,12 @@ def test_values_out_of_bounds_are_refused(field: str, value: Any) -> None:
 def test_unknown_fields_are_refused() -> None:
     with pytest.raises(ValidationError):
         character(strength=3)
+
+
+async def test_a_rename_replaces_the_old_name_in_one_save(store: Store) -> None:
+    """One transaction: afterwards the character exists under the new name only."""
+    await store.save_character(GUILD, USER, character("Ansel"))
+    await store.save_character(GUILD, USER, character("Anselm"), replacing="ansel")
+    assert [c.name for c in await store.characters(GUILD, USER)] == ["Anselm"]
+    await store.save_character(GUILD, USER, character("ANSELM"), replacing="Anselm")  # same key: an update
+    assert [c.name for c in await store.characters(GUILD, USER)] == ["ANSELM"]
