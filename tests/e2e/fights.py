@@ -85,3 +85,29 @@ def button_id(message: FakeMessage, action: str) -> str:
         if custom_id.startswith(f"pommel:turn:{action}:"):
             return custom_id
     raise AssertionError(f"the tracker has no {action} button: {message.custom_ids()}")
+
+
+async def gather_four_through_commands(pommel: RunningBot, world: World) -> None:
+    """The GM starts a fight; Ansel (player) and Brigit (player2) are created and join; the GM adds
+    two Bandits and two goblins as "Wolves" — all through the slash commands, as a table would."""
+    started = await pommel.slash("encounter start", user=world.gm)
+    assert not started.ephemeral, started.content
+    for user, name in ((world.player, "Ansel"), (world.player2, "Brigit")):
+        sheet = {
+            "name": name,
+            "prowess": 2,
+            "dexterity": 1,
+            "wisdom": 0,
+            "charisma": 0,
+            "proficiency": 2,
+            "hp": 14,
+            "weapon": "arming_sword",
+        }
+        created = await pommel.slash("character create", user=user, options=sheet)
+        assert "Saved" in created.content, created.content
+        joined = await pommel.slash("join", user=user, options={"character": name})
+        assert not joined.ephemeral, joined.content
+    for template, group in (("bandit", "Bandits"), ("goblin", "Wolves")):
+        options = {"template": template, "count": 2, "group": group}
+        added = await pommel.slash("npc add", user=world.gm, options=options)
+        assert not added.ephemeral, added.content

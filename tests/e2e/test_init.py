@@ -13,7 +13,7 @@ from bot.encounter import Encounter, group_holder, player_holder
 from bot.rules.cards import Card
 
 from .fake_discord import FakeUser, World
-from .fights import StackedDice, button_id, seed_fight, tracker_message
+from .fights import StackedDice, button_id, gather_four_through_commands, seed_fight, tracker_message
 from .harness import BotRunner, InteractionResult, RunningBot
 
 
@@ -55,13 +55,14 @@ async def test_three_rounds_with_a_joker_claim_a_held_card_a_reshuffle_and_a_dec
     """R1 order, R2 Joker reshuffle and run-out reshuffle, R3 Joker claim with +2, R4 hold across a round."""
     ansel, brigit = player_holder(world.player.id), player_holder(world.player2.id)
     bandits, wolves = group_holder("Bandits"), group_holder("Wolves")
-    pommel = await start_four(
-        world,
-        start_bot,
-        ["BJ", "KS", "7D", "7C"],  # the first shuffle: dealt to Ansel, Brigit, Bandits, Wolves
-        ["5H", "QD", "3S"],  # the Joker reshuffle before round 2 (Brigit keeps her held card)
-        ["2H", "9C"],  # the reshuffle when the deck runs out in round 3
+    pommel = await start_bot(
+        dice=StackedDice(
+            ["BJ", "KS", "7D", "7C"],  # the first shuffle: dealt to Ansel, Brigit, Bandits, Wolves
+            ["5H", "QD", "3S"],  # the Joker reshuffle before round 2 (Brigit keeps her held card)
+            ["2H", "9C"],  # the reshuffle when the deck runs out in round 3
+        )
     )
+    await gather_four_through_commands(pommel, world)
 
     # Round 1. R1: Joker, then K♠, then 7♦ over 7♣ (same rank: ♦ beats ♣). The Joker's turn starts.
     dealt = await pommel.slash("init deal", user=world.gm)
@@ -149,6 +150,15 @@ async def test_three_rounds_with_a_joker_claim_a_held_card_a_reshuffle_and_a_dec
     log = await pommel.bot.store.read_log(channel_id=world.table.id)
     assert any("the deck ran out while dealing" in entry.text for entry in log)
     assert [entry.kind for entry in log].count("initiative") >= 15
+
+    # The GM ends the fight: three rounds, 18 s of game time (R5), and the whole log attached.
+    ended = await pommel.slash("encounter end", user=world.gm)
+    assert ended.message is not None
+    assert "3 rounds (18 s)" in ended.text
+    [attachment] = ended.message.attachments
+    document = attachment.data.decode()
+    assert "the deck ran out while dealing" in document
+    assert "claimed with a Joker" in document
 
 
 async def test_two_next_clicks_at_the_same_instant_advance_exactly_one_turn(
