@@ -4,6 +4,10 @@ Cogs hand :func:`update_fight` a plain function that changes the fight and says 
 store runs it under the channel's lock and saves the fight and its log lines in one transaction
 (retrying on a write from another process). A :class:`~bot.rules.errors.RulesError` raised by the
 change leaves everything as it was.
+
+The SQLite store runs the change on its database thread, between the read and the write of one
+transaction, so a change must be plain work on the fight it is given: the rules core, the dice, the
+catalog. It must not await, touch Discord or the event loop.
 """
 
 from __future__ import annotations

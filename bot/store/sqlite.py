@@ -35,7 +35,7 @@ from pydantic import JsonValue, TypeAdapter
 from ..characters import Character, name_key
 from ..encounter import Encounter
 from ..guild_settings import GuildSettings
-from .base import MAX_LOG_PAGE, DatabaseTooNew, LogEntry, StaleEncounter, Store
+from .base import MAX_LOG_PAGE, DatabaseTooNew, EncounterChange, LogEntry, StaleEncounter, Store
 
 logger = logging.getLogger(__name__)
 
@@ -229,58 +229,62 @@ class SqliteStore(Store):
         if not rows:
             return None
         version, document = rows[0]
-        return Encounter.model_validate_json(document).model_copy(update={"version": version})
+        return _fight(int(version), document)
 
     async def save_encounter(self, encounter: Encounter, *, events: Sequence[LogEntry] = ()) -> Encounter:
         if encounter.version < 0:
             raise ValueError(f"an encounter's version is never negative (got {encounter.version})")
         # The version lives in its own column only, so the document cannot disagree with it.
         document = encounter.model_dump_json(exclude={"version"})
+        rows = _log_rows(events)
+        await self._transaction(lambda db: _write_fight(db, encounter, document, rows))
         # The copy returned is read back from the document written: it shares nothing with the argument,
         # and reading JSON is several times faster than deep-copying the models.
-        saved = Encounter.model_validate_json(document).model_copy(update={"version": encounter.version + 1})
-        rows = _log_rows(events)
-
-        def save(db: sqlite3.Connection) -> list[int]:
-            if encounter.version == 0:
-                cursor = db.execute(
-                    "INSERT INTO encounters (channel_id, guild_id, version, document, updated_at)"
-                    " VALUES (?, ?, 1, ?, ?) ON CONFLICT (channel_id) DO NOTHING",
-                    (encounter.channel_id, encounter.guild_id, document, _now()),
-                )
-            else:
-                cursor = db.execute(
-                    "UPDATE encounters SET guild_id = ?, version = ?, document = ?, updated_at = ?"
-                    " WHERE channel_id = ? AND version = ?",
-                    (
-                        encounter.guild_id,
-                        saved.version,
-                        document,
-                        _now(),
-                        encounter.channel_id,
-                        encounter.version,
-                    ),
-                )
-            if cursor.rowcount != 1:
-                raise _stale(db, encounter)
-            return _insert_log(db, rows)
-
-        await self._transaction(save)
-        return saved
+        return _fight(encounter.version + 1, document)
 
     async def delete_encounter(self, encounter: Encounter, *, events: Sequence[LogEntry] = ()) -> None:
         rows = _log_rows(events)
+        await self._transaction(lambda db: _delete_fight(db, encounter, rows))
 
-        def delete(db: sqlite3.Connection) -> None:
-            cursor = db.execute(
-                "DELETE FROM encounters WHERE channel_id = ? AND version = ?",
-                (encounter.channel_id, encounter.version),
-            )
-            if cursor.rowcount != 1:
-                raise _stale(db, encounter)
-            _insert_log(db, rows)
+    async def update_encounter(
+        self,
+        channel_id: int,
+        change: Callable[[Encounter | None], EncounterChange],
+        *,
+        attempts: int = 3,
+    ) -> Encounter | None:
+        """The read, the change and the write in one transaction, in one round trip to the database.
 
-        await self._transaction(delete)
+        ``change`` runs on the connection's thread inside ``BEGIN IMMEDIATE``, which holds the file's
+        write lock from the read to the commit: no other process can write in between, so ``change``
+        runs exactly once and ``attempts`` is never needed. (The change is the rules core's work: pure
+        Python that touches nothing of the event loop's.)
+        """
+        if attempts < 1:
+            raise ValueError(f"attempts must be at least 1, not {attempts}")
+
+        def work(db: sqlite3.Connection) -> Encounter | None:
+            row = db.execute(
+                "SELECT version, document FROM encounters WHERE channel_id = ?", (channel_id,)
+            ).fetchone()
+            current = None if row is None else _fight(int(row[0]), row[1])
+            wanted = change(current)
+            rows = _log_rows(wanted.events)
+            if wanted.encounter is not None:
+                if wanted.encounter.channel_id != channel_id:
+                    other = wanted.encounter.channel_id
+                    raise ValueError(f"a change of channel {channel_id} returned the fight of {other}")
+                document = wanted.encounter.model_dump_json(exclude={"version"})
+                _write_fight(db, wanted.encounter, document, rows)
+                return _fight(wanted.encounter.version + 1, document)
+            if current is not None:
+                _delete_fight(db, current, rows)
+            else:
+                _insert_log(db, rows)
+            return None
+
+        async with self.lock(channel_id):
+            return await self._transaction(work)
 
     # ------------------------------------------------------------------------------ the log
 
@@ -400,6 +404,48 @@ class SqliteStore(Store):
 
 
 # ---------------------------------------------------------------------------- on the connection's thread
+
+
+def _fight(version: int, document: str) -> Encounter:
+    return Encounter.model_validate_json(document).model_copy(update={"version": version})
+
+
+def _write_fight(
+    db: sqlite3.Connection, encounter: Encounter, document: str, rows: list[_LogRow]
+) -> list[int]:
+    """Compare-and-set: create the fight (version 0) or replace the version it was read at; log ``rows``."""
+    if encounter.version == 0:
+        cursor = db.execute(
+            "INSERT INTO encounters (channel_id, guild_id, version, document, updated_at)"
+            " VALUES (?, ?, 1, ?, ?) ON CONFLICT (channel_id) DO NOTHING",
+            (encounter.channel_id, encounter.guild_id, document, _now()),
+        )
+    else:
+        cursor = db.execute(
+            "UPDATE encounters SET guild_id = ?, version = ?, document = ?, updated_at = ?"
+            " WHERE channel_id = ? AND version = ?",
+            (
+                encounter.guild_id,
+                encounter.version + 1,
+                document,
+                _now(),
+                encounter.channel_id,
+                encounter.version,
+            ),
+        )
+    if cursor.rowcount != 1:
+        raise _stale(db, encounter)
+    return _insert_log(db, rows)
+
+
+def _delete_fight(db: sqlite3.Connection, encounter: Encounter, rows: list[_LogRow]) -> None:
+    cursor = db.execute(
+        "DELETE FROM encounters WHERE channel_id = ? AND version = ?",
+        (encounter.channel_id, encounter.version),
+    )
+    if cursor.rowcount != 1:
+        raise _stale(db, encounter)
+    _insert_log(db, rows)
 
 
 def _in_transaction(db: sqlite3.Connection, work: Callable[[sqlite3.Connection], T]) -> T:

@@ -290,7 +290,9 @@ async def test_a_save_from_outside_the_lock_makes_update_retry(
     monkeypatch.setattr(store, "load_encounter", load_then_interfere)
     counted = CountingChange()
 
-    saved = await store.update_encounter(CHANNEL, counted)
+    # The retry of the generic update (load, change, save); SqliteStore's own update reads inside its
+    # write transaction, so no save can come between (see the test after the next).
+    saved = await Store.update_encounter(store, CHANNEL, counted)
     assert saved is not None
     assert counted.calls == 2
     assert (saved.initiative.round, saved.version) == (2, 3)
@@ -310,12 +312,34 @@ async def test_update_gives_up_after_its_attempts(store: Store, monkeypatch: pyt
     counted = CountingChange()
 
     with pytest.raises(StaleEncounter):
-        await store.update_encounter(CHANNEL, counted, attempts=4)
+        await Store.update_encounter(store, CHANNEL, counted, attempts=4)
     assert counted.calls == 4
     stored = await load(CHANNEL)
     assert stored is not None
     assert stored.initiative.round == 0  # only the interfering saves landed, and they changed nothing
     assert await store.read_log() == []
+
+
+async def test_sqlite_update_reads_inside_its_write_transaction_so_another_store_cannot_interleave(
+    path: Path,
+) -> None:
+    """SqliteStore's update holds the file's write lock from its read to its commit: a second store
+    (a second process) writing all the while never makes it stale, and each change runs once."""
+    first, second = await open_store(path), await open_store(path)
+    try:
+        await first.save_encounter(fight())
+        counted = CountingChange()
+        await asyncio.gather(
+            *(first.update_encounter(CHANNEL, counted, attempts=1) for _ in range(10)),
+            *(second.update_encounter(CHANNEL, next_round, attempts=1) for _ in range(10)),
+        )
+        stored = await first.load_encounter(CHANNEL)
+    finally:
+        await first.close()
+        await second.close()
+    assert counted.calls == 10
+    assert stored is not None
+    assert (stored.initiative.round, stored.version) == (20, 21)
 
 
 async def test_update_refuses_zero_attempts(store: Store) -> None:
