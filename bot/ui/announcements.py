@@ -7,6 +7,7 @@ is over or an NPC group is up. The user who caused the announcement is never pin
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import discord
@@ -180,6 +181,14 @@ def deal_announcement(
     return announcement
 
 
+_BOLD = re.compile(r"(?<!\\)\*\*")
+_ESCAPED = re.compile(r"\\(.)")
+_MENTION = re.compile(r"\s*<@!?\d+>")
+
+
 def log_line(announcement: Announcement) -> str:
-    """The announcement as the fight's log keeps it (mentions and all; the log never pings)."""
-    return announcement.content
+    """The announcement as the fight's log keeps it: plain text on one line (the log is shown escaped,
+    so the Markdown and the mentions of the message would show as clutter)."""
+    lines = [_MENTION.sub("", line) for line in announcement.lines]
+    text = " ".join(line.strip() for line in lines if line.strip())
+    return _ESCAPED.sub(r"\1", _BOLD.sub("", text))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot.catalog import load_catalog
 from bot.encounter import MAX_COMBATANTS, Encounter
 from bot.rules.dice import RandomDice
-from bot.ui.announcements import advance_announcement, deal_announcement, listing
+from bot.ui.announcements import advance_announcement, deal_announcement, listing, log_line
 
 GM, ACTOR = 1, 2
 CATALOG = load_catalog()
@@ -46,3 +46,17 @@ def test_the_user_who_pressed_is_never_pinged() -> None:
 def test_listing_counts_what_did_not_fit() -> None:
     assert listing(["aa", "bb", "cc"], ", ", 6) == "aa, bb, … and 1 more (see the tracker)"
     assert listing(["aa", "bb"], ", ", 100) == "aa, bb"
+
+
+def test_the_log_keeps_plain_text_without_markdown_or_mentions() -> None:
+    """The fight's log is shown escaped: what it keeps must read right as plain text."""
+    encounter = Encounter(channel_id=10, guild_id=20, gm_id=GM)
+    encounter.add_npcs(CATALOG.monster("bandit"), None, count=1, name="Ansel_the *Bold*")
+    dealt, advance = encounter.deal(RandomDice.seeded(3))
+    announcement = deal_announcement(encounter, dealt, advance, ACTOR)
+    assert "**Ansel\\_the \\*Bold\\***" in announcement.content
+    line = log_line(announcement)
+    assert "Ansel_the *Bold*'s turn" in line
+    assert "**" not in line
+    assert "<@" not in line
+    assert "\n" not in line
