@@ -16,11 +16,12 @@ from ..encounter import Encounter
 from ..rules.cards import Card
 from ..rules.initiative import JOKER_BONUS_ROLLS, CardInPlay, DealResult, RollKind, TurnStarted
 from ..rules.turns import Advance
-from .tracker import FACE_DOWN, card_label, name
+from .tracker import FACE_DOWN, card_label, holder_line
 
 JOKER_ROLLS = ", ".join(kind.value for kind in RollKind if kind in JOKER_BONUS_ROLLS)
 
 
+CONTENT_LIMIT = 2000
 ORDER_LIMIT = 1100
 NAMES_LIMIT = 300
 """Budgets that keep an announcement within Discord's 2000 characters even with 54 long names."""
@@ -32,7 +33,8 @@ def listing(items: list[str], separator: str, limit: int) -> str:
     for index, item in enumerate(items):
         candidate = item if not text else text + separator + item
         if len(candidate) > limit:
-            return f"{text}{separator}… and {len(items) - index} more (see the tracker)"
+            rest = f"… and {len(items) - index} more (see the tracker)"
+            return f"{text}{separator}{rest}" if text else rest
         text = candidate
     return text
 
@@ -46,7 +48,13 @@ class Announcement:
 
     @property
     def content(self) -> str:
-        return "\n".join(self.lines)
+        """The lines, within Discord's 2000 characters: the longest line gives way if need be."""
+        lines = list(self.lines)
+        while len("\n".join(lines)) > CONTENT_LIMIT:
+            longest = max(range(len(lines)), key=lambda index: len(lines[index]))
+            excess = len("\n".join(lines)) - CONTENT_LIMIT
+            lines[longest] = lines[longest][: max(0, len(lines[longest]) - excess - 1)] + "…"
+        return "\n".join(lines)
 
     @property
     def allowed_mentions(self) -> discord.AllowedMentions:
@@ -68,7 +76,7 @@ class Announcement:
 
 
 def _who(encounter: Encounter, holder: str) -> str:
-    return f"**{name(encounter.holder_name(holder))}**"
+    return holder_line(encounter, holder)
 
 
 def _player_of(encounter: Encounter, holder: str) -> int:

@@ -46,8 +46,15 @@ def card_label(card: Card) -> str:
     return f"🃏 {card.label.removeprefix('🃏 ')}" if card.is_joker else card.label
 
 
+HOLDER_NAME_LIMIT = 80
+"""A player's card is named after all their characters; a long list is cut (escaping may double it)."""
+
+
 def holder_line(encounter: Encounter, holder: str) -> str:
-    return f"**{name(encounter.holder_name(holder))}**"
+    """A card's holder in bold: the NPC group, or the player's characters."""
+    full = encounter.holder_name(holder)
+    shown = full if len(full) <= HOLDER_NAME_LIMIT else full[: HOLDER_NAME_LIMIT - 1].rstrip() + "…"
+    return f"**{name(shown)}**"
 
 
 def _card_shown(encounter: Encounter, holder: str, card: Card, reveal: bool) -> str:

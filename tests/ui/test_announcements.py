@@ -60,3 +60,33 @@ def test_the_log_keeps_plain_text_without_markdown_or_mentions() -> None:
     assert "**" not in line
     assert "<@" not in line
     assert "\n" not in line
+
+
+def test_a_player_with_many_long_named_characters_stays_within_the_limits() -> None:
+    """R2: a player's characters all act on one card, which is named after them all."""
+    from bot.characters import Character
+
+    encounter = Encounter(channel_id=10, guild_id=20, gm_id=GM)
+    for n in range(30):
+        sheet = Character(
+            name=f"{n:02d}" + "_" * 62,
+            prowess=1,
+            dexterity=0,
+            wisdom=0,
+            charisma=0,
+            proficiency=0,
+            hp=5,
+            weapon="arming_sword",
+        )
+        encounter.join(ACTOR, sheet, None)
+    encounter.add_npcs(CATALOG.monster("bandit"), None, count=1)
+    dealt, advance = encounter.deal(RandomDice.seeded(3))
+    announcement = deal_announcement(encounter, dealt, advance, GM)
+    assert len(announcement.content) <= 2000
+    nxt = advance_announcement(encounter, encounter.next_turn(), GM)
+    assert len(nxt.content) <= 2000
+    assert "…" in announcement.content
+
+
+def test_listing_with_a_first_item_too_long_starts_with_the_count() -> None:
+    assert listing(["x" * 50], " · ", 10) == "… and 1 more (see the tracker)"
