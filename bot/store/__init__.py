@@ -12,9 +12,11 @@ from ..characters import Character
 from ..guild_settings import GuildSettings
 from .base import (
     MAX_LOG_PAGE,
+    CharacterTaken,
     DatabaseTooNew,
     EncounterChange,
     LogEntry,
+    StaleCharacter,
     StaleEncounter,
     Store,
     StoreUnavailable,
@@ -24,11 +26,13 @@ from .sqlite import SqliteStore
 __all__ = [
     "MAX_LOG_PAGE",
     "Character",
+    "CharacterTaken",
     "DatabaseTooNew",
     "EncounterChange",
     "GuildSettings",
     "LogEntry",
     "SqliteStore",
+    "StaleCharacter",
     "StaleEncounter",
     "Store",
     "StoreUnavailable",

@@ -5,7 +5,9 @@ Three promises every implementation keeps:
 * every state change is one transaction: a saved fight and the log lines that tell of it are written
   together or not at all;
 * a write of a fight is a compare-and-set on its version, so a stale or concurrent write is refused
-  (:class:`StaleEncounter`) instead of silently overwriting another;
+  (:class:`StaleEncounter`) instead of silently overwriting another; a player's change to a character
+  is one on the character as read (:class:`StaleCharacter`), and a new one never replaces an old one
+  (:class:`CharacterTaken`);
 * a method returns only after its transaction is committed, so an acknowledged action survives a
   crash of the bot.
 
@@ -53,6 +55,37 @@ class StaleEncounter(RulesError):
         self.channel_id = channel_id
         self.expected = expected
         self.found = found
+
+
+class CharacterTaken(RulesError):
+    """A create or rename onto a name the player already uses in the guild (ignoring case); nothing was
+    written. ``name`` is the stored character's name, as the player wrote it."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(
+            f"You already have a character called {name}. "
+            "Pick another name, or change that one with /character edit."
+        )
+        self.name = name
+
+
+class StaleCharacter(RulesError):
+    """A replace of a character that is no longer stored as it was read; nothing was written.
+
+    ``deleted`` is True when no character of that name is stored any more (deleted, or renamed away).
+    """
+
+    def __init__(self, name: str, *, deleted: bool) -> None:
+        if deleted:
+            message = f"{name} was deleted or renamed while your command ran; nothing was changed."
+        else:
+            message = (
+                f"{name} was changed by another command while yours ran; nothing was changed. "
+                "Look at it with /character show and try again."
+            )
+        super().__init__(message)
+        self.name = name
+        self.deleted = deleted
 
 
 class StoreUnavailable(RuntimeError):
@@ -242,6 +275,31 @@ class Store(ABC):
 
         ``replacing`` names the character this one renames: it is deleted in the same transaction, so a
         rename never leaves both, or neither.
+
+        This overwrites whatever is stored, unchecked: a command acting for a player wants
+        :meth:`create_character` or :meth:`replace_character`, which refuse to lose another's write.
+        """
+
+    @abstractmethod
+    async def create_character(self, guild_id: int, user_id: int, character: Character) -> None:
+        """Add a new character for the player, in one transaction with the check that its name is free.
+
+        Raises :class:`CharacterTaken` (naming the stored character) when the player already has one of
+        that name, ignoring case, and writes nothing: of two creates racing, one wins and the other is
+        told.
+        """
+
+    @abstractmethod
+    async def replace_character(
+        self, guild_id: int, user_id: int, before: Character, after: Character
+    ) -> None:
+        """Compare-and-set: store ``after`` in place of ``before``, if ``before`` is exactly what is stored.
+
+        ``before`` is the character as the caller read it. When the store holds another version of it
+        (an edit that won a race) or none (deleted, or renamed away), raises :class:`StaleCharacter` and
+        writes nothing, so no edit is lost and nothing deleted comes back. A rename (``after.key`` is not
+        ``before.key``) removes the old name and adds the new one in the same transaction, and raises
+        :class:`CharacterTaken` when the new name is another of the player's characters.
         """
 
     @abstractmethod

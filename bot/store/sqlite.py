@@ -35,7 +35,16 @@ from pydantic import JsonValue, TypeAdapter
 from ..characters import Character, name_key
 from ..encounter import Encounter
 from ..guild_settings import GuildSettings
-from .base import MAX_LOG_PAGE, DatabaseTooNew, EncounterChange, LogEntry, StaleEncounter, Store
+from .base import (
+    MAX_LOG_PAGE,
+    CharacterTaken,
+    DatabaseTooNew,
+    EncounterChange,
+    LogEntry,
+    StaleCharacter,
+    StaleEncounter,
+    Store,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -358,6 +367,54 @@ class SqliteStore(Store):
 
         await self._transaction(save)
 
+    async def create_character(self, guild_id: int, user_id: int, character: Character) -> None:
+        row = (guild_id, user_id, character.key, character.model_dump_json(), _now())
+
+        def create(db: sqlite3.Connection) -> None:
+            cursor = db.execute(
+                "INSERT INTO characters (guild_id, user_id, name_key, document, updated_at)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id, user_id, name_key) DO NOTHING",
+                row,
+            )
+            if cursor.rowcount != 1:
+                taken = _stored_character(db, guild_id, user_id, character.key)
+                raise CharacterTaken(taken.name if taken is not None else character.name)
+
+        await self._transaction(create)
+
+    async def replace_character(
+        self, guild_id: int, user_id: int, before: Character, after: Character
+    ) -> None:
+        document = after.model_dump_json()
+
+        def replace(db: sqlite3.Connection) -> None:
+            # Compared as models, not as JSON text: a document written before a field with a default was
+            # added reads back equal to what the caller loaded, while its text differs from a new dump.
+            stored = _stored_character(db, guild_id, user_id, before.key)
+            if stored != before:
+                raise StaleCharacter(before.name, deleted=stored is None)
+            if after.key != before.key:
+                taken = _stored_character(db, guild_id, user_id, after.key)
+                if taken is not None:
+                    raise CharacterTaken(taken.name)
+                db.execute(
+                    "DELETE FROM characters WHERE guild_id = ? AND user_id = ? AND name_key = ?",
+                    (guild_id, user_id, before.key),
+                )
+                db.execute(
+                    "INSERT INTO characters (guild_id, user_id, name_key, document, updated_at)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    (guild_id, user_id, after.key, document, _now()),
+                )
+            else:
+                db.execute(
+                    "UPDATE characters SET document = ?, updated_at = ?"
+                    " WHERE guild_id = ? AND user_id = ? AND name_key = ?",
+                    (document, _now(), guild_id, user_id, before.key),
+                )
+
+        await self._transaction(replace)
+
     async def character(self, guild_id: int, user_id: int, name: str) -> Character | None:
         rows = await self._fetch_all(
             "SELECT document FROM characters WHERE guild_id = ? AND user_id = ? AND name_key = ?",
@@ -446,6 +503,14 @@ def _delete_fight(db: sqlite3.Connection, encounter: Encounter, rows: list[_LogR
     if cursor.rowcount != 1:
         raise _stale(db, encounter)
     _insert_log(db, rows)
+
+
+def _stored_character(db: sqlite3.Connection, guild_id: int, user_id: int, key: str) -> Character | None:
+    row = db.execute(
+        "SELECT document FROM characters WHERE guild_id = ? AND user_id = ? AND name_key = ?",
+        (guild_id, user_id, key),
+    ).fetchone()
+    return None if row is None else Character.model_validate_json(row[0])
 
 
 def _in_transaction(db: sqlite3.Connection, work: Callable[[sqlite3.Connection], T]) -> T:

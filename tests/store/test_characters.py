@@ -1,7 +1,10 @@
-"""Characters: several per player and guild, found by name ignoring case, validated on the way in."""
+"""Characters: several per player and guild, found by name ignoring case, validated on the way in; a
+create or a player's edit is one compare-and-set transaction, so a race refuses one side instead of
+losing a write."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -9,7 +12,7 @@ import pytest
 from pydantic import ValidationError
 
 from bot.characters import MAX_NAME_LENGTH, Character
-from bot.store import Store, open_store
+from bot.store import CharacterTaken, StaleCharacter, Store, open_store
 
 GUILD = 10
 USER = 1
@@ -127,3 +130,123 @@ async def test_a_rename_replaces_the_old_name_in_one_save(store: Store) -> None:
     assert [c.name for c in await store.characters(GUILD, USER)] == ["Anselm"]
     await store.save_character(GUILD, USER, character("ANSELM"), replacing="Anselm")  # same key: an update
     assert [c.name for c in await store.characters(GUILD, USER)] == ["ANSELM"]
+
+
+# ------------------------------------------------------------------------------ create: refuses a taken name
+
+
+async def test_create_adds_a_new_character(store: Store) -> None:
+    await store.create_character(GUILD, USER, character("Ansel"))
+    assert await store.characters(GUILD, USER) == [character("Ansel")]
+
+
+async def test_create_refuses_a_name_taken_ignoring_case_and_keeps_the_first(store: Store) -> None:
+    await store.create_character(GUILD, USER, character("Ansel", hp=12))
+    with pytest.raises(CharacterTaken, match="You already have a character called Ansel") as refused:
+        await store.create_character(GUILD, USER, character("ANSEL", hp=20))
+    assert refused.value.name == "Ansel"
+    assert await store.characters(GUILD, USER) == [character("Ansel", hp=12)]
+
+
+async def test_the_same_name_is_free_for_another_player_or_guild(store: Store) -> None:
+    await store.create_character(GUILD, USER, character("Ansel"))
+    await store.create_character(GUILD, USER + 1, character("Ansel"))
+    await store.create_character(GUILD + 1, USER, character("Ansel"))
+    assert len(await store.characters(GUILD, USER)) == 1
+
+
+async def test_of_two_creates_racing_exactly_one_wins(store: Store) -> None:
+    outcomes = await asyncio.gather(
+        store.create_character(GUILD, USER, character("Ansel", hp=1)),
+        store.create_character(GUILD, USER, character("ansel", hp=2)),
+        return_exceptions=True,
+    )
+    assert sum(outcome is None for outcome in outcomes) == 1
+    assert sum(isinstance(outcome, CharacterTaken) for outcome in outcomes) == 1
+    winner = character("Ansel", hp=1) if outcomes[0] is None else character("ansel", hp=2)
+    assert await store.characters(GUILD, USER) == [winner]
+
+
+# ------------------------------------------------------------------------------ replace: compare-and-set
+
+
+async def test_replace_writes_the_edit_when_nothing_changed_meanwhile(store: Store) -> None:
+    before = character("Ansel")
+    await store.create_character(GUILD, USER, before)
+    await store.replace_character(GUILD, USER, before, character("Ansel", hp=30))
+    assert await store.characters(GUILD, USER) == [character("Ansel", hp=30)]
+
+
+async def test_replace_from_a_stale_copy_is_refused_and_keeps_the_other_edit(store: Store) -> None:
+    read = character("Ansel")
+    await store.create_character(GUILD, USER, read)
+    await store.replace_character(GUILD, USER, read, character("Ansel", hp=30))
+    with pytest.raises(StaleCharacter, match="changed by another command") as refused:
+        await store.replace_character(GUILD, USER, read, character("Ansel", prowess=3))
+    assert refused.value.deleted is False
+    assert await store.characters(GUILD, USER) == [character("Ansel", hp=30)]
+
+
+async def test_replace_of_a_deleted_character_is_refused_and_does_not_bring_it_back(store: Store) -> None:
+    read = character("Ansel")
+    await store.create_character(GUILD, USER, read)
+    await store.delete_character(GUILD, USER, "Ansel")
+    with pytest.raises(StaleCharacter, match="deleted or renamed") as refused:
+        await store.replace_character(GUILD, USER, read, character("Ansel", hp=30))
+    assert refused.value.deleted is True
+    assert await store.characters(GUILD, USER) == []
+
+
+async def test_replace_renames_in_one_transaction(store: Store) -> None:
+    before = character("Ansel")
+    await store.create_character(GUILD, USER, before)
+    await store.replace_character(GUILD, USER, before, character("Anselm", hp=30))
+    assert await store.characters(GUILD, USER) == [character("Anselm", hp=30)]
+    assert await store.character(GUILD, USER, "Ansel") is None
+
+
+async def test_replace_may_change_only_the_case_of_the_name(store: Store) -> None:
+    before = character("Ansel")
+    await store.create_character(GUILD, USER, before)
+    await store.replace_character(GUILD, USER, before, character("ANSEL"))
+    assert [c.name for c in await store.characters(GUILD, USER)] == ["ANSEL"]
+
+
+async def test_a_rename_onto_another_character_is_refused_and_changes_neither(store: Store) -> None:
+    ansel, brigid = character("Ansel"), character("Brigid", hp=5)
+    await store.create_character(GUILD, USER, ansel)
+    await store.create_character(GUILD, USER, brigid)
+    with pytest.raises(CharacterTaken, match="called Brigid"):
+        await store.replace_character(GUILD, USER, ansel, character("BRIGID"))
+    assert await store.characters(GUILD, USER) == [ansel, brigid]
+
+
+async def test_a_rename_from_a_stale_copy_is_refused_before_the_name_is_looked_at(store: Store) -> None:
+    read = character("Ansel")
+    await store.create_character(GUILD, USER, read)
+    await store.replace_character(GUILD, USER, read, character("Ansel", hp=30))
+    with pytest.raises(StaleCharacter):
+        await store.replace_character(GUILD, USER, read, character("Anselm"))
+    assert await store.characters(GUILD, USER) == [character("Ansel", hp=30)]
+
+
+async def test_of_two_edits_racing_from_one_read_exactly_one_is_written(store: Store) -> None:
+    read = character("Ansel")
+    await store.create_character(GUILD, USER, read)
+    outcomes = await asyncio.gather(
+        store.replace_character(GUILD, USER, read, character("Ansel", hp=30)),
+        store.replace_character(GUILD, USER, read, character("Ansel", prowess=3)),
+        return_exceptions=True,
+    )
+    assert sum(outcome is None for outcome in outcomes) == 1
+    assert sum(isinstance(outcome, StaleCharacter) for outcome in outcomes) == 1
+    [stored] = await store.characters(GUILD, USER)
+    assert stored in (character("Ansel", hp=30), character("Ansel", prowess=3))
+
+
+async def test_replace_touches_only_that_players_character(store: Store) -> None:
+    read = character("Ansel")
+    await store.create_character(GUILD, USER, read)
+    await store.create_character(GUILD, USER + 1, read)
+    await store.replace_character(GUILD, USER, read, character("Anselm"))
+    assert await store.characters(GUILD, USER + 1) == [read]
