@@ -118,13 +118,8 @@ class CharacterCommands(
                 "off_hand": _slot(off_hand),
             },
         )
-        existing = await self.bot.store.character(guild_id, user_id, character.name)
-        if existing is not None:
-            raise IllegalAction(
-                f"You already have a character called {shown(existing.name)}. "
-                "Pick another name, or change that one with /character edit."
-            )
-        await self.bot.store.save_character(guild_id, user_id, character)
+        # The store checks that the name is free in the same transaction (CharacterTaken otherwise).
+        await self.bot.store.create_character(guild_id, user_id, character)
         await interaction.response.send_message(
             f"Saved **{shown(character.name)}**. Bring it into this channel's fight with `/join`.",
             embed=sheet_embed(character, self.bot.catalog, user_id),
@@ -195,13 +190,9 @@ class CharacterCommands(
         after = _checked(self.bot.catalog, {**before.model_dump(), **given})
         if after == before:
             raise RulesError(f"{shown(before.name)} already has those values; nothing was changed.")
-        renamed = after.key != before.key
-        taken = await self.bot.store.character(guild_id, user_id, after.name) if renamed else None
-        if taken is not None:
-            raise IllegalAction(
-                f"You already have a character called {shown(taken.name)}; pick another name."
-            )
-        await self.bot.store.save_character(guild_id, user_id, after, replacing=before.name)
+        # Only if the sheet is still ``before``: a delete or another edit since the read is refused
+        # (StaleCharacter), as is a new name another character has (CharacterTaken).
+        await self.bot.store.replace_character(guild_id, user_id, before, after)
         await interaction.response.send_message(
             f"Updated **{shown(before.name)}**: {changes_text(before, after, self.bot.catalog)}. "
             "A fight it already joined keeps the sheet it joined with.",
@@ -257,7 +248,8 @@ class CharacterCommands(
         character = await self.bot.store.character(guild_id, user_id, name)
         if character is None:
             raise NoSuchCharacter(name)
-        await self.bot.store.delete_character(guild_id, user_id, character.name)
+        if not await self.bot.store.delete_character(guild_id, user_id, character.name):
+            raise NoSuchCharacter(name)  # deleted or renamed since it was read
         await interaction.response.send_message(
             f"Deleted **{shown(character.name)}**. A fight it is in keeps its copy until it leaves "
             "(`/leave`) or the fight ends.",

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
+
+import pytest
 
 from bot.characters import Character
 
@@ -299,3 +302,94 @@ async def test_edit_offers_to_put_the_shield_away(world: World, start_bot: Any) 
     assert offered.choices[0] == {"name": "No shield", "value": "none"}
     kite = await pommel.autocomplete("character edit", user=world.player, focused="shield", value="kite")
     assert [choice["value"] for choice in kite.choices] == ["kite"]
+
+
+# ------------------------------------------------------------------------------ commands at the same instant
+
+
+async def test_two_creates_of_one_name_at_once_save_one_and_refuse_the_other(
+    world: World, start_bot: Any
+) -> None:
+    """Neither create may silently overwrite the other: one is saved, the other told the name is taken."""
+    pommel = await start_bot()
+    first, second = await asyncio.gather(
+        create(pommel, world, hp=11), create(pommel, world, name="ANSEL", hp=22)
+    )
+    saves = [result for result in (first, second) if "Saved" in result.content]
+    refusals = [result for result in (first, second) if "already have a character called" in result.content]
+    assert len(saves) == 1
+    assert len(refusals) == 1
+    assert refusals[0].ephemeral
+    assert refusals[0].errors == []
+    [character] = await saved(pommel, world)
+    assert character.hp == (11 if saves[0] is first else 22)
+
+
+async def test_two_edits_at_once_lose_neither_change(world: World, start_bot: Any) -> None:
+    """Each edit that says "Updated" is in the sheet; one that could not be is refused, not lost."""
+    pommel = await start_bot()
+    await create(pommel, world)
+    results = await asyncio.gather(
+        pommel.slash("character edit", user=world.player, options={"name": "Ansel", "hp": 30}),
+        pommel.slash("character edit", user=world.player, options={"name": "Ansel", "prowess": 3}),
+    )
+    [character] = await saved(pommel, world)
+    for result, kept in zip(results, (character.hp == 30, character.prowess == 3), strict=True):
+        assert result.errors == []
+        if "Updated" in result.content:
+            assert kept, "an edit reported as saved was lost"
+        else:
+            assert result.ephemeral
+            assert "changed by another command while yours ran; nothing was changed" in result.content
+    assert any("Updated" in result.content for result in results)
+
+
+async def edit_and_delete_at_once(
+    pommel: RunningBot, world: World, edit: dict[str, Any], *, delete_first: bool
+) -> tuple[InteractionResult, InteractionResult]:
+    """``/character edit`` and ``/character delete`` of Ansel at the same instant, in either order of
+    arrival; returns (edited, deleted)."""
+    edited = pommel.slash("character edit", user=world.player, options={"name": "Ansel", **edit})
+    deleted = pommel.slash("character delete", user=world.player, options={"name": "Ansel"})
+    if delete_first:
+        deleted_result, edited_result = await asyncio.gather(deleted, edited)
+    else:
+        edited_result, deleted_result = await asyncio.gather(edited, deleted)
+    assert edited_result.errors == deleted_result.errors == []
+    return edited_result, deleted_result
+
+
+@pytest.mark.parametrize("delete_first", [True, False])
+async def test_an_edit_at_the_instant_of_a_delete_never_brings_the_character_back(
+    world: World, start_bot: Any, delete_first: bool
+) -> None:
+    pommel = await start_bot()
+    await create(pommel, world)
+    edited, deleted = await edit_and_delete_at_once(pommel, world, {"hp": 30}, delete_first=delete_first)
+    assert "Deleted **Ansel**" in deleted.content
+    assert await saved(pommel, world) == [], "the deleted character came back"
+    if "Updated" not in edited.content:
+        assert edited.ephemeral
+        assert "Ansel was deleted or renamed while your command ran; nothing was changed" in edited.content
+
+
+@pytest.mark.parametrize("delete_first", [True, False])
+async def test_a_rename_at_the_instant_of_a_delete_does_one_and_refuses_the_other(
+    world: World, start_bot: Any, delete_first: bool
+) -> None:
+    """A delete that says "Deleted" deleted it; a rename that says "Updated" left the new name."""
+    pommel = await start_bot()
+    await create(pommel, world)
+    renamed, deleted = await edit_and_delete_at_once(
+        pommel, world, {"new_name": "Anselm"}, delete_first=delete_first
+    )
+    left = [character.name for character in await saved(pommel, world)]
+    if "Deleted **Ansel**" in deleted.content:
+        assert left == []
+        refused = renamed
+    else:
+        assert "Updated **Ansel**: name Ansel → Anselm" in renamed.content
+        assert left == ["Anselm"]
+        refused = deleted
+    assert refused.ephemeral
+    assert "deleted or renamed while" in refused.content or "no character called 'Ansel'" in refused.content
