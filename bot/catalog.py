@@ -18,6 +18,7 @@ import yaml
 from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
+from bot.names import echoed, shown
 from bot.rules.equipment import Armor, MonsterTemplate, Shield, Weapon
 from bot.rules.errors import RulesError
 
@@ -52,10 +53,10 @@ class UnknownEntry(RulesError):
 
     def __init__(self, kind: EntryKind, wanted: str, suggestions: tuple[str, ...]) -> None:
         if suggestions:
-            hint = f" Did you mean {_quoted_choices(suggestions)}?"
+            hint = f" Did you mean {_quoted_choices(shown(key) for key in suggestions)}?"
         else:
             hint = f" Pick a {kind} from the list offered as you type."
-        super().__init__(f"There is no {kind} called '{wanted}'.{hint}")
+        super().__init__(f"There is no {kind} called '{echoed(wanted)}'.{hint}")
         self.kind = kind
         self.wanted = wanted
         self.suggestions = suggestions

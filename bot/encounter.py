@@ -16,6 +16,7 @@ from typing import Annotated
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StringConstraints
 
 from .characters import MAX_NAME_LENGTH, Character, name_key
+from .names import echoed, shown
 from .rules.dice import DiceSource
 from .rules.equipment import Armor, MonsterTemplate, Size
 from .rules.errors import IllegalAction, RulesError
@@ -142,8 +143,8 @@ class Encounter(BaseModel):
         for combatant in self.combatants:
             if name_key(combatant.name) == folded:
                 return combatant
-        names = ", ".join(c.name for c in self.combatants[:10]) or "nobody yet"
-        raise RulesError(f"Nobody called '{wanted}' is in this fight. In it: {names}.")
+        names = ", ".join(shown(c.name) for c in self.combatants[:10]) or "nobody yet"
+        raise RulesError(f"Nobody called '{echoed(wanted)}' is in this fight. In it: {names}.")
 
     def members(self, holder: str) -> list[Combatant]:
         """Everyone acting on ``holder``'s card: a player's characters, or an NPC group."""
@@ -181,7 +182,7 @@ class Encounter(BaseModel):
         Joining during a round gives no card until the next deal, unless the player already holds one.
         """
         if any(c.owner_id == owner_id and c.character == character.key for c in self.combatants):
-            raise IllegalAction(f"{character.name} is already in this fight.")
+            raise IllegalAction(f"{shown(character.name)} is already in this fight.")
         self._require_room(1)
         combatant = Combatant(
             id=self._new_id(),
@@ -234,7 +235,7 @@ class Encounter(BaseModel):
         for existing in self.combatants:
             if existing.side is Side.PLAYER and name_key(existing.name) == name_key(group_name):
                 raise IllegalAction(
-                    f"'{group_name}' is a player's character; give the NPC group another name."
+                    f"'{shown(group_name)}' is a player's character; give the NPC group another name."
                 )
         prowess = template.prowess if prowess is None else prowess
         dex_mod = template.dex_mod if dex_mod is None else dex_mod
@@ -285,7 +286,7 @@ class Encounter(BaseModel):
         """Take a combatant out of the fight. When it was the last on its card, the card is discarded
         (R2) and its holder's name is returned for the log."""
         if all(c.id != combatant.id for c in self.combatants):
-            raise RulesError(f"{combatant.name} is not in this fight, so there is nobody to remove.")
+            raise RulesError(f"{shown(combatant.name)} is not in this fight, so there is nobody to remove.")
         self.combatants = [c for c in self.combatants if c.id != combatant.id]
         if self.members(combatant.holder):
             return None
@@ -369,17 +370,19 @@ class Encounter(BaseModel):
 
 
 def plural(noun: str) -> str:
-    """An English plural good enough for group names: Bandits, Wolves, Foxes, Harpies."""
+    """An English plural good enough for group names: Bandits, Wolves, Foxes, Harpies.
+
+    It is a name too, so it is shortened to stay within ``MAX_NAME_LENGTH``."""
     lower = noun.lower()
     if lower.endswith(("s", "x", "z", "ch", "sh")):
-        return f"{noun}es"
+        return _fit(noun, "es")
     if lower.endswith("y") and lower[-2:-1] not in ("a", "e", "i", "o", "u"):
-        return f"{noun[:-1]}ies"
+        return _fit(noun[:-1], "ies")
     if lower.endswith("fe"):
-        return f"{noun[:-2]}ves"
+        return _fit(noun[:-2], "ves")
     if lower.endswith("f"):
-        return f"{noun[:-1]}ves"
-    return f"{noun}s"
+        return _fit(noun[:-1], "ves")
+    return _fit(noun, "s")
 
 
 def _fit(name: str, suffix: str) -> str:

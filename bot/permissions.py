@@ -12,7 +12,11 @@ from dataclasses import dataclass
 
 from .encounter import Combatant, Encounter
 from .guild_settings import GuildSettings
+from .names import echoed, shown
 from .rules.errors import RulesError
+
+HOLDER_NAME_LIMIT = 300
+"""A player's card is named after all their characters in the fight; a refusal names a few of them."""
 
 
 class NotAllowed(RulesError):
@@ -71,7 +75,7 @@ def controls(encounter: Encounter, actor: Actor, combatant: Combatant) -> bool:
 def require_control(encounter: Encounter, actor: Actor, combatant: Combatant, doing: str) -> None:
     if not controls(encounter, actor, combatant):
         who = f"<@{combatant.owner_id}> or the GM" if combatant.owner_id is not None else "the GM"
-        raise NotAllowed(f"{combatant.name} is not yours: only {who} can {doing} for them.")
+        raise NotAllowed(f"{shown(combatant.name)} is not yours: only {who} can {doing} for them.")
 
 
 def plays_holder(encounter: Encounter, actor: Actor, holder: str) -> bool:
@@ -84,4 +88,5 @@ def require_plays_holder(encounter: Encounter, actor: Actor, holder: str, doing:
         return
     owner = encounter.holder_owner(holder)
     who = f"<@{owner}> or the GM" if owner is not None else "the GM"
-    raise NotAllowed(f"That card belongs to {encounter.holder_name(holder)}: only {who} can {doing} it.")
+    holder_name = echoed(encounter.holder_name(holder), HOLDER_NAME_LIMIT)
+    raise NotAllowed(f"That card belongs to {holder_name}: only {who} can {doing} it.")

@@ -14,6 +14,7 @@ from bot.app import Pommel
 from bot.characters import MAX_NAME_LENGTH
 from bot.encounter import MAX_HP, Combatant, Encounter, Side, group_holder
 from bot.fights import Outcome, update_fight
+from bot.names import shown
 from bot.permissions import require_gm
 from bot.rules.cards import Card
 from bot.rules.errors import IllegalAction
@@ -40,7 +41,8 @@ def _npcs(encounter: Encounter, wanted: str) -> list[Combatant]:
     for target in targets:
         if target.side is not Side.NPC:
             raise IllegalAction(
-                f"{target.name} is a player's character, not an NPC; its player takes it out of the fight."
+                f"{shown(target.name)} is a player's character, not an NPC; "
+                "its player takes it out of the fight."
             )
     return targets
 

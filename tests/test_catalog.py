@@ -285,6 +285,18 @@ def test_unknown_key_without_a_close_match_still_names_it(catalog: Catalog) -> N
     assert "monster" in caught.value.message
 
 
+def test_unknown_key_is_quoted_clipped_and_escaped(catalog: Catalog) -> None:
+    """The refusal is shown as written: a long value would take it past Discord's 2000 characters."""
+    with pytest.raises(UnknownEntry) as caught:
+        catalog.weapon("*bold*" + "_" * 2100)
+    escaped = "\\*bold\\*" + "\\_" * 53 + "…"
+    assert caught.value.message.startswith(f"There is no weapon called '{escaped}'.")
+    assert len(caught.value.message) < 250
+    with pytest.raises(UnknownEntry) as caught:
+        catalog.monster("orc_brte")
+    assert "Did you mean 'orc\\_brute'" in caught.value.message
+
+
 def test_entries_matching(catalog: Catalog) -> None:
     swords = catalog.entries_matching("weapon", "SWORD")
     keys = [weapon.key for weapon in swords]

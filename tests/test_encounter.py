@@ -6,6 +6,7 @@ round-trip test checks that nothing is lost. A refused request must leave the do
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from itertools import pairwise
 from typing import Any
@@ -36,6 +37,8 @@ from bot.rules.pool import Spend
 from bot.rules.turns import ClaimPause
 
 NO_SHUFFLE = ScriptedDice([])
+ESCAPED = "\\*bold\\*\\_name\\_"
+"""How a refusal shows the name ``*bold*_name_``."""
 GM = 1
 ANN = 11
 BOB = 12
@@ -256,6 +259,30 @@ def test_combatant_is_found_by_id_or_name_and_a_miss_names_who_is_in() -> None:
     assert encounter.combatant("  ANSEL ") is ansel
     with pytest.raises(RulesError, match="In it: Ansel"):
         encounter.combatant("Bors")
+
+
+def test_a_miss_quotes_a_long_name_clipped_and_every_name_escaped() -> None:
+    """A refusal is shown as written: what the user typed is clipped (a 2100-character value would
+    push it past Discord's 2000), and names cannot turn into Markdown."""
+    encounter = fight()
+    encounter.join(ANN, character("*bold*_name_"), None)
+    with pytest.raises(RulesError) as caught:
+        encounter.combatant("x" * 2100)
+    message = str(caught.value)
+    assert message == f"Nobody called '{'x' * 59}…' is in this fight. In it: {ESCAPED}."
+    with pytest.raises(RulesError, match=re.escape("Nobody called '\\*\\_x\\_\\*'")):
+        encounter.combatant("*_x_*")
+
+
+def test_refusals_naming_combatants_escape_their_markdown() -> None:
+    encounter = fight()
+    joined = encounter.join(ANN, character("*bold*_name_"), None)
+    escaped = re.escape(ESCAPED)
+    refused(encounter, lambda: encounter.join(ANN, character("*bold*_name_"), None), f"^{escaped} is")
+    bold = re.escape("'\\*BOLD\\*\\_name\\_' is a player's character")
+    refused(encounter, lambda: encounter.add_npcs(template(), None, count=1, group="*BOLD*_name_"), bold)
+    encounter.remove(joined)
+    refused(encounter, lambda: encounter.remove(joined), f"^{escaped} is not in this fight")
 
 
 # --------------------------------------------------------------------------------- removing
@@ -592,6 +619,16 @@ def test_group_names_are_plural_in_english() -> None:
         "Knives",
         "Bosses",
     ]
+
+
+@pytest.mark.parametrize("noun", ["B" * MAX_NAME_LENGTH, "A" * 63 + "y", "W" * 63 + "f", "F" * 62 + "x"])
+def test_a_plural_of_a_name_at_the_length_limit_stays_within_it(noun: str) -> None:
+    from bot.encounter import plural
+
+    assert len(plural(noun)) <= MAX_NAME_LENGTH
+    (npc, _) = fight().add_npcs(template(), None, count=2, name=noun)
+    assert npc.group is not None
+    assert len(npc.group) <= MAX_NAME_LENGTH
 
 
 def test_a_second_batch_numbers_on_and_a_new_leader_takes_over() -> None:

@@ -11,6 +11,7 @@ from bot.characters import Character
 from bot.encounter import Encounter, group_holder, player_holder
 from bot.guild_settings import GuildSettings
 from bot.permissions import (
+    HOLDER_NAME_LIMIT,
     Actor,
     NoFight,
     NotAllowed,
@@ -147,3 +148,20 @@ def test_refusals_for_npcs_name_the_gm_once() -> None:
     for refusal in (control.value, card.value):
         assert "the GM or the GM" not in refusal.message
         assert "only the GM can" in refusal.message
+
+
+def test_refusals_escape_the_markdown_in_names_and_clip_a_long_card_name() -> None:
+    encounter = Encounter(channel_id=100, guild_id=10, gm_id=GM)
+    bold = encounter.join(BOB, character("*bold*_name_"), None)
+    with pytest.raises(NotAllowed) as caught:
+        require_control(encounter, ANN_ACTOR, bold, "attack")
+    assert caught.value.message.startswith("\\*bold\\*\\_name\\_ is not yours")
+    with pytest.raises(NotAllowed) as caught:
+        require_plays_holder(encounter, ANN_ACTOR, player_holder(BOB), "act on")
+    assert caught.value.message.startswith("That card belongs to \\*bold\\*\\_name\\_: only <@12>")
+    for number in range(40):
+        encounter.join(BOB, character(f"{'_' * 60} {number}"), None)
+    with pytest.raises(NotAllowed) as caught:
+        require_plays_holder(encounter, ANN_ACTOR, player_holder(BOB), "act on")
+    assert caught.value.message.endswith("…: only <@12> or the GM can act on it.")
+    assert len(caught.value.message) <= 2 * HOLDER_NAME_LIMIT + 100
