@@ -17,6 +17,7 @@ from ..catalog import Catalog
 from ..encounter import Combatant, Encounter, Side, TableOptions
 from ..rules.cards import Card
 from ..rules.options import DEFAULT_OPTIONS
+from .announcements import listing
 from .tracker import DESCRIPTION_LIMIT, TRACKER_COLOUR, card_label, clip, name, pool_pips
 
 RULE_OPTION_HELP: dict[str, str] = {
@@ -37,6 +38,10 @@ TABLE_OPTION_HELP: dict[str, str] = {
     "hide_npc_cards": "Show NPC groups' cards only when their turn comes",
     "claim_pause": "When Next stops to offer the turn to Jokers or held cards (R3, R4)",
 }
+
+REPLY_NAMES_LIMIT = 1500
+"""The names a reply lists: 20 NPCs added or a group of 60 removed, with names of 64 characters and
+all of them escaped, would take it past Discord's 2000 characters; the rest are counted instead."""
 
 OptionChange = tuple[str, object, object]
 """An option's field name, its old value and its new one."""
@@ -203,7 +208,9 @@ def gm_handed_reply(old_gm: int, new_gm: int) -> str:
 
 def npcs_added_reply(added: Sequence[Combatant]) -> str:
     group = added[0].group or added[0].name
-    names = ", ".join(f"**{name(npc.name)}**{' (leader)' if npc.leader else ''}" for npc in added)
+    names = listing(
+        [f"**{name(npc.name)}**{' (leader)' if npc.leader else ''}" for npc in added], ", ", REPLY_NAMES_LIMIT
+    )
     verb = "joins" if len(added) == 1 else "join"
     return f"🆕 {names} {verb} the fight in the group **{name(group)}** (they act on the group's card)."
 
@@ -212,7 +219,7 @@ def npcs_removed_reply(
     removed: Sequence[Combatant], emptied: str | None, discarded: Card | None, *, hide_card: bool = False
 ) -> str:
     """NPCs leaving; when their group is empty, whether its card went to the discards (R2)."""
-    names = ", ".join(f"**{name(npc.name)}**" for npc in removed)
+    names = listing([f"**{name(npc.name)}**" for npc in removed], ", ", REPLY_NAMES_LIMIT)
     verb = "leaves" if len(removed) == 1 else "leave"
     lines = [f"🚪 {names} {verb} the fight."]
     if emptied is not None and discarded is not None:

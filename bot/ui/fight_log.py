@@ -20,6 +20,9 @@ from .tracker import DESCRIPTION_LIMIT, clip, name
 LOG_DEFAULT = 15
 LOG_MAX = 50
 """The most log entries ``/encounter log`` shows; the whole log comes with the summary at the end."""
+ENTRY_LIMIT = 3000
+"""The most characters one entry takes in ``/encounter log``: removing a group of 60 NPCs logs every
+name, and an entry longer than the embed on its own would leave the reader with nothing."""
 
 
 def is_private(entry: LogEntry) -> bool:
@@ -58,7 +61,24 @@ def log_line(entry: LogEntry) -> str:
     """One entry as a channel shows it: the time in each reader's own time zone, then the line."""
     stamp = f"<t:{int(entry.at.timestamp())}:T>"
     private = " *(private)*" if is_private(entry) else ""
-    return f"{stamp} {escape_markdown(entry.text)}{private}"
+    return f"{stamp} {_escaped_within(entry.text, ENTRY_LIMIT)}{private}"
+
+
+def _escaped_within(text: str, limit: int) -> str:
+    """``text`` escaped, and cut short ("…") if that comes to more than ``limit`` characters.
+
+    The cut is made before escaping, so it never splits an escape from the character it escapes."""
+    escaped = escape_markdown(text)
+    if len(escaped) <= limit:
+        return escaped
+    fits, too_long = 0, len(text)
+    while too_long - fits > 1:
+        middle = (fits + too_long) // 2
+        if len(escape_markdown(text[:middle])) < limit:
+            fits = middle
+        else:
+            too_long = middle
+    return escape_markdown(text[:fits]) + "…"
 
 
 def log_lines(entries: Sequence[LogEntry], hidden: int = 0, limit: int = DESCRIPTION_LIMIT) -> str:

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from bot.catalog import Catalog, load_catalog
-from bot.characters import Character
+from bot.characters import MAX_NAME_LENGTH, Character
 from bot.encounter import Encounter
 from bot.rules.cards import Card
 from bot.ui.character_sheet import (
@@ -118,6 +118,45 @@ def test_changes_name_equipment_by_catalog_name(catalog: Catalog) -> None:
     assert changes_text(before, after, catalog) == (
         "Prowess 2 → 3; armor Haubergeon, Mail → No Armor; shield Heater Shield → none"
     )
+
+
+LONGEST = "_" * MAX_NAME_LENGTH
+"""A name or key at the length limit that escaping doubles: the worst case for a message's length."""
+
+
+def test_the_longest_sheet_stays_within_discords_embed_limits(catalog: Catalog) -> None:
+    worst = sheet(name=LONGEST, weapon=LONGEST, armor=LONGEST, shield=LONGEST, off_hand=LONGEST)
+    embed = sheet_embed(worst, catalog, 10**19)
+    assert embed.title is not None
+    assert len(embed.title) <= 256
+    assert all(len(field.value or "") <= 1024 for field in embed.fields)
+    assert len(embed) <= 6000
+    assert len(embed.fields) <= 25
+
+
+def test_the_longest_changes_fit_the_edit_reply(catalog: Catalog) -> None:
+    """``/character edit`` replies "Updated **name**: changes. A fight it already joined keeps …"."""
+    before = sheet(name=LONGEST, weapon=LONGEST, armor=LONGEST, shield=LONGEST, off_hand=LONGEST)
+    after = sheet(
+        name="*" * MAX_NAME_LENGTH,
+        prowess=0,
+        dexterity=-5,
+        wisdom=10,
+        charisma=10,
+        proficiency=10,
+        hp=999,
+        weapon="light_crossbow",
+        armor="three_quarter_harness",
+        shield="heater",
+        off_hand="light_crossbow",
+    )
+    assert len(changes_text(before, after, catalog)) + 2 * MAX_NAME_LENGTH + 100 <= 2000
+
+
+def test_joined_and_left_replies_with_the_longest_name_fit_a_message() -> None:
+    encounter = Encounter(channel_id=5, guild_id=1, gm_id=9)
+    assert len(joined_text(encounter, 10**19, LONGEST)) <= 2000
+    assert len(left_text(LONGEST, 10**19, discarded=True)) <= 2000
 
 
 def test_character_choices_put_names_starting_with_the_text_first() -> None:

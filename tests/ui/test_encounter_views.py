@@ -3,8 +3,16 @@
 from __future__ import annotations
 
 from bot.catalog import load_catalog
-from bot.characters import Character
-from bot.encounter import Encounter, TableOptions, TrackerMessage
+from bot.characters import MAX_NAME_LENGTH, Character
+from bot.encounter import (
+    MAX_COMBATANTS,
+    MAX_CONDITION_LENGTH,
+    MAX_CONDITIONS,
+    MAX_HP,
+    Encounter,
+    TableOptions,
+    TrackerMessage,
+)
 from bot.rules.cards import Card
 from bot.rules.options import CriticalDamage, RuleOptions
 from bot.ui.encounter_views import (
@@ -24,6 +32,8 @@ from bot.ui.encounter_views import (
     table_line,
     tracker_url,
 )
+from bot.ui.tracker import name
+from cogs.npc import MAX_NPCS_AT_ONCE
 
 CATALOG = load_catalog()
 
@@ -122,3 +132,60 @@ def test_removing_a_group_says_its_card_is_discarded_unless_hidden() -> None:
     assert "its card is discarded (R2)" in hidden
     assert card.label not in hidden
     assert npcs_removed_reply(bandits[:1], None, None) == "🚪 **Bandit 1** leaves the fight."
+
+
+LONGEST = "_" * MAX_NAME_LENGTH
+"""A name at the length limit that escaping doubles: the worst case for a reply's length."""
+CONTENT_LIMIT = 2000
+
+
+def test_adding_the_most_npcs_with_the_longest_names_stays_within_a_message() -> None:
+    encounter = Encounter(channel_id=5, guild_id=1, gm_id=9)
+    added = encounter.add_npcs(
+        CATALOG.monster("bandit"), None, count=MAX_NPCS_AT_ONCE, name=LONGEST, group=LONGEST, leader=True
+    )
+    reply = npcs_added_reply(added)
+    assert len(reply) <= CONTENT_LIMIT
+    assert reply.startswith(f"🆕 **{name(added[0].name)}** (leader), **{name(added[1].name)}**, ")
+    assert "more (see the tracker) join the fight in the group **" + name(LONGEST) + "**" in reply
+
+
+def test_removing_a_whole_fight_of_the_longest_names_stays_within_a_message() -> None:
+    encounter = Encounter(channel_id=5, guild_id=1, gm_id=9)
+    for _ in range(MAX_COMBATANTS // MAX_NPCS_AT_ONCE):
+        encounter.add_npcs(
+            CATALOG.monster("bandit"), None, count=MAX_NPCS_AT_ONCE, name=LONGEST, group=LONGEST
+        )
+    assert len(encounter.combatants) == MAX_COMBATANTS
+    reply = npcs_removed_reply(encounter.combatants, LONGEST, Card.model_validate("10H"))
+    assert len(reply) <= CONTENT_LIMIT
+    assert "more (see the tracker) leave the fight." in reply
+    assert reply.endswith(f"Nobody is left in **{name(LONGEST)}**: its card (10♥) is discarded (R2).")
+
+
+def test_the_longest_edit_and_condition_replies_stay_within_a_message() -> None:
+    encounter = Encounter(channel_id=5, guild_id=1, gm_id=9)
+    (npc,) = encounter.add_npcs(CATALOG.monster("bandit"), None, count=1, name=LONGEST)
+    longest_gear = {
+        kind: max((entry.name for entry in table.values()), key=len)
+        for kind, table in (
+            ("weapon", CATALOG.weapons),
+            ("armor", CATALOG.armors),
+            ("shield", CATALOG.shields),
+        )
+    }
+    changes: list[tuple[str, object, object]] = [
+        ("name", LONGEST, "*" * MAX_NAME_LENGTH),
+        ("Prowess", 20, 0),
+        ("DEX", -5, 10),
+        ("WIS", -5, 10),
+        ("CHA", -5, 10),
+        ("max HP", MAX_HP, 1),
+        ("HP", -MAX_HP, 1),
+        *((kind, LONGEST, gear) for kind, gear in longest_gear.items()),
+        ("Martial Pool", 4, 1),
+    ]
+    assert len(edit_reply(LONGEST, changes)) <= CONTENT_LIMIT
+    npc.conditions = ["_" * MAX_CONDITION_LENGTH] * MAX_CONDITIONS
+    assert len(condition_reply(npc, "_" * MAX_CONDITION_LENGTH, added=True)) <= CONTENT_LIMIT
+    assert len(hp_reply(npc, -MAX_HP)) <= CONTENT_LIMIT

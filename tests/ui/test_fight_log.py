@@ -11,6 +11,7 @@ from bot.characters import Character
 from bot.encounter import Encounter
 from bot.store import LogEntry
 from bot.ui.fight_log import (
+    ENTRY_LIMIT,
     fight_summary,
     is_private,
     log_filename,
@@ -105,6 +106,17 @@ def test_log_lines_keep_the_latest_that_fit_and_say_what_is_missing() -> None:
     assert "earlier entries did not fit" in text
     assert "2 private roll entries of other players not shown" in text
     assert log_lines([], hidden=0) == "Nothing logged yet."
+
+
+def test_the_latest_entry_shows_even_when_it_is_longer_than_the_embed() -> None:
+    """Removing a group of 60 NPCs with long names logs them all: the entry is cut, not left out."""
+    names = ", ".join(f"{'_' * 61} {n}" for n in range(1, 61))
+    entries = [entry("GM dealt", id=1), entry(f"GM removed {names} from the fight", id=2)]
+    text = log_lines(entries)
+    assert len(text) <= DESCRIPTION_LIMIT
+    assert "GM removed \\_\\_" in text
+    assert text.endswith("…")
+    assert len(log_line(entries[1])) <= ENTRY_LIMIT + 20
 
 
 def test_the_log_file_holds_every_entry_private_ones_marked() -> None:
