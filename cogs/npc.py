@@ -24,6 +24,8 @@ from bot.ui.encounter_views import npcs_added_reply, npcs_removed_reply
 from bot.ui.equipment_choices import monster_choices
 
 MAX_NPCS_AT_ONCE = 20
+Wanted = app_commands.Range[str, 1, 100]
+"""A name, id or catalog key picked from autocomplete; Discord refuses anything longer before we see it."""
 
 Removal = tuple[list[Combatant], str | None, Card | None]
 """Who left, the group left empty (if any), and the card that group discarded (if it held one)."""
@@ -71,7 +73,7 @@ class Npc(commands.GroupCog, group_name="npc", group_description="GM: NPCs in th
     async def add(
         self,
         interaction: discord.Interaction,
-        template: str,
+        template: Wanted,
         count: app_commands.Range[int, 1, MAX_NPCS_AT_ONCE] = 1,
         name: app_commands.Range[str, 1, MAX_NAME_LENGTH] | None = None,
         group: app_commands.Range[str, 1, MAX_NAME_LENGTH] | None = None,
@@ -113,7 +115,7 @@ class Npc(commands.GroupCog, group_name="npc", group_description="GM: NPCs in th
         name="remove", description="GM: take an NPC, or a whole NPC group, out of the fight"
     )
     @app_commands.describe(who="An NPC, or an NPC group to remove all of it")
-    async def remove(self, interaction: discord.Interaction, who: str) -> None:
+    async def remove(self, interaction: discord.Interaction, who: Wanted) -> None:
         actor = actor_of(interaction)
         by = interaction.user.display_name
 

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from bot.characters import MAX_NAME_LENGTH
 from bot.encounter import Encounter, Side
 from bot.rules.dice import RandomDice
 
-from .fake_discord import World
+from .fake_discord import DispatchError, FakeDiscord, World
 from .harness import RunningBot
 from .test_encounter import channel_log, fight, join, start, tracker_message
 
@@ -189,3 +192,84 @@ async def test_remove_names_who_is_there_when_nobody_matches(world: World, start
     result = await pommel.slash("npc remove", user=world.gm, options={"who": "Dragon"})
     assert result.ephemeral
     assert "Nobody called 'Dragon' is in this fight. In it: Wolf." in result.content
+
+
+# ---------------------------------------------------------------------------------- Discord's limits
+
+LONGEST = "_" * MAX_NAME_LENGTH
+"""A name at the length limit that escaping doubles: the longest a reply can make it."""
+
+
+async def test_adding_twenty_with_the_longest_name_replies_within_discords_limit(
+    world: World, start_bot: Any
+) -> None:
+    pommel = await start_bot()
+    await start(pommel, world)
+    result = await pommel.slash(
+        "npc add", user=world.gm, options={"template": "bandit", "count": 20, "name": LONGEST}
+    )
+    assert not result.ephemeral
+    assert len(result.content) <= 2000
+    assert "more (see the tracker) join the fight in the group" in result.content
+    encounter = await fight(pommel, world)
+    assert len(encounter.combatants) == 20
+    (group,) = encounter.groups
+    assert len(group) <= MAX_NAME_LENGTH
+
+
+async def test_removing_a_group_of_sixty_with_the_longest_names_replies_within_discords_limit(
+    world: World, start_bot: Any
+) -> None:
+    pommel = await start_bot()
+    await start(pommel, world)
+    for _ in range(3):
+        await pommel.slash(
+            "npc add",
+            user=world.gm,
+            options={"template": "bandit", "count": 20, "name": LONGEST, "group": LONGEST},
+        )
+    assert len((await fight(pommel, world)).combatants) == 60
+    result = await pommel.slash("npc remove", user=world.gm, options={"who": LONGEST})
+    assert not result.ephemeral
+    assert len(result.content) <= 2000
+    assert "more (see the tracker) leave the fight." in result.content
+    assert (await fight(pommel, world)).combatants == []
+
+
+async def test_refusals_escape_the_names_they_quote(world: World, start_bot: Any) -> None:
+    pommel = await start_bot()
+    await start(pommel, world)
+    await join(pommel, world, world.player, "*bold*_name_")
+    result = await pommel.slash("npc remove", user=world.gm, options={"who": "*bold*_name_"})
+    assert result.ephemeral
+    assert result.content.startswith("\\*bold\\*\\_name\\_ is a player's character, not an NPC")
+    result = await pommel.slash("npc remove", user=world.gm, options={"who": "**x**"})
+    assert result.content == ("Nobody called '\\*\\*x\\*\\*' is in this fight. In it: \\*bold\\*\\_name\\_.")
+
+
+@pytest.mark.parametrize(
+    ("command", "capped", "others"),
+    [
+        ("npc add", ("template",), {}),
+        ("npc remove", ("who",), {}),
+    ],
+)
+async def test_discord_refuses_overlong_values_of_the_options_that_name_things(
+    fake_discord: FakeDiscord,
+    world: World,
+    start_bot: Any,
+    command: str,
+    capped: tuple[str, ...],
+    others: dict[str, str],
+) -> None:
+    """A value quoted back in a refusal can never take it past Discord's 2000 characters."""
+    pommel = await start_bot()
+    root, sub = command.split()
+    synced = fake_discord.find_command(root, world.guild)
+    (subcommand,) = [option for option in synced["options"] if option["name"] == sub]
+    limits = {option["name"]: option.get("max_length") for option in subcommand["options"]}
+    assert {name: limits[name] for name in capped} == dict.fromkeys(capped, 100)
+    await start(pommel, world)
+    for name in capped:
+        with pytest.raises(DispatchError, match="longer than max_length 100"):
+            await pommel.slash(command, user=world.gm, options={**others, name: "x" * 2100})
