@@ -186,3 +186,15 @@ async def test_deleting_a_character_in_a_fight_leaves_the_fights_copy(world: Wor
     assert "keeps its copy" in deleted.content
     [ansel] = (await fight_of(pommel, world)).combatants
     assert ansel.name == "Ansel"
+
+
+async def test_joining_twice_quotes_the_name_with_its_markdown_escaped(world: World, start_bot: Any) -> None:
+    pommel = await with_ansel(start_bot, world)
+    bold = ANSEL.model_copy(update={"name": "*bold*_name_"})
+    await pommel.bot.store.save_character(world.guild.id, world.player.id, bold)
+    await pommel.slash("join", user=world.player, options={"character": "*bold*_name_"})
+    again = await pommel.slash("join", user=world.player, options={"character": "*bold*_name_"})
+    assert again.ephemeral
+    assert again.content == "\\*bold\\*\\_name\\_ is already in this fight."
+    taken = await pommel.slash("leave", user=world.player2, options={"character": "*bold*_name_"})
+    assert taken.content.startswith("\\*bold\\*\\_name\\_ is not yours")
