@@ -27,8 +27,8 @@ from bot.characters import (
     Character,
     name_key,
 )
-from bot.rules.combat import check_two_weapons
-from bot.rules.errors import IllegalAction, RulesError
+from bot.rules.errors import RulesError
+from bot.rules.hands import check_hands
 from bot.ui.character_sheet import changes_text, own_character_choices, roster_embed, sheet_embed, shown
 from bot.ui.equipment_choices import (
     NOTHING,
@@ -284,12 +284,7 @@ def _checked(catalog: Catalog, fields: dict[str, Any]) -> Character:
     armor = catalog.armor(fields["armor"])
     shield = catalog.shield(fields["shield"]) if fields["shield"] is not None else None
     off_hand = catalog.weapon(fields["off_hand"]) if fields["off_hand"] is not None else None
-    if shield is not None and main.two_handed:
-        raise IllegalAction(f"{main.name} needs both hands, so it cannot be used with a shield.")
-    if off_hand is not None:
-        if shield is not None:
-            raise IllegalAction("The off hand can hold a shield or a second weapon, not both.")
-        check_two_weapons(main, off_hand)
+    check_hands(main, shield=shield, off_hand=off_hand)
     checked = {
         **fields,
         "weapon": main.key,
