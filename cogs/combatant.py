@@ -1,7 +1,8 @@
 """``/combatant hp | condition | edit``: the numbers and conditions of one combatant in this channel's fight.
 
 A player changes HP and conditions of their own characters; the GM of anyone. Only the GM edits a
-combatant's stats and gear, and the Martial Pool follows Prowess and armor (R6).
+combatant's stats and gear; the Martial Pool follows Prowess and armor (R6), and the gear must fit in
+two hands (R26), as on a character sheet.
 """
 
 from __future__ import annotations
@@ -23,11 +24,12 @@ from bot.fights import Outcome, update_fight
 from bot.permissions import require_control, require_gm
 from bot.rules.equipment import Armor, Shield, Weapon
 from bot.rules.errors import IllegalAction, RulesError
+from bot.rules.hands import check_hands
 from bot.rules.pool import pool_size
 from bot.ui.actors import actor_of
 from bot.ui.combatant_choices import combatant_choices, condition_choices, fight_channel
 from bot.ui.encounter_views import condition_reply, edit_reply, hp_reply
-from bot.ui.equipment_choices import armor_choices, shield_choices, weapon_choices
+from bot.ui.equipment_choices import NOTHING, armor_choices, off_hand_choices, shield_choices, weapon_choices
 
 NO_SHIELD = "none"
 
@@ -78,14 +80,28 @@ EditChange = tuple[str, object, object]
 
 
 def gear_name(catalog: Catalog, field: str, value: object) -> object:
-    """A weapon, armor or shield by its catalog name; any other value as it is."""
+    """A weapon (main or off hand), armor or shield by its catalog name; any other value as it is."""
     tables: dict[str, Mapping[str, Weapon | Armor | Shield]] = {
         "weapon": catalog.weapons,
+        "off_hand": catalog.weapons,
         "armor": catalog.armors,
         "shield": catalog.shields,
     }
     entry = tables[field].get(value) if field in tables and isinstance(value, str) else None
     return entry.name if entry is not None else value
+
+
+def check_gear(catalog: Catalog, combatant: Combatant) -> None:
+    """R26: the combatant's weapon, shield and off-hand weapon fit in two hands (:func:`check_hands`).
+
+    Gear no longer in the catalog is left unchecked: there is nothing to tell how many hands it takes.
+    """
+    main = catalog.weapons.get(combatant.weapon)
+    if main is None:
+        return
+    shield = catalog.shields.get(combatant.shield) if combatant.shield is not None else None
+    off_hand = catalog.weapons.get(combatant.off_hand) if combatant.off_hand is not None else None
+    check_hands(main, shield=shield, off_hand=off_hand)
 
 
 @app_commands.guild_only()
@@ -218,8 +234,9 @@ class CombatantCog(
         weapon="Main weapon",
         armor="Armor (the Martial Pool follows it, R6)",
         shield=f"Shield ('{NO_SHIELD}' for none)",
+        off_hand=f"Second weapon, R26 ('{NOTHING}' to put it away)",
     )
-    @app_commands.autocomplete(weapon=weapon_choices, armor=armor_choices)
+    @app_commands.autocomplete(weapon=weapon_choices, armor=armor_choices, off_hand=off_hand_choices)
     async def edit(
         self,
         interaction: discord.Interaction,
@@ -233,8 +250,9 @@ class CombatantCog(
         weapon: str | None = None,
         armor: str | None = None,
         shield: str | None = None,
+        off_hand: str | None = None,
     ) -> None:
-        given = (name, prowess, dex, wis, cha, max_hp, weapon, armor, shield)
+        given = (name, prowess, dex, wis, cha, max_hp, weapon, armor, shield, off_hand)
         if all(value is None for value in given):
             raise RulesError("Say what to change: a name, a stat or a piece of gear.")
         actor = actor_of(interaction)
@@ -289,11 +307,15 @@ class CombatantCog(
                     "shield",
                     None if shield.strip().casefold() == NO_SHIELD else catalog.shield(shield).key,
                 )
-            main = catalog.weapons.get(combatant.weapon)
-            if main is not None and main.two_handed and combatant.shield is not None:
-                raise IllegalAction(
-                    f"{main.name} needs both hands, so {combatant.name} cannot use a shield with it."
+            if off_hand is not None:
+                put(
+                    "off hand",
+                    "off_hand",
+                    None if off_hand.strip().casefold() == NOTHING else catalog.weapon(off_hand).key,
                 )
+            if weapon is not None or shield is not None or off_hand is not None:
+                # Only when what the hands hold changes, so a fighter's other numbers stay editable.
+                check_gear(catalog, combatant)
             worn = catalog.armors.get(combatant.armor) if combatant.armor else None
             size = pool_size(combatant.prowess, worn)
             pool = combatant.pool

@@ -231,7 +231,14 @@ async def test_r6_the_gm_edits_stats_and_the_pool_follows(world: World, start_bo
     result = await pommel.slash(
         "combatant edit",
         user=world.gm,
-        options={"who": "Bandit", "prowess": 3, "max_hp": 8, "name": "Bandit Chief", "shield": "buckler"},
+        options={
+            "who": "Bandit",
+            "prowess": 3,
+            "max_hp": 8,
+            "name": "Bandit Chief",
+            "shield": "buckler",
+            "off_hand": "none",  # R26: the off hand holds the buckler, so the dagger goes
+        },
     )
     assert not result.ephemeral
     assert result.content.startswith("✏️ **Bandit** changed:")
@@ -239,9 +246,10 @@ async def test_r6_the_gm_edits_stats_and_the_pool_follows(world: World, start_bo
     assert "- max HP: 11 → **8**" in result.content
     assert "- HP: 11 → **8**" in result.content
     assert "- shield: none → **Buckler**" in result.content
+    assert "- off hand: Dagger, Small → **none**" in result.content
     assert "- Martial Pool: 2 → **4**" in result.content  # R6: Prowess 3 + 1
     chief = (await fight(pommel, world)).combatant("Bandit Chief")
-    assert (chief.prowess, chief.max_hp, chief.hp, chief.shield) == (3, 8, 8, "buckler")
+    assert (chief.prowess, chief.max_hp, chief.hp, chief.shield, chief.off_hand) == (3, 8, 8, "buckler", None)
     assert (chief.pool.size, chief.pool.remaining) == (4, 2)  # the new dice come at the next refill (R8)
 
     armored = await pommel.slash(
@@ -272,6 +280,55 @@ async def test_edit_refuses_unknown_gear_clashing_names_and_a_shield_with_two_ha
     nothing = await pommel.slash("combatant edit", user=world.gm, options={"who": "Alice"})
     assert "Say what to change" in nothing.content
     assert await fight(pommel, world) == before
+
+
+@pytest.mark.parametrize(
+    ("options", "says"),
+    [
+        ({"weapon": "greatsword"}, "Greatsword cannot be used for two-weapon fighting"),
+        ({"shield": "heater"}, "The off hand can hold a shield or a second weapon, not both"),
+        ({"off_hand": "sabre"}, "Only one of the two weapons may be a martial weapon"),
+    ],
+    ids=["two-handed weapon", "shield", "second martial weapon"],
+)
+async def test_r26_edit_refuses_gear_a_two_weapon_fighter_cannot_hold(
+    world: World, start_bot: Any, options: dict[str, str], says: str
+) -> None:
+    """R26, as /character refuses it: the Bandit fights with a messer and an off-hand small dagger."""
+    pommel = await start_bot()
+    await table(pommel, world)
+    before = await fight(pommel, world)
+    assert before.combatant("Bandit").off_hand == "small_dagger"
+    refused = await pommel.slash("combatant edit", user=world.gm, options={"who": "Bandit", **options})
+    assert refused.ephemeral
+    assert says in refused.content
+    assert refused.errors == []
+    assert await fight(pommel, world) == before
+
+
+async def test_r26_a_two_handed_weapon_once_the_off_hand_is_put_away(world: World, start_bot: Any) -> None:
+    pommel = await start_bot()
+    await table(pommel, world)
+    offered = await pommel.autocomplete("combatant edit", user=world.gm, focused="off_hand", value="")
+    assert offered.choices[0] == {"name": "No off-hand weapon", "value": "none"}
+    result = await pommel.slash(
+        "combatant edit", user=world.gm, options={"who": "Bandit", "weapon": "greatsword", "off_hand": "none"}
+    )
+    assert "- weapon: Sword, Messer → **Greatsword**" in result.content
+    assert "- off hand: Dagger, Small → **none**" in result.content
+    bandit = (await fight(pommel, world)).combatant("Bandit")
+    assert (bandit.weapon, bandit.off_hand) == ("greatsword", None)
+
+
+async def test_other_numbers_stay_editable_whatever_the_hands_hold(world: World, start_bot: Any) -> None:
+    """The R26 check runs when the gear in hand changes, so gear from before it cannot block an HP fix."""
+    pommel = await start_bot()
+    await table(pommel, world)
+    encounter = await fight(pommel, world)
+    encounter.combatant("Bandit").weapon = "greatsword"  # saved before /combatant edit checked R26
+    await pommel.bot.store.save_encounter(encounter)
+    result = await pommel.slash("combatant edit", user=world.gm, options={"who": "Bandit", "max_hp": 9})
+    assert "- max HP: 11 → **9**" in result.content
 
 
 async def test_edit_takes_a_shield_away(world: World, start_bot: Any) -> None:
