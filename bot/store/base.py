@@ -31,6 +31,7 @@ from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field
 from ..characters import Character
 from ..encounter import Encounter
 from ..guild_settings import GuildSettings
+from ..names import shown
 from ..rules.errors import RulesError
 
 MAX_LOG_PAGE = 1000
@@ -63,7 +64,7 @@ class CharacterTaken(RulesError):
 
     def __init__(self, name: str) -> None:
         super().__init__(
-            f"You already have a character called {name}. "
+            f"You already have a character called {shown(name)}. "
             "Pick another name, or change that one with /character edit."
         )
         self.name = name
@@ -77,10 +78,10 @@ class StaleCharacter(RulesError):
 
     def __init__(self, name: str, *, deleted: bool) -> None:
         if deleted:
-            message = f"{name} was deleted or renamed while your command ran; nothing was changed."
+            message = f"{shown(name)} was deleted or renamed while your command ran; nothing was changed."
         else:
             message = (
-                f"{name} was changed by another command while yours ran; nothing was changed. "
+                f"{shown(name)} was changed by another command while yours ran; nothing was changed. "
                 "Look at it with /character show and try again."
             )
         super().__init__(message)

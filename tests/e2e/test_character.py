@@ -287,6 +287,13 @@ async def test_a_name_that_looks_like_a_ping_or_markdown_is_shown_escaped_and_pi
         assert not result.message.mention_everyone
 
 
+async def test_a_taken_name_is_quoted_escaped_in_the_refusal(world: World, start_bot: Any) -> None:
+    pommel = await start_bot()
+    await create(pommel, world, name="**boss**")
+    refused = await create(pommel, world, name="**BOSS**")
+    assert "You already have a character called \\*\\*boss\\*\\*." in refused.content
+
+
 async def test_a_blank_name_is_refused(world: World, start_bot: Any) -> None:
     pommel = await start_bot()
     refused = await create(pommel, world, name="   ")
