@@ -32,6 +32,8 @@ from bot.ui.encounter_views import condition_reply, edit_reply, hp_reply
 from bot.ui.equipment_choices import NOTHING, armor_choices, off_hand_choices, shield_choices, weapon_choices
 
 NO_SHIELD = "none"
+Wanted = app_commands.Range[str, 1, 100]
+"""A name, id or catalog key picked from autocomplete; Discord refuses anything longer before we see it."""
 
 _HP_CHANGE = re.compile(r"^\s*([+-]?)\s*(\d{1,4})\s*$")
 
@@ -133,7 +135,7 @@ class CombatantCog(
     async def hp(
         self,
         interaction: discord.Interaction,
-        who: str,
+        who: Wanted,
         change: app_commands.Transform[HpChange, HpChangeTransformer],
     ) -> None:
         actor = actor_of(interaction)
@@ -166,7 +168,7 @@ class CombatantCog(
     async def condition(
         self,
         interaction: discord.Interaction,
-        who: str,
+        who: Wanted,
         action: Literal["add", "remove"],
         condition: app_commands.Range[str, 1, MAX_CONDITION_LENGTH],
     ) -> None:
@@ -240,17 +242,17 @@ class CombatantCog(
     async def edit(
         self,
         interaction: discord.Interaction,
-        who: str,
+        who: Wanted,
         name: app_commands.Range[str, 1, MAX_NAME_LENGTH] | None = None,
         prowess: app_commands.Range[int, 0, 20] | None = None,
         dex: app_commands.Range[int, MIN_MODIFIER, MAX_MODIFIER] | None = None,
         wis: app_commands.Range[int, MIN_MODIFIER, MAX_MODIFIER] | None = None,
         cha: app_commands.Range[int, MIN_MODIFIER, MAX_MODIFIER] | None = None,
         max_hp: app_commands.Range[int, 1, MAX_HP] | None = None,
-        weapon: str | None = None,
-        armor: str | None = None,
-        shield: str | None = None,
-        off_hand: str | None = None,
+        weapon: Wanted | None = None,
+        armor: Wanted | None = None,
+        shield: Wanted | None = None,
+        off_hand: Wanted | None = None,
     ) -> None:
         given = (name, prowess, dex, wis, cha, max_hp, weapon, armor, shield, off_hand)
         if all(value is None for value in given):

@@ -252,6 +252,9 @@ async def test_refusals_escape_the_names_they_quote(world: World, start_bot: Any
     [
         ("npc add", ("template",), {}),
         ("npc remove", ("who",), {}),
+        ("combatant hp", ("who",), {"change": "-1"}),
+        ("combatant condition", ("who",), {"condition": "prone"}),
+        ("combatant edit", ("who", "weapon", "armor", "shield", "off_hand"), {"who": "Alice"}),
     ],
 )
 async def test_discord_refuses_overlong_values_of_the_options_that_name_things(
