@@ -284,3 +284,26 @@ async def test_hidden_npc_cards_show_only_when_their_turn_comes(world: World, st
     private = await pommel.slash("init show", user=world.gm, options={"private": True})
     assert private.ephemeral
     assert "10♠ **Wolves**" in private.embeds[0]["description"]
+
+
+async def test_a_reposted_tracker_shows_a_change_made_while_it_was_being_posted(
+    world: World, start_bot: Any
+) -> None:
+    """With repost on, a Next and an HP change at the same instant: the tracker at the bottom ends up
+    showing both (the repost's own save of where the tracker is must not hide the HP change)."""
+    pommel = await start_four(world, start_bot, ["KS", "QS", "JS", "10S"])
+    await pommel.slash("encounter options", user=world.gm, options={"repost_tracker": True})
+    await pommel.slash("init deal", user=world.gm)
+    for hp in range(13, 5, -1):
+        tracker = tracker_message(world.table)
+        await asyncio.gather(
+            pommel.click(tracker, button_id(tracker, "next"), user=world.gm),
+            pommel.slash("combatant hp", user=world.gm, options={"who": "Ansel", "change": str(hp)}),
+        )
+        fight = await fight_of(pommel, world)
+        description = tracker_message(world.table).embeds[0]["description"]
+        assert f"Ansel · ●●● · HP {hp}/14" in description
+        assert fight.tracker is not None
+        assert fight.tracker.message_id == tracker_message(world.table).id
+        if fight.initiative.is_round_over:
+            await pommel.slash("init deal", user=world.gm)
