@@ -64,8 +64,16 @@ def failure_message(error_id: str) -> str:
     return f"Something went wrong, nothing was changed. If it keeps happening, quote error id `{error_id}`."
 
 
+REPLY_LIMIT = 2000
+
+
 async def reply_privately(interaction: discord.Interaction, content: str) -> None:
-    """An ephemeral answer, whether or not the interaction was already answered or deferred."""
+    """An ephemeral answer, whether or not the interaction was already answered or deferred.
+
+    A refusal quoting something long is cut to Discord's 2000 characters rather than not delivered.
+    """
+    if len(content) > REPLY_LIMIT:
+        content = content[: REPLY_LIMIT - 1] + "…"
     try:
         if interaction.response.is_done():
             await interaction.followup.send(content, ephemeral=True)
