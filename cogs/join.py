@@ -14,9 +14,10 @@ from bot.app import Pommel
 from bot.characters import MAX_NAME_LENGTH, Character
 from bot.encounter import Combatant, Encounter, Side
 from bot.fights import Outcome, update_fight
-from bot.permissions import NotAllowed
+from bot.permissions import Actor, NotAllowed, is_gm
 from bot.rules.equipment import Armor
 from bot.rules.errors import RulesError
+from bot.ui.actors import actor_of
 from bot.ui.character_sheet import (
     joined_text,
     left_text,
@@ -72,9 +73,10 @@ class Join(commands.Cog):
         _, channel_id = _where(interaction)
         user_id = interaction.user.id
         player = interaction.user.display_name
+        actor = actor_of(interaction)
 
         def change(encounter: Encounter) -> Outcome[tuple[Combatant, bool]]:
-            leaving = _own_combatant(encounter, user_id, character)
+            leaving = _leaving(encounter, actor, character)
             discarded = encounter.remove(leaving) is not None
             return Outcome((leaving, discarded), log=[f"{player} took {leaving.name} out of the fight"])
 
@@ -95,8 +97,10 @@ def _where(interaction: discord.Interaction) -> tuple[int, int]:
     return interaction.guild_id, interaction.channel_id
 
 
-def _own_combatant(encounter: Encounter, user_id: int, wanted: str | None) -> Combatant:
-    """The user's own combatant: the one named (by id or name), or their only one."""
+def _leaving(encounter: Encounter, actor: Actor, wanted: str | None) -> Combatant:
+    """The player character leaving: the one named (by id or name), or the user's only one. A player
+    takes out only their own; the GM may take out anyone's (a player who left the table, say)."""
+    user_id = actor.user_id
     own = [c for c in encounter.combatants if c.side is Side.PLAYER and c.owner_id == user_id]
     if wanted is None:
         if not own:
@@ -106,9 +110,11 @@ def _own_combatant(encounter: Encounter, user_id: int, wanted: str | None) -> Co
             raise RulesError(f"You have several characters in this fight ({names}); name the one leaving.")
         return own[0]
     combatant = encounter.combatant(wanted)
-    if combatant.owner_id != user_id:
+    if combatant.side is not Side.PLAYER:
+        raise RulesError(f"{shown(combatant.name)} is an NPC: the GM takes NPCs out with /npc remove.")
+    if combatant.owner_id != user_id and not is_gm(encounter, actor):
         raise NotAllowed(
-            f"{shown(combatant.name)} is not yours; only its own player can take it out with /leave."
+            f"{shown(combatant.name)} is not yours; only its player or the GM can take it out with /leave."
         )
     return combatant
 

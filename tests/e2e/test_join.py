@@ -179,6 +179,15 @@ async def test_leave_refuses_another_players_character(world: World, start_bot: 
     assert "You have no character in this fight" in nobody.content
 
 
+async def test_the_gm_can_take_a_players_character_out(world: World, start_bot: Any) -> None:
+    """A player who left the table should not stall the fight: the GM takes their character out."""
+    pommel = await with_ansel(start_bot, world)
+    await pommel.slash("join", user=world.player, options={"character": "Ansel"})
+    taken = await pommel.slash("leave", user=world.gm, options={"character": "Ansel"})
+    assert not taken.ephemeral, taken.content
+    assert (await fight_of(pommel, world)).combatants == []
+
+
 async def test_deleting_a_character_in_a_fight_leaves_the_fights_copy(world: World, start_bot: Any) -> None:
     pommel = await with_ansel(start_bot, world)
     await pommel.slash("join", user=world.player, options={"character": "Ansel"})
