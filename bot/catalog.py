@@ -20,7 +20,8 @@ from pydantic_core import ErrorDetails
 
 from bot.names import echoed, shown
 from bot.rules.equipment import Armor, MonsterTemplate, Shield, Weapon
-from bot.rules.errors import RulesError
+from bot.rules.errors import IllegalAction, RulesError
+from bot.rules.hands import check_hands
 
 DATA_DIRECTORY = Path(__file__).resolve().parent.parent / "data"
 """The shipped tables: the repository's ``data/`` folder, next to the ``bot`` package."""
@@ -216,23 +217,12 @@ def _gear_problems(
     if problems:
         return problems
 
-    main = weapons[monster.weapon]
-    if main.two_handed and monster.shield is not None:
-        problems.append(f"field 'shield': '{main.key}' needs both hands, so a shield cannot be used with it")
-    if main.two_handed and monster.off_hand is not None:
-        problems.append(
-            f"field 'off_hand': '{main.key}' needs both hands, so there is no hand for a second weapon"
-        )
-    if monster.off_hand is not None and monster.shield is not None:
-        problems.append("field 'shield': the off hand already holds a weapon")
-    if monster.off_hand is not None:
-        second = weapons[monster.off_hand]
-        if second.two_handed:
-            problems.append(f"field 'off_hand': '{second.key}' needs both hands")
-        if main.spear_or_lance or second.spear_or_lance:
-            problems.append("field 'off_hand': a spear or lance cannot be one of two weapons (R26)")
-        if main.martial and second.martial:
-            problems.append("field 'off_hand': only one of two weapons may be a martial weapon (R26)")
+    off_hand = weapons[monster.off_hand] if monster.off_hand is not None else None
+    shield = shields[monster.shield] if monster.shield is not None else None
+    try:
+        check_hands(weapons[monster.weapon], shield=shield, off_hand=off_hand)
+    except IllegalAction as error:
+        problems.append(f"field '{'off_hand' if off_hand is not None else 'shield'}': {error.message}")
     return problems
 
 

@@ -410,14 +410,24 @@ def test_monster_naming_other_missing_gear(data_copy: Path, field: str, changes:
 def test_monster_with_a_two_handed_weapon_and_a_shield(data_copy: Path) -> None:
     _edit(data_copy, "monsters.yaml", lambda e: _entry(e, "town_guard").update(weapon="halberd"))
     message = _load_failure(data_copy)
-    assert "data/monsters.yaml: entry 'town_guard': field 'shield': 'halberd' needs both hands" in message
+    assert (
+        "data/monsters.yaml: entry 'town_guard': field 'shield': "
+        "Halberd needs both hands, so it cannot be used with a shield." in message
+    )
 
 
 def test_monster_with_two_martial_weapons(data_copy: Path) -> None:
     """R26 (Lords of Hack two weapons): only one of the pair may be a martial weapon."""
     _edit(data_copy, "monsters.yaml", lambda e: _entry(e, "bandit").update(off_hand="sabre"))
     message = _load_failure(data_copy)
-    assert "entry 'bandit': field 'off_hand': only one of two weapons may be a martial weapon" in message
+    assert "entry 'bandit': field 'off_hand': Only one of the two weapons may be a martial weapon" in message
+
+
+def test_monster_with_a_missile_weapon_in_the_off_hand(data_copy: Path) -> None:
+    """R26: the catalog checks a template's hands with the same rule as a sheet: no missile pair."""
+    _edit(data_copy, "monsters.yaml", lambda e: _entry(e, "bandit").update(off_hand="sling"))
+    message = _load_failure(data_copy)
+    assert "entry 'bandit': field 'off_hand':" in message
 
 
 @pytest.mark.parametrize(
