@@ -285,7 +285,9 @@ class SqliteStore(Store):
                     raise ValueError(f"a change of channel {channel_id} returned the fight of {other}")
                 document = wanted.encounter.model_dump_json(exclude={"version"})
                 _write_fight(db, wanted.encounter, document, rows)
-                return _fight(wanted.encounter.version + 1, document)
+                # The fight the change made was read inside this call and is nobody else's: it is
+                # returned as saved (with its new version) instead of read back from its JSON.
+                return wanted.encounter.model_copy(update={"version": wanted.encounter.version + 1})
             if current is not None:
                 _delete_fight(db, current, rows)
             else:
