@@ -16,7 +16,7 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from bot.catalog import load_catalog
-from bot.characters import MAX_NAME_LENGTH, Character
+from bot.characters import MAX_NAME_LENGTH
 from bot.encounter import (
     MAX_COMBATANTS,
     Combatant,
@@ -27,7 +27,7 @@ from bot.encounter import (
     group_holder,
     player_holder,
 )
-from bot.rules.cards import Card, InitiativeDeck, full_deck
+from bot.rules.cards import full_deck
 from bot.rules.dice import RandomDice, ScriptedDice
 from bot.rules.equipment import Armor, MonsterTemplate
 from bot.rules.errors import RulesError
@@ -35,6 +35,8 @@ from bot.rules.initiative import ReshuffleReason
 from bot.rules.options import RuleOptions
 from bot.rules.pool import Spend
 from bot.rules.turns import ClaimPause
+from tests.rules.conftest import card, deck_dealing
+from tests.sheets import character
 
 NO_SHUFFLE = ScriptedDice([])
 ESCAPED = "\\*bold\\*\\_name\\_"
@@ -42,31 +44,6 @@ ESCAPED = "\\*bold\\*\\_name\\_"
 GM = 1
 ANN = 11
 BOB = 12
-
-
-def card(code: str) -> Card:
-    return Card.model_validate(code)
-
-
-def deck_dealing(*codes: str) -> InitiativeDeck:
-    """A full 54-card deck whose next draws are ``codes``, in that order."""
-    top = [card(code) for code in codes]
-    rest = [c for c in full_deck() if c not in top]
-    return InitiativeDeck(draw_pile=rest + top[::-1])
-
-
-def character(name: str = "Ansel", **over: Any) -> Character:
-    fields: dict[str, Any] = {
-        "name": name,
-        "prowess": 2,
-        "dexterity": 1,
-        "wisdom": 0,
-        "charisma": -1,
-        "proficiency": 2,
-        "hp": 12,
-        "weapon": "arming_sword",
-    }
-    return Character(**(fields | over))
 
 
 def template(name: str = "Bandit", **over: Any) -> MonsterTemplate:

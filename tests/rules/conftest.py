@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from bot.rules.cards import Card, InitiativeDeck, full_deck
 from bot.rules.combat import Fighter
 from bot.rules.dice import Modifier
 from bot.rules.equipment import Armor, Shield, Weapon
@@ -146,3 +147,15 @@ def fighter(name: str = "Ansel", prowess: int = 2, **over: Any) -> Fighter:
 def breakdown(modifiers: Iterable[Modifier]) -> tuple[tuple[str, int], ...]:
     """A bonus breakdown as (label, value) pairs, to compare with a literal."""
     return tuple((m.label, m.value) for m in modifiers)
+
+
+def card(code: str) -> Card:
+    """A card by its code: ``"AS"``, ``"10H"``, ``"BJ"``."""
+    return Card.model_validate(code)
+
+
+def deck_dealing(*codes: str) -> InitiativeDeck:
+    """A full 54-card deck whose next draws are ``codes``, in that order (R1, R2)."""
+    top = [card(code) for code in codes]
+    rest = [c for c in full_deck() if c not in top]
+    return InitiativeDeck(draw_pile=rest + top[::-1])

@@ -21,19 +21,9 @@ from bot.rules.initiative import (
     RoundOver,
     fight_duration,
 )
+from tests.rules.conftest import card, deck_dealing
 
 NO_SHUFFLE = ScriptedDice([])
-
-
-def card(code: str) -> Card:
-    return Card.model_validate(code)
-
-
-def deck_dealing(*codes: str) -> InitiativeDeck:
-    """A full 54-card deck whose next draws are ``codes``, in that order."""
-    top = [card(code) for code in codes]
-    rest = [c for c in full_deck() if c not in top]
-    return InitiativeDeck(draw_pile=rest + top[::-1])
 
 
 def dealt_state(**cards: str) -> InitiativeState:

@@ -11,27 +11,16 @@ from typing import Any
 
 import pytest
 
-from bot.rules.cards import Card, InitiativeDeck, full_deck
 from bot.rules.dice import ScriptedDice
 from bot.rules.errors import RulesError
 from bot.rules.initiative import InitiativeState, RollKind, RoundOver
 from bot.rules.turns import Advance, ClaimPause, TurnFlow, act, begin_round, deal, hold, next_turn
+from tests.rules.conftest import card, deck_dealing
 
 NO_SHUFFLE = ScriptedDice([])
 NEVER = ClaimPause.NEVER
 JOKERS = ClaimPause.JOKERS
 HELD = ClaimPause.HELD
-
-
-def card(code: str) -> Card:
-    return Card.model_validate(code)
-
-
-def deck_dealing(*codes: str) -> InitiativeDeck:
-    """A full 54-card deck whose next draws are ``codes``, in that order."""
-    top = [card(code) for code in codes]
-    rest = [c for c in full_deck() if c not in top]
-    return InitiativeDeck(draw_pile=rest + top[::-1])
 
 
 class Table:

@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from bot.characters import MAX_NAME_LENGTH, Character
+from bot.characters import MAX_NAME_LENGTH
 from bot.store import CharacterTaken, StaleCharacter, Store, open_store
+from tests.sheets import character
 
 GUILD = 10
 USER = 1
@@ -23,20 +24,6 @@ async def store() -> AsyncIterator[Store]:
     opened = await open_store(":memory:")
     yield opened
     await opened.close()
-
-
-def character(name: str = "Ansel", **over: Any) -> Character:
-    fields: dict[str, Any] = {
-        "name": name,
-        "prowess": 2,
-        "dexterity": 1,
-        "wisdom": 0,
-        "charisma": -1,
-        "proficiency": 2,
-        "hp": 12,
-        "weapon": "arming_sword",
-    }
-    return Character(**(fields | over))
 
 
 async def test_a_character_reads_back_equal(store: Store) -> None:
