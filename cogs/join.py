@@ -18,6 +18,7 @@ from bot.permissions import Actor, NotAllowed, is_gm
 from bot.rules.equipment import Armor
 from bot.rules.errors import RulesError
 from bot.ui.actors import actor_of
+from bot.ui.announcements import TURN_CUT_SHORT
 from bot.ui.character_sheet import (
     joined_text,
     left_text,
@@ -75,13 +76,19 @@ class Join(commands.Cog):
         player = interaction.user.display_name
         actor = actor_of(interaction)
 
-        def change(encounter: Encounter) -> Outcome[tuple[Combatant, bool]]:
+        def change(encounter: Encounter) -> Outcome[tuple[Combatant, bool, bool]]:
             leaving = _leaving(encounter, actor, character)
+            acting = encounter.initiative.turn_of == leaving.holder
             discarded = encounter.remove(leaving) is not None
-            return Outcome((leaving, discarded), log=[f"{player} took {leaving.name} out of the fight"])
+            cut_short = acting and encounter.initiative.turn_of is None
+            lines = [f"{player} took {leaving.name} out of the fight"] + (
+                [TURN_CUT_SHORT] if cut_short else []
+            )
+            return Outcome((leaving, discarded, cut_short), log=lines)
 
-        saved, (left, discarded) = await update_fight(self.bot.store, channel_id, user_id, change)
-        await interaction.response.send_message(left_text(left.name, user_id, discarded))
+        saved, (left, discarded, cut_short) = await update_fight(self.bot.store, channel_id, user_id, change)
+        reply = left_text(left.name, user_id, discarded)
+        await interaction.response.send_message(f"{reply}\n{TURN_CUT_SHORT}" if cut_short else reply)
         await self.bot.trackers.publish(saved)
 
     def _armor(self, sheet: Character) -> Armor | None:

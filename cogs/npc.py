@@ -19,6 +19,7 @@ from bot.permissions import require_gm
 from bot.rules.cards import Card
 from bot.rules.errors import IllegalAction
 from bot.ui.actors import actor_of
+from bot.ui.announcements import TURN_CUT_SHORT
 from bot.ui.combatant_choices import fight_channel, find_group, npc_choices
 from bot.ui.encounter_views import npcs_added_reply, npcs_removed_reply
 from bot.ui.equipment_choices import monster_choices
@@ -27,8 +28,9 @@ MAX_NPCS_AT_ONCE = 20
 Wanted = app_commands.Range[str, 1, 100]
 """A name, id or catalog key picked from autocomplete; Discord refuses anything longer before we see it."""
 
-Removal = tuple[list[Combatant], str | None, Card | None]
-"""Who left, the group left empty (if any), and the card that group discarded (if it held one)."""
+Removal = tuple[list[Combatant], str | None, Card | None, bool]
+"""Who left, the group left empty (if any), the card that group discarded (if it held one), and
+whether the turn in progress was theirs (it is over)."""
 
 
 def _npcs(encounter: Encounter, wanted: str) -> list[Combatant]:
@@ -124,6 +126,7 @@ class Npc(commands.GroupCog, group_name="npc", group_description="GM: NPCs in th
             targets = _npcs(encounter, who)
             holder = targets[0].holder
             card = encounter.initiative.cards.get(holder)
+            acting = encounter.initiative.turn_of == holder
             emptied: str | None = None
             for target in targets:
                 if encounter.remove(target) is not None:
@@ -133,15 +136,17 @@ class Npc(commands.GroupCog, group_name="npc", group_description="GM: NPCs in th
             lines = [f"{by} removed {names} from the fight"]
             if discarded is not None:
                 lines.append(f"the card of {emptied} ({discarded.label}) was discarded")
-            return Outcome((targets, emptied, discarded), log=lines)
+            cut_short = acting and encounter.initiative.turn_of is None
+            if cut_short:
+                lines.append(TURN_CUT_SHORT)
+            return Outcome((targets, emptied, discarded, cut_short), log=lines)
 
-        saved, (removed, emptied, discarded) = await update_fight(
+        saved, (removed, emptied, discarded, cut_short) = await update_fight(
             self.bot.store, fight_channel(interaction), actor.user_id, change
         )
         hide = saved.table.hide_npc_cards
-        await interaction.response.send_message(
-            npcs_removed_reply(removed, emptied, discarded, hide_card=hide)
-        )
+        reply = npcs_removed_reply(removed, emptied, discarded, hide_card=hide)
+        await interaction.response.send_message(f"{reply}\n{TURN_CUT_SHORT}" if cut_short else reply)
         await self.bot.trackers.publish(saved)
 
     @remove.autocomplete("who")

@@ -21,6 +21,8 @@ from .tracker import FACE_DOWN, card_label, holder_line
 JOKER_ROLLS = ", ".join(kind.value for kind in RollKind if kind in JOKER_BONUS_ROLLS)
 
 
+TURN_CUT_SHORT = "Their turn was in progress and is over; the GM starts the next one with Next."
+"""Said when the combatants whose turn it was leave the fight (R2: their card is discarded)."""
 CONTENT_LIMIT = 2000
 ORDER_LIMIT = 1100
 NAMES_LIMIT = 300

@@ -307,3 +307,20 @@ async def test_a_reposted_tracker_shows_a_change_made_while_it_was_being_posted(
         assert fight.tracker.message_id == tracker_message(world.table).id
         if fight.initiative.is_round_over:
             await pommel.slash("init deal", user=world.gm)
+
+
+async def test_removing_the_group_whose_turn_it_is_says_the_turn_is_over(
+    world: World, start_bot: Any
+) -> None:
+    """R2: the card of a group that leaves is discarded; if its turn was on, the table is told."""
+    pommel = await start_four(world, start_bot, ["KS", "QS", "AS", "10S"])
+    dealt = await pommel.slash("init deal", user=world.gm)
+    assert "▶️ **Bandits**'s turn — A♠" in dealt.content
+    for who in ("Bandit 1", "Bandit 2"):
+        removed = await pommel.slash("npc remove", user=world.gm, options={"who": who})
+        assert not removed.ephemeral, removed.content
+    assert "Their turn was in progress and is over" in removed.content
+    fight = await fight_of(pommel, world)
+    assert fight.initiative.turn_of is None
+    nxt = await pommel.slash("init next", user=world.gm)
+    assert "▶️ **Ansel**'s turn — K♠" in nxt.content
