@@ -16,7 +16,7 @@ from ..encounter import Encounter
 from ..rules.cards import Card
 from ..rules.initiative import JOKER_BONUS_ROLLS, CardInPlay, DealResult, RollKind, TurnStarted
 from ..rules.turns import Advance
-from .tracker import FACE_DOWN, card_label, holder_line
+from .tracker import FACE_DOWN, holder_line
 
 JOKER_ROLLS = ", ".join(kind.value for kind in RollKind if kind in JOKER_BONUS_ROLLS)
 
@@ -90,7 +90,7 @@ def _player_of(encounter: Encounter, holder: str) -> int:
 def _card(encounter: Encounter, holder: str, card: Card, *, revealed: bool = False) -> str:
     if encounter.table.hide_npc_cards and encounter.is_npc_holder(holder) and not revealed:
         return FACE_DOWN
-    return card_label(card)
+    return card.label
 
 
 def deal_lines(encounter: Encounter, dealt: DealResult) -> list[str]:
@@ -120,7 +120,7 @@ def _in_order(encounter: Encounter, cards: list[CardInPlay]) -> list[str]:
     ranked = sorted(cards, key=lambda entry: entry.card.order_key, reverse=True)
     hidden = encounter.table.hide_npc_cards
     visible = [entry for entry in ranked if not (hidden and encounter.is_npc_holder(entry.holder))]
-    shown = [f"{card_label(entry.card)} {_who(encounter, entry.holder)}" for entry in visible]
+    shown = [f"{entry.card.label} {_who(encounter, entry.holder)}" for entry in visible]
     concealed = [entry for entry in ranked if entry not in visible]
     if concealed:
         groups = listing([_who(encounter, entry.holder) for entry in concealed], ", ", NAMES_LIMIT)

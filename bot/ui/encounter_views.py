@@ -18,7 +18,7 @@ from ..encounter import Combatant, Encounter, Side, TableOptions
 from ..rules.cards import Card
 from ..rules.options import DEFAULT_OPTIONS
 from .announcements import listing
-from .tracker import DESCRIPTION_LIMIT, TRACKER_COLOUR, card_label, clip, name, pool_pips
+from .tracker import DESCRIPTION_LIMIT, TRACKER_COLOUR, clip, name, pool_pips
 
 RULE_OPTION_HELP: dict[str, str] = {
     "attack_types_vs_armor": "R17: DR from the armor's column for the attack type (Bash uses Pierce)",
@@ -223,7 +223,7 @@ def npcs_removed_reply(
     verb = "leaves" if len(removed) == 1 else "leave"
     lines = [f"🚪 {names} {verb} the fight."]
     if emptied is not None and discarded is not None:
-        card = "" if hide_card else f" ({card_label(discarded)})"
+        card = "" if hide_card else f" ({discarded.label})"
         lines.append(f"Nobody is left in **{name(emptied)}**: its card{card} is discarded (R2).")
     elif emptied is not None and len(removed) > 1:
         lines.append(f"The group **{name(emptied)}** is gone.")

@@ -43,10 +43,6 @@ def pool_pips(combatant: Combatant) -> str:
     return "●" * pool.remaining + "○" * max(0, pool.size - pool.remaining)
 
 
-def card_label(card: Card) -> str:
-    return f"🃏 {card.label.removeprefix('🃏 ')}" if card.is_joker else card.label
-
-
 HOLDER_NAME_LIMIT = 80
 """A player's card is named after all their characters; a long list is cut (escaping may double it)."""
 
@@ -61,7 +57,7 @@ def holder_line(encounter: Encounter, holder: str) -> str:
 def _card_shown(encounter: Encounter, holder: str, card: Card, reveal: bool) -> str:
     if encounter.table.hide_npc_cards and encounter.is_npc_holder(holder) and not reveal:
         return FACE_DOWN
-    return card_label(card)
+    return card.label
 
 
 def combatant_line(combatant: Combatant) -> str:
@@ -85,7 +81,7 @@ def tracker_lines(encounter: Encounter, *, reveal: bool = False) -> list[str]:
     current = state.current
     if current is not None:
         joker = " — Joker: +2 this turn (R3)" if current.card.is_joker else ""
-        lines.append(f"**Now:** {card_label(current.card)} {holder_line(encounter, current.holder)}{joker}")
+        lines.append(f"**Now:** {current.card.label} {holder_line(encounter, current.holder)}{joker}")
     elif encounter.flow.offered:
         offered = ", ".join(holder_line(encounter, holder) for holder in encounter.flow.offered)
         lines.append(f"**Between turns:** {offered} may take the turn now with **Act**; **Next** goes on.")
