@@ -26,8 +26,8 @@ from bot.rules.equipment import Armor, Shield, Weapon
 from bot.rules.errors import IllegalAction, RulesError
 from bot.rules.hands import check_hands
 from bot.rules.pool import pool_size
-from bot.ui.actors import actor_of
-from bot.ui.combatant_choices import combatant_choices, condition_choices, fight_channel
+from bot.ui.actors import actor_of, channel_fight, fight_channel
+from bot.ui.combatant_choices import combatant_choices, condition_choices
 from bot.ui.encounter_views import condition_reply, edit_reply, hp_reply
 from bot.ui.equipment_choices import NOTHING, armor_choices, off_hand_choices, shield_choices, weapon_choices
 
@@ -114,15 +114,10 @@ class CombatantCog(
         self.bot = bot
         super().__init__()
 
-    async def _fight(self, interaction: discord.Interaction) -> Encounter | None:
-        if interaction.channel_id is None:
-            return None
-        return await self.bot.store.load_encounter(interaction.channel_id)
-
     async def who_choices(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        return combatant_choices(await self._fight(interaction), current)
+        return combatant_choices(await channel_fight(interaction), current)
 
     async def _publish_reply(self, interaction: discord.Interaction, saved: Encounter, reply: str) -> None:
         await interaction.response.send_message(reply)
@@ -211,7 +206,7 @@ class CombatantCog(
     async def condition_suggestions(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        encounter = await self._fight(interaction)
+        encounter = await channel_fight(interaction)
         who = getattr(interaction.namespace, "who", None)
         combatant = None
         if encounter is not None and isinstance(who, str) and who:

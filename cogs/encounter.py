@@ -20,10 +20,10 @@ from bot.encounter import Encounter, TableOptions
 from bot.fights import Outcome, update_fight
 from bot.permissions import (
     Actor,
-    NoFight,
     NotAllowed,
     is_gm,
     may_run_fights,
+    require_fight,
     require_gm,
     require_may_run_fights,
 )
@@ -31,8 +31,7 @@ from bot.rules.errors import RulesError
 from bot.rules.options import BashCritical, CriticalDamage, MissileTie, RuleOptions
 from bot.rules.turns import ClaimPause
 from bot.store import MAX_LOG_PAGE, LogEntry, StaleEncounter
-from bot.ui.actors import actor_of
-from bot.ui.combatant_choices import fight_channel
+from bot.ui.actors import actor_of, channel_fight, fight_place
 from bot.ui.encounter_views import (
     RULE_OPTION_HELP,
     TABLE_OPTION_HELP,
@@ -58,13 +57,6 @@ from bot.ui.tracker import TRACKER_COLOUR
 
 def _choices(enum: type[Any]) -> list[app_commands.Choice[str]]:
     return [app_commands.Choice(name=member.value, value=member.value) for member in enum]
-
-
-def place(interaction: discord.Interaction) -> tuple[int, int]:
-    """The guild and channel a fight command runs in (the commands are for servers only)."""
-    channel_id = fight_channel(interaction)
-    assert interaction.guild_id is not None  # fight_channel refuses direct messages
-    return interaction.guild_id, channel_id
 
 
 def member_actor(member: discord.Member) -> Actor:
@@ -96,17 +88,14 @@ class EncounterCog(
         super().__init__()
 
     async def load(self, interaction: discord.Interaction) -> Encounter:
-        _, channel_id = place(interaction)
-        encounter = await self.bot.store.load_encounter(channel_id)
-        if encounter is None:
-            raise NoFight()
-        return encounter
+        fight_place(interaction)  # refuses direct messages
+        return require_fight(await channel_fight(interaction))
 
     # ------------------------------------------------------------------------------ start and end
 
     @app_commands.command(name="start", description="Start a fight in this channel, with you as its GM")
     async def start(self, interaction: discord.Interaction) -> None:
-        guild_id, channel_id = place(interaction)
+        guild_id, channel_id = fight_place(interaction)
         settings = await self.bot.store.guild_settings(guild_id)
         require_may_run_fights(settings, actor_of(interaction), "start a fight")
         encounter = Encounter(
@@ -143,7 +132,7 @@ class EncounterCog(
             plural = "" if rounds == 1 else "s"
             return Outcome(None, log=[f"{who} ended the fight after {rounds} round{plural}"], end=True)
 
-        _, channel_id = place(interaction)
+        _, channel_id = fight_place(interaction)
         ended, _ = await update_fight(self.bot.store, channel_id, interaction.user.id, finish)
         entries = await fight_log(self.bot, ended)
         channel = getattr(interaction.channel, "name", None) or f"channel {channel_id}"
@@ -160,7 +149,7 @@ class EncounterCog(
     @app_commands.command(name="show", description="This fight at a glance: GM, round, options, combatants")
     async def show(self, interaction: discord.Interaction) -> None:
         encounter = await self.load(interaction)
-        guild_id, _ = place(interaction)
+        guild_id, _ = fight_place(interaction)
         gm = is_gm(encounter, actor_of(interaction))
         embed = overview_embed(encounter, self.bot.catalog, guild_id=guild_id, gm=gm)
         await interaction.response.send_message(embed=embed, ephemeral=True)
@@ -246,7 +235,7 @@ class EncounterCog(
             encounter.options, encounter.table = options, table_options
             return Outcome(changes, log=[options_changed_log(changes)] if changes else [])
 
-        _, channel_id = place(interaction)
+        _, channel_id = fight_place(interaction)
         saved, changes = await update_fight(self.bot.store, channel_id, interaction.user.id, change)
         await interaction.response.send_message(options_changed_reply(changes), ephemeral=not changes)
         if changes:
@@ -281,7 +270,7 @@ class EncounterCog(
             await self.who_runs_fights(interaction)
 
     async def hand_over(self, interaction: discord.Interaction, member: discord.Member) -> None:
-        guild_id, channel_id = place(interaction)
+        guild_id, channel_id = fight_place(interaction)
         if member.bot:
             raise RulesError(f"{member.mention} is a bot; a fight needs a person as its GM.")
         settings = await self.bot.store.guild_settings(guild_id)
@@ -305,7 +294,7 @@ class EncounterCog(
         await self.bot.trackers.publish(saved)
 
     async def set_gm_role(self, interaction: discord.Interaction, role: discord.Role | None) -> None:
-        guild_id, channel_id = place(interaction)
+        guild_id, channel_id = fight_place(interaction)
         if not actor_of(interaction).manages_server:
             raise NotAllowed(
                 "Only members with the Manage Server permission can set who may run fights here."
@@ -334,7 +323,7 @@ class EncounterCog(
         await interaction.response.send_message(f"👑 {text}")
 
     async def who_runs_fights(self, interaction: discord.Interaction) -> None:
-        guild_id, channel_id = place(interaction)
+        guild_id, channel_id = fight_place(interaction)
         settings = await self.bot.store.guild_settings(guild_id)
         encounter = await self.bot.store.load_encounter(channel_id)
         lines = [f"This fight's GM: <@{encounter.gm_id}>." if encounter else "No fight runs in this channel."]

@@ -18,11 +18,12 @@ from discord.ext import commands
 from bot.app import Pommel
 from bot.encounter import Encounter, player_holder
 from bot.fights import Outcome, update_fight
-from bot.permissions import Actor, NotAllowed, is_gm, require_gm, require_plays_holder
+from bot.permissions import Actor, NotAllowed, is_gm, require_fight, require_gm, require_plays_holder
 from bot.rules.errors import RulesError
-from bot.ui.actors import actor_of
+from bot.ui.actors import actor_of, channel_fight, fight_channel
 from bot.ui.announcements import Announcement, advance_announcement, deal_announcement, log_line
 from bot.ui.buttons import TURN_BUTTON, TurnAction
+from bot.ui.combatant_choices import claimant_choices
 from bot.ui.errors import answer_failure
 from bot.ui.tracker import tracker_embed
 
@@ -75,27 +76,13 @@ class Init(commands.GroupCog, group_name="init", group_description="Card initiat
     async def act_card(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        if interaction.channel_id is None:
-            return []
-        encounter = await self.bot.store.load_encounter(interaction.channel_id)
-        if encounter is None:
-            return []
-        folded = current.casefold()
-        choices = []
-        for holder in encounter.initiative.may_claim:
-            label = encounter.holder_name(holder)
-            if folded in label.casefold():
-                choices.append(app_commands.Choice(name=label[:100], value=holder))
-        return choices[:25]
+        return claimant_choices(await channel_fight(interaction), current)
 
     @app_commands.command(name="show", description="Bring the tracker to the bottom of the channel")
     @app_commands.describe(private="Show it only to you (the GM then sees hidden NPC cards too)")
     @app_commands.guild_only()
     async def show(self, interaction: discord.Interaction, private: bool = False) -> None:
-        assert interaction.channel_id is not None
-        encounter = await self.bot.store.load_encounter(interaction.channel_id)
-        if encounter is None:
-            raise RulesError("There is no fight in this channel. The GM starts one with /encounter start.")
+        encounter = require_fight(await channel_fight(interaction))
         if private:
             reveal = is_gm(encounter, actor_of(interaction))
             await interaction.response.send_message(
@@ -116,7 +103,7 @@ class Init(commands.GroupCog, group_name="init", group_description="Card initiat
         holder: str | None = None,
     ) -> None:
         """Load the fight, apply the action for this user, save with its log line, announce, redraw."""
-        assert interaction.channel_id is not None
+        channel_id = fight_channel(interaction)
         actor = actor_of(interaction)
 
         def change(encounter: Encounter) -> Outcome[Announcement]:
@@ -125,9 +112,7 @@ class Init(commands.GroupCog, group_name="init", group_description="Card initiat
             announcement = apply(encounter, action, actor, holder, self.bot)
             return Outcome(announcement, log=[log_line(announcement)], kind="initiative")
 
-        saved, announcement = await update_fight(
-            self.bot.store, interaction.channel_id, actor.user_id, change
-        )
+        saved, announcement = await update_fight(self.bot.store, channel_id, actor.user_id, change)
         await interaction.response.send_message(
             announcement.content, allowed_mentions=announcement.allowed_mentions
         )

@@ -17,7 +17,7 @@ from bot.fights import Outcome, update_fight
 from bot.permissions import Actor, NotAllowed, is_gm
 from bot.rules.equipment import Armor
 from bot.rules.errors import RulesError
-from bot.ui.actors import actor_of
+from bot.ui.actors import actor_of, fight_place
 from bot.ui.announcements import TURN_CUT_SHORT
 from bot.ui.character_sheet import (
     joined_text,
@@ -43,7 +43,7 @@ class Join(commands.Cog):
         interaction: discord.Interaction,
         character: app_commands.Range[str, 1, MAX_NAME_LENGTH],
     ) -> None:
-        guild_id, channel_id = _where(interaction)
+        guild_id, channel_id = fight_place(interaction)
         user_id = interaction.user.id
         sheet = await self.bot.store.character(guild_id, user_id, character)
         if sheet is None:
@@ -71,7 +71,7 @@ class Join(commands.Cog):
         interaction: discord.Interaction,
         character: app_commands.Range[str, 1, MAX_NAME_LENGTH] | None = None,
     ) -> None:
-        _, channel_id = _where(interaction)
+        _, channel_id = fight_place(interaction)
         user_id = interaction.user.id
         player = interaction.user.display_name
         actor = actor_of(interaction)
@@ -96,12 +96,6 @@ class Join(commands.Cog):
         if sheet.armor == NO_ARMOR and NO_ARMOR not in self.bot.catalog.armors:
             return None
         return self.bot.catalog.armor(sheet.armor)
-
-
-def _where(interaction: discord.Interaction) -> tuple[int, int]:
-    if interaction.guild_id is None or interaction.channel_id is None:  # guild_only: not offered in DMs
-        raise RulesError("Fights happen in server channels: use this command in the fight's channel.")
-    return interaction.guild_id, interaction.channel_id
 
 
 def _leaving(encounter: Encounter, actor: Actor, wanted: str | None) -> Combatant:

@@ -18,9 +18,9 @@ from bot.names import shown
 from bot.permissions import require_gm
 from bot.rules.cards import Card
 from bot.rules.errors import IllegalAction
-from bot.ui.actors import actor_of
+from bot.ui.actors import actor_of, channel_fight, fight_channel
 from bot.ui.announcements import TURN_CUT_SHORT
-from bot.ui.combatant_choices import fight_channel, find_group, npc_choices
+from bot.ui.combatant_choices import find_group, npc_choices
 from bot.ui.encounter_views import npcs_added_reply, npcs_removed_reply
 from bot.ui.equipment_choices import monster_choices
 
@@ -153,9 +153,7 @@ class Npc(commands.GroupCog, group_name="npc", group_description="GM: NPCs in th
     async def remove_who(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        if interaction.channel_id is None:
-            return []
-        return npc_choices(await self.bot.store.load_encounter(interaction.channel_id), current)
+        return npc_choices(await channel_fight(interaction), current)
 
 
 async def setup(bot: Pommel) -> None:

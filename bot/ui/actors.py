@@ -1,10 +1,18 @@
-"""Who is behind an interaction, as :mod:`bot.permissions` sees them."""
+"""An interaction as a fight command sees it: who is behind it (for :mod:`bot.permissions`), and
+which channel's fight it is about."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, cast
+
 import discord
 
+from ..encounter import Encounter
 from ..permissions import Actor
+from ..rules.errors import RulesError
+
+if TYPE_CHECKING:
+    from ..app import Pommel
 
 
 def actor_of(interaction: discord.Interaction) -> Actor:
@@ -16,3 +24,23 @@ def actor_of(interaction: discord.Interaction) -> Actor:
         manages_server=interaction.guild_id is not None and interaction.permissions.manage_guild,
         role_ids=roles,
     )
+
+
+def fight_place(interaction: discord.Interaction) -> tuple[int, int]:
+    """The guild and the channel (or thread) whose fight a command is about; fights run in servers."""
+    if interaction.guild_id is None or interaction.channel_id is None:
+        raise RulesError("Fights run in a server channel, not in direct messages.")
+    return interaction.guild_id, interaction.channel_id
+
+
+def fight_channel(interaction: discord.Interaction) -> int:
+    return fight_place(interaction)[1]
+
+
+async def channel_fight(interaction: discord.Interaction) -> Encounter | None:
+    """The fight of the interaction's channel as stored, or None (none there, or a direct message).
+
+    For reads and autocomplete; a change goes through :func:`bot.fights.update_fight`."""
+    if interaction.guild_id is None or interaction.channel_id is None:
+        return None
+    return await cast("Pommel", interaction.client).store.load_encounter(interaction.channel_id)

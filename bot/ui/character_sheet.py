@@ -22,6 +22,7 @@ from ..rules.combat import Fighter, passive_defense
 from ..rules.dice import Modifier
 from ..rules.equipment import Armor, Shield, Weapon
 from ..rules.pool import pool_size
+from .actors import channel_fight
 
 if TYPE_CHECKING:
     from ..app import Pommel
@@ -341,8 +342,4 @@ async def own_combatant_choices(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
     """Autocomplete over the user's combatants in this channel's fight."""
-    if interaction.channel_id is None:
-        return []
-    store = cast("Pommel", interaction.client).store
-    encounter = await store.load_encounter(interaction.channel_id)
-    return combatant_choices(encounter, interaction.user.id, current)
+    return combatant_choices(await channel_fight(interaction), interaction.user.id, current)

@@ -8,11 +8,9 @@ hand instead of picked is looked up by name.
 
 from __future__ import annotations
 
-import discord
 from discord import app_commands
 
 from ..encounter import GROUP_PREFIX, Combatant, Encounter, Side, group_holder
-from ..rules.errors import RulesError
 
 CHOICE_LIMIT = 25
 """Discord offers at most 25 autocomplete choices."""
@@ -31,13 +29,6 @@ CONDITIONS = (
 )
 """Conditions the rules name (R13 unaware and helpless, R21 routed and frightened, R25 prone...);
 any other short text is allowed too."""
-
-
-def fight_channel(interaction: discord.Interaction) -> int:
-    """The channel (or thread) whose fight a command is about; fights run in servers only."""
-    if interaction.guild_id is None or interaction.channel_id is None:
-        raise RulesError("Fights run in a server channel, not in direct messages.")
-    return interaction.channel_id
 
 
 def _shorten(text: str) -> str:
@@ -81,6 +72,17 @@ def npc_choices(encounter: Encounter | None, current: str) -> list[app_commands.
             label = _shorten(f"{group} (the whole group of {len(members)})")
             groups.append(app_commands.Choice(name=label, value=group_holder(group)))
     return [*groups, *combatant_choices(encounter, current, npcs_only=True)][:CHOICE_LIMIT]
+
+
+def claimant_choices(encounter: Encounter | None, current: str) -> list[app_commands.Choice[str]]:
+    """The cards that may claim the next turn now (held cards and Jokers, R3, R4), highest first."""
+    if encounter is None:
+        return []
+    return [
+        app_commands.Choice(name=_shorten(encounter.holder_name(holder)), value=holder)
+        for holder in encounter.initiative.may_claim
+        if _matches(current, encounter.holder_name(holder))
+    ][:CHOICE_LIMIT]
 
 
 def find_group(encounter: Encounter, wanted: str) -> str | None:
