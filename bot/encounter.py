@@ -127,8 +127,6 @@ class Encounter(BaseModel):
     flow: TurnFlow = Field(default_factory=TurnFlow)
     started_at: AwareDatetime = Field(default_factory=lambda: datetime.now(UTC))
     combatants: list[Combatant] = Field(default_factory=list)
-    groups: list[str] = Field(default_factory=list)
-    """NPC group names, in the order they joined (they are dealt in this order after the players)."""
     next_id: int = 1
     tracker: TrackerMessage | None = None
 
@@ -146,6 +144,12 @@ class Encounter(BaseModel):
         names = ", ".join(shown(c.name) for c in self.combatants[:10]) or "nobody yet"
         raise RulesError(f"Nobody called '{echoed(wanted)}' is in this fight. In it: {names}.")
 
+    @property
+    def groups(self) -> list[str]:
+        """The NPC groups' names in the order their first member still in the fight joined (R2 deals
+        them in this order, after the players)."""
+        return list(dict.fromkeys(c.group for c in self.combatants if c.group is not None))
+
     def members(self, holder: str) -> list[Combatant]:
         """Everyone acting on ``holder``'s card: a player's characters, or an NPC group."""
         return [combatant for combatant in self.combatants if combatant.holder == holder]
@@ -156,8 +160,7 @@ class Encounter(BaseModel):
         for combatant in self.combatants:
             if combatant.side is Side.PLAYER and combatant.holder not in players:
                 players.append(combatant.holder)
-        present = {combatant.holder for combatant in self.combatants}
-        return players + [group_holder(group) for group in self.groups if group_holder(group) in present]
+        return players + [group_holder(group) for group in self.groups]
 
     def holder_name(self, holder: str) -> str:
         """How the tracker names a card's holder: the NPC group, or the player's characters."""
@@ -273,8 +276,6 @@ class Encounter(BaseModel):
             )
             for index, npc_name in enumerate(names)
         ]
-        if known is None:
-            self.groups.append(group_name)
         if leader:  # R22: a group has one leader; the new one takes over
             for member in self.members(holder):
                 member.leader = False
@@ -294,8 +295,6 @@ class Encounter(BaseModel):
         if combatant.holder in state.cards or combatant.holder in state.acted:
             state.remove_holder(combatant.holder)
         drop_holder(self.flow, combatant.holder)
-        if combatant.group is not None:
-            self.groups = [g for g in self.groups if g != combatant.group]
         return combatant.holder
 
     def _require_room(self, adding: int) -> None:
