@@ -208,7 +208,11 @@ class InitiativeState(BaseModel):
     @property
     def may_claim(self) -> list[str]:
         """R3, R4: who may claim the next turn once no turn is in progress, highest card first."""
-        claimants = self.waiting + [entry for entry in self.order if entry.card.is_joker]
+        claimants = [
+            CardInPlay(holder=holder, card=card)
+            for holder, card in self.cards.items()
+            if holder != self.turn_of and (holder in self.held or card.is_joker)
+        ]
         return [entry.holder for entry in _highest_first(claimants)]
 
     @property
@@ -267,10 +271,11 @@ class InitiativeState(BaseModel):
         for holder in holders:
             if holder in keeping:
                 continue
-            refill = Reshuffle(reason=ReshuffleReason.DECK_RAN_OUT, cards=len(deck.discards), before=holder)
+            discards = len(deck.discards)
             draw = deck.draw(dice)
             if draw.reshuffled:
-                reshuffles.append(refill)
+                ran_out = Reshuffle(reason=ReshuffleReason.DECK_RAN_OUT, cards=discards, before=holder)
+                reshuffles.append(ran_out)
             self.cards[holder] = draw.card
             dealt.append(CardInPlay(holder=holder, card=draw.card))
 
@@ -305,9 +310,10 @@ class InitiativeState(BaseModel):
         """
         self._require_dealt()
         self._require_between_turns("start the next one")
-        if not self.order:
+        order = self.order
+        if not order:
             raise RoundOver(self._round_over_message())
-        upcoming = self.order[0]
+        upcoming = order[0]
         self.turn_of = upcoming.holder
         return TurnStarted(round=self.round, holder=upcoming.holder, card=upcoming.card, claimed=False)
 
@@ -344,20 +350,25 @@ class InitiativeState(BaseModel):
         """
         self._require_dealt()
         self._require_between_turns("claim the next turn")
+        card = self.check_claim(holder)
+        if holder in self.held:
+            self.held.remove(holder)
+        self.turn_of = holder
+        return TurnStarted(round=self.round, holder=holder, card=card, claimed=True)
+
+    def check_claim(self, holder: str) -> Card:
+        """R3, R4: refuse a claim by anyone but a held card or a face-up Joker; returns the card."""
         if holder not in self.cards:
             if holder in self.acted:
                 raise IllegalAction("You have already acted this round; you get a new card at the next deal.")
             raise IllegalAction("You have no card this round; you will be dealt one at the next deal.")
         card = self.cards[holder]
-        if holder in self.held:
-            self.held.remove(holder)
-        elif not card.is_joker:
+        if holder not in self.held and not card.is_joker:
             raise IllegalAction(
                 f"Your card ({card.label}) is face up, so you act when it comes up in the order. "
                 "Only a held card or a Joker can claim a turn."
             )
-        self.turn_of = holder
-        return TurnStarted(round=self.round, holder=holder, card=card, claimed=True)
+        return card
 
     def next_turn(self) -> NextTurn:
         """R1, R5: end the turn in progress (if any), then start the highest face-up card left.
@@ -368,7 +379,7 @@ class InitiativeState(BaseModel):
         if self.turn_of is None:
             return NextTurn(ended=None, started=self.start_next_turn())
         ended = self.end_turn()
-        started = self.start_next_turn() if self.order else None
+        started = self.start_next_turn() if ended.up_next is not None else None
         return NextTurn(ended=ended, started=started)
 
     def bonus_for(self, holder: str, roll_kind: RollKind, bonus: int = 2) -> int:
@@ -457,7 +468,7 @@ class InitiativeState(BaseModel):
             held=held,
             may_claim=self.may_claim,
             up_next=order[0] if order else None,
-            round_over=self.is_round_over,
+            round_over=not order,
         )
 
 

@@ -113,8 +113,7 @@ def act(state: InitiativeState, flow: TurnFlow, holder: str) -> Advance:
         return Advance(started=started)
     if holder == state.turn_of:
         raise IllegalAction("It is your turn already; Hold flips your card face down if you want to wait.")
-    if holder not in state.may_claim:
-        _refuse_claim(state, holder)
+    state.check_claim(holder)
     if holder in flow.queued:
         raise IllegalAction("You have already claimed the next turn; it starts when this turn ends.")
     flow.queued.append(holder)
@@ -132,18 +131,18 @@ def drop_holder(flow: TurnFlow, holder: str) -> None:
 def _after_turn(state: InitiativeState, flow: TurnFlow, ended: TurnEnded, pause: ClaimPause) -> Advance:
     flow.step += 1
     flow.offered.clear()
-    claimants = set(state.may_claim)
+    claimants = set(ended.may_claim)
     flow.queued = [queued for queued in flow.queued if queued in claimants]
     if flow.queued:
         started = state.claim(flow.queued.pop(0))
         flow.step += 1
         return Advance(ended=ended, started=started)
     offered = _offer(state, ended.holder, pause)
-    if offered and state.order:
+    if offered and not ended.round_over:
         flow.offered = offered
         return Advance(ended=ended, offered=offered)
-    if not state.order:
-        waiting = [holder for holder in state.may_claim if holder != ended.holder]
+    if ended.round_over:
+        waiting = [holder for holder in ended.may_claim if holder != ended.holder]
         return Advance(ended=ended, offered=waiting, round_over=True)
     started = state.start_next_turn()
     flow.step += 1
@@ -170,15 +169,3 @@ def _start_next(state: InitiativeState, flow: TurnFlow) -> TurnStarted:
     flow.offered.clear()
     flow.step += 1
     return started
-
-
-def _refuse_claim(state: InitiativeState, holder: str) -> None:
-    if holder in state.acted:
-        raise IllegalAction("You have already acted this round; you get a new card at the next deal.")
-    card = state.cards.get(holder)
-    if card is None:
-        raise IllegalAction("You have no card this round; you will be dealt one at the next deal.")
-    raise IllegalAction(
-        f"Your card ({card.label}) is face up, so you act when it comes up in the order. "
-        "Only a held card or a Joker can claim a turn."
-    )
