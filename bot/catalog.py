@@ -256,16 +256,13 @@ def _look_up(
     folded = _fold(wanted)
     entry = by_spelling.get(folded)
     if entry is None:
-        raise UnknownEntry(kind, wanted, _suggestions(folded, table))
+        raise UnknownEntry(kind, wanted, _suggestions(folded, by_spelling))
     return entry
 
 
-def _suggestions(folded: str, table: Mapping[str, _Entry]) -> tuple[str, ...]:
+def _suggestions(folded: str, entries: Mapping[str, _Entry]) -> tuple[str, ...]:
     """Up to three keys: the closest by spelling first, then those containing the text."""
-    by_spelling: dict[str, str] = {}
-    for key, entry in table.items():
-        by_spelling.setdefault(_fold(key), key)
-        by_spelling.setdefault(_fold(entry.name), key)
+    by_spelling = {spelling: entry.key for spelling, entry in entries.items()}
     close = difflib.get_close_matches(folded, list(by_spelling), n=6, cutoff=0.6)
     containing = sorted(key for spelling, key in by_spelling.items() if folded and folded in spelling)
     keys = dict.fromkeys([by_spelling[spelling] for spelling in close] + containing)

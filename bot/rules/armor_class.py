@@ -64,9 +64,15 @@ class AcAttackResult(BaseModel):
     total: int
     armor_class: int
     hit: bool
-    natural_20: bool
-    natural_1: bool
     automatic: bool
+
+    @property
+    def natural_20(self) -> bool:
+        return self.roll.natural_20
+
+    @property
+    def natural_1(self) -> bool:
+        return self.roll.natural_1
 
     @property
     def advantage(self) -> Advantage:
@@ -101,7 +107,5 @@ def attack_against_ac(
         total=total,
         armor_class=ac,
         hit=hit,
-        natural_20=roll.natural_20,
-        natural_1=roll.natural_1,
         automatic=automatic,
     )
