@@ -6,7 +6,7 @@ from enum import IntEnum
 
 from pydantic import BaseModel, ConfigDict
 
-from .dice import Advantage, DiceSource, Modifier, PoolRoll, roll_check
+from .dice import Advantage, DiceSource, Modifier, PoolRoll, roll_check, with_joker
 from .equipment import Armor, ArmorWeight
 
 AC_CAP = 22
@@ -94,9 +94,7 @@ def attack_against_ac(
     ``natural_20``, ``natural_1`` and ``automatic``. The Joker bonus (R3) is listed apart from the
     attack bonus so the message can show it.
     """
-    modifiers = [Modifier(label="attack", value=attack_bonus)]
-    if joker_bonus:
-        modifiers.append(Modifier(label="Joker", value=joker_bonus))
+    modifiers = with_joker([Modifier(label="attack", value=attack_bonus)], joker_bonus)
     check = roll_check(dice, modifiers, advantage)
     roll, total = check.roll, check.total
     automatic = natural_results and (roll.natural_20 or roll.natural_1)

@@ -112,6 +112,12 @@ class Modifier(BaseModel):
         return f"{self.value:+d} {self.label}"
 
 
+def with_joker(modifiers: Iterable[Modifier], joker_bonus: int) -> tuple[Modifier, ...]:
+    """R3: the modifiers of a roll made on a Joker's turn, the Joker's bonus listed last (when any)."""
+    listed = tuple(modifiers)
+    return (*listed, Modifier(label="Joker", value=joker_bonus)) if joker_bonus else listed
+
+
 def sum_of(modifiers: Iterable[Modifier]) -> int:
     return sum(modifier.value for modifier in modifiers)
 

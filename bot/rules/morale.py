@@ -12,7 +12,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from .dice import Advantage, DiceSource, Modifier, PoolRoll, roll_check, sum_of
+from .dice import Advantage, DiceSource, Modifier, PoolRoll, roll_check, sum_of, with_joker
 from .errors import IllegalAction
 
 MORALE_TARGET = 11
@@ -94,10 +94,6 @@ class MoraleResult(BaseModel):
         return sum_of(self.modifiers)
 
 
-def _with_joker(modifiers: tuple[Modifier, ...], joker_bonus: int) -> tuple[Modifier, ...]:
-    return (*modifiers, Modifier(label="Joker", value=joker_bonus)) if joker_bonus else modifiers
-
-
 def morale_check(
     dice: DiceSource,
     subject: MoraleSubject,
@@ -118,7 +114,7 @@ def morale_check(
             previous=subject.standing,
             standing=subject.standing,
         )
-    check = roll_check(dice, _with_joker(subject.morale_modifiers, joker_bonus), advantage)
+    check = roll_check(dice, with_joker(subject.morale_modifiers, joker_bonus), advantage)
     passed = check.total >= MORALE_TARGET
     if passed:
         standing = MoraleStanding.STEADY
@@ -190,7 +186,7 @@ def rally(
         raise IllegalAction("There is nobody routed or frightened to rally.")
     own = Advantage.NONE if is_leader else Advantage.DISADVANTAGE
     cha = (Modifier(label="CHA", value=rallier.cha_mod),)
-    check = roll_check(dice, _with_joker(cha, joker_bonus), own.combine(advantage))
+    check = roll_check(dice, with_joker(cha, joker_bonus), own.combine(advantage))
     success = check.total >= MORALE_TARGET
     rerolls: tuple[MoraleResult, ...] = ()
     if success:

@@ -7,7 +7,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict
 
-from .dice import Advantage, DiceSource, Modifier, PoolRoll, roll_check
+from .dice import Advantage, DiceSource, Modifier, PoolRoll, roll_check, with_joker
 from .errors import RulesError
 
 
@@ -114,10 +114,7 @@ def spiritual_attack(
     """
     if damage < 0:
         raise RulesError("Spiritual damage is a number of ability points, zero or more.")
-    attacker_modifiers = [Modifier(label="spirit", value=attacker_modifier)]
-    if joker_bonus:
-        attacker_modifiers.append(Modifier(label="Joker", value=joker_bonus))
-    attack = roll_check(dice, attacker_modifiers)
+    attack = roll_check(dice, with_joker([Modifier(label="spirit", value=attacker_modifier)], joker_bonus))
 
     held = tuple(dict.fromkeys(protections))
     defence = Advantage.NONE if held else Advantage.DISADVANTAGE
