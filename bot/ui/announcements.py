@@ -96,7 +96,7 @@ def _card(encounter: Encounter, holder: str, card: Card, *, revealed: bool = Fal
 def deal_lines(encounter: Encounter, dealt: DealResult) -> list[str]:
     """R2, R4, R5: the new round's cards, highest first, and what happened to the deck."""
     lines = [f"**Round {dealt.round}** — the cards are dealt (R2)."]
-    shown = _in_order(encounter, dealt.dealt)
+    shown = _in_order(encounter, dealt.order)
     if shown:
         lines.append(listing(shown, " · ", ORDER_LIMIT))
     if dealt.kept:
@@ -110,14 +110,13 @@ def deal_lines(encounter: Encounter, dealt: DealResult) -> list[str]:
     if dealt.swapped:
         for a, b in dealt.swapped:
             lines.append(f"🔁 {_who(encounter, a)} and {_who(encounter, b)} swapped initiative (R15).")
-    pools = {combatant.pool.size for combatant in encounter.combatants}
-    if pools:
+    if encounter.combatants:
         lines.append("Every Martial Pool is full again (R5, R8).")
     return lines
 
 
-def _in_order(encounter: Encounter, cards: list[CardInPlay]) -> list[str]:
-    ranked = sorted(cards, key=lambda entry: entry.card.order_key, reverse=True)
+def _in_order(encounter: Encounter, ranked: list[CardInPlay]) -> list[str]:
+    """The dealt cards, highest first (R1: ``DealResult.order``), NPC cards face down if hidden."""
     hidden = encounter.table.hide_npc_cards
     visible = [entry for entry in ranked if not (hidden and encounter.is_npc_holder(entry.holder))]
     shown = [f"{entry.card.label} {_who(encounter, entry.holder)}" for entry in visible]

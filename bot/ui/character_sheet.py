@@ -23,6 +23,7 @@ from ..rules.dice import Modifier
 from ..rules.equipment import Armor, Shield, Weapon
 from ..rules.pool import pool_size
 from .actors import channel_fight
+from .rolls import signed
 
 if TYPE_CHECKING:
     from ..app import Pommel
@@ -53,10 +54,6 @@ FIELD_LABELS = {
 def shown(text: str) -> str:
     """A name a user typed, safe to put in a message: Markdown is escaped."""
     return escape_markdown(text)
-
-
-def signed(value: int) -> str:
-    return f"{value:+d}"
 
 
 @dataclass(frozen=True, slots=True)
