@@ -22,7 +22,7 @@ from bot.permissions import Actor, NotAllowed, is_gm, require_fight, require_gm,
 from bot.rules.errors import RulesError
 from bot.ui.actors import actor_of, channel_fight, fight_channel
 from bot.ui.announcements import Announcement, advance_announcement, deal_announcement, log_line
-from bot.ui.buttons import TURN_BUTTON, TurnAction
+from bot.ui.buttons import TURN_BUTTON, TurnAction, turn_custom_id
 from bot.ui.combatant_choices import claimant_choices
 from bot.ui.errors import answer_failure
 from bot.ui.tracker import tracker_embed
@@ -192,7 +192,7 @@ class TurnButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], tem
     """The tracker's Next / Hold / Act / Deal buttons, alive across restarts (the id says it all)."""
 
     def __init__(self, action: TurnAction, step: int) -> None:
-        super().__init__(discord.ui.Button(custom_id=f"pommel:turn:{action.value}:{step}"))
+        super().__init__(discord.ui.Button(custom_id=turn_custom_id(action, step)))
         self.action = action
         self.step = step
 
