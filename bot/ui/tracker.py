@@ -17,6 +17,7 @@ import discord
 from discord.utils import escape_markdown
 
 from ..encounter import Combatant, Encounter, TrackerMessage
+from ..fights import Outcome, update_fight
 from ..rules.cards import Card
 from ..rules.errors import RulesError
 from .buttons import tracker_buttons
@@ -209,7 +210,6 @@ class TrackerBoard:
 
     async def _remember(self, encounter: Encounter, tracker: TrackerMessage) -> Encounter | None:
         """Save where the tracker now is; returns the fight as saved (None if it ended meanwhile)."""
-        from ..fights import Outcome, update_fight
 
         def point(current: Encounter) -> Outcome[None]:
             current.tracker = tracker
