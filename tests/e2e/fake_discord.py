@@ -132,6 +132,10 @@ def _perm_value(value: int | discord.Permissions) -> int:
     return value.value if isinstance(value, discord.Permissions) else int(value)
 
 
+_SNOWFLAKE_TEXT = re.compile(rb'"[1-9][0-9]{15,19}"')
+"""A snowflake as the fake writes one in JSON: a string of 16 to 20 digits."""
+
+
 def _json_bytes(value: Any) -> bytes:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
 
@@ -1598,7 +1602,10 @@ class FakeDiscord:
             self.problem("internal", f"{where}: the fake crashed: {exc!r}")
             return _HANDLER_FAILURE_STATUS, {"message": f"fake Discord crashed: {exc!r}", "code": 0}
         if self.validate_responses and 200 <= reply.status < 300:
-            for error in operation.validate_response(reply.status, reply.body):
+            # Answers differ from test to test mostly in fresh snowflakes, which validate alike; with
+            # them masked, the same answer is checked once (a full command sync took 76 ms to check).
+            shape = None if reply.body is None else _SNOWFLAKE_TEXT.sub(b'"1"', _json_bytes(reply.body))
+            for error in operation.validate_response(reply.status, reply.body, shape):
                 self.problem("response", f"{where}: the fake's own answer breaks the spec: {error}")
         return reply.status, reply.body
 
