@@ -31,10 +31,18 @@ class Pommel(commands.Bot):
     """Slash commands only; every message defaults to pinging nobody (names typed by users are text).
 
     ``dice`` is where every die and shuffle comes from: ``SystemRandom`` unless a test injects
-    fixed faces.
+    fixed faces. ``catalog`` is the validated ``data/`` (read at start-up unless one is given: the
+    catalog is read-only, so tests share one instead of parsing the YAML at every bot start).
     """
 
-    def __init__(self, settings: Settings, *, dice: DiceSource | None = None, **options: Any) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        dice: DiceSource | None = None,
+        catalog: Catalog | None = None,
+        **options: Any,
+    ) -> None:
         # Pommel never joins voice, so discord.py's start-up warnings about voice libraries are noise.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         super().__init__(
@@ -46,7 +54,7 @@ class Pommel(commands.Bot):
         )
         self.settings = settings
         self.dice: DiceSource = dice if dice is not None else RandomDice.system()
-        self.catalog: Catalog = load_catalog()
+        self.catalog: Catalog = catalog if catalog is not None else load_catalog()
         self._store: Store | None = None
         self.trackers = TrackerBoard(self)
         self.tree.error(self.on_app_command_error)

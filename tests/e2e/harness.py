@@ -28,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import functools
 import inspect
 import logging
 import time
@@ -41,6 +42,8 @@ import discord
 import discord.http
 import yarl
 from discord.gateway import DiscordWebSocket
+
+from bot.catalog import Catalog, load_catalog
 
 from .fake_discord import (
     CallbackRecord,
@@ -606,6 +609,12 @@ def describe(inter: FakeInteraction) -> str:
     return f"{kind} {name!r} from {inter.user.username} in #{inter.channel.name}"
 
 
+@functools.cache
+def shipped_catalog() -> Catalog:
+    """``data/`` read once for all the bots a test run starts (the catalog is read-only)."""
+    return load_catalog()
+
+
 class BotRunner:
     """Starts and stops real Pommel bots against one FakeDiscord (the pytest fixture wraps this)."""
 
@@ -676,6 +685,7 @@ class BotRunner:
 
         await self.start()
         assert discord.http.Route.BASE.startswith("http://127.0.0.1:"), "discord.py is not patched"
+        bot_kwargs.setdefault("catalog", shipped_catalog())
         bot = Pommel(self.settings_for(**dict(settings or {})), **bot_kwargs)
         bot._connection.guild_ready_timeout = self.guild_ready_timeout
         if bot.http.http_trace is None:
