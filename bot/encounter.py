@@ -84,6 +84,31 @@ class Combatant(BaseModel):
     def is_down(self) -> bool:
         return self.hp <= 0
 
+    def clamp_hp(self, hp: int) -> int:
+        """HP as the fight keeps it: never above the maximum nor below its negative."""
+        return max(-self.max_hp, min(self.max_hp, hp))
+
+    def add_condition(self, condition: str) -> None:
+        """A condition (any short text; the usual ones are R13, R21, R25's) joins the others."""
+        has = self.condition_named(condition)
+        if has is not None:
+            raise IllegalAction(f"{self.name} is already {has}.")
+        if len(self.conditions) >= MAX_CONDITIONS:
+            raise IllegalAction(f"{self.name} already has {MAX_CONDITIONS} conditions; remove one first.")
+        self.conditions.append(condition)
+
+    def remove_condition(self, condition: str) -> str:
+        """Take a condition off (ignoring case); returns it as it was written."""
+        has = self.condition_named(condition)
+        if has is None:
+            current = ", ".join(self.conditions) or "none"
+            raise IllegalAction(f"{self.name} is not {condition}. Conditions now: {current}.")
+        self.conditions.remove(has)
+        return has
+
+    def condition_named(self, condition: str) -> str | None:
+        return next((c for c in self.conditions if c.casefold() == condition.casefold()), None)
+
 
 class TableOptions(BaseModel):
     """How the table runs (not rulings): the tracker's habits and the pauses for claims."""
@@ -296,6 +321,16 @@ class Encounter(BaseModel):
             state.remove_holder(combatant.holder)
         drop_holder(self.flow, combatant.holder)
         return combatant.holder
+
+    def rename(self, combatant: Combatant, name: str) -> None:
+        """A new name, unique in the fight ignoring case like every combatant's."""
+        clash = next(
+            (c for c in self.combatants if c.id != combatant.id and name_key(c.name) == name_key(name)),
+            None,
+        )
+        if clash is not None:
+            raise IllegalAction(f"{clash.name} is already in this fight; pick another name.")
+        combatant.name = name
 
     def _require_room(self, adding: int) -> None:
         """Checked before anything changes, so that a refused addition leaves the document as it was."""

@@ -18,12 +18,12 @@ from discord.ext import commands
 
 from bot.app import Pommel
 from bot.catalog import Catalog
-from bot.characters import MAX_MODIFIER, MAX_NAME_LENGTH, MIN_MODIFIER, name_key
-from bot.encounter import MAX_CONDITION_LENGTH, MAX_CONDITIONS, MAX_HP, Combatant, Encounter
+from bot.characters import MAX_MODIFIER, MAX_NAME_LENGTH, MIN_MODIFIER
+from bot.encounter import MAX_CONDITION_LENGTH, MAX_HP, Combatant, Encounter
 from bot.fights import Outcome, update_fight
 from bot.permissions import require_control, require_gm
 from bot.rules.equipment import Armor, Shield, Weapon
-from bot.rules.errors import IllegalAction, RulesError
+from bot.rules.errors import RulesError
 from bot.rules.hands import check_hands
 from bot.rules.pool import pool_size
 from bot.ui.actors import actor_of, channel_fight, fight_channel
@@ -45,15 +45,13 @@ class HpChange:
     sign: str
     amount: int
 
-    def apply(self, hp: int, max_hp: int) -> int:
-        """The new HP, never above the maximum nor below its negative."""
+    def apply(self, hp: int) -> int:
+        """The HP this change asks for (the fight keeps it within bounds: ``Combatant.clamp_hp``)."""
         if self.sign == "-":
-            new = hp - self.amount
-        elif self.sign == "+":
-            new = hp + self.amount
-        else:
-            new = self.amount
-        return max(-max_hp, min(max_hp, new))
+            return hp - self.amount
+        if self.sign == "+":
+            return hp + self.amount
+        return self.amount
 
     def __str__(self) -> str:
         return f"{self.sign}{self.amount}"
@@ -140,7 +138,7 @@ class CombatantCog(
             combatant = encounter.combatant(who)
             require_control(encounter, actor, combatant, "change HP")
             old = combatant.hp
-            combatant.hp = change.apply(old, combatant.max_hp)
+            combatant.hp = combatant.clamp_hp(change.apply(old))
             down = " (down)" if combatant.is_down else ""
             line = f"{by}: {combatant.name} HP {old} → {combatant.hp} ({change}){down}"
             return Outcome((combatant, old), log=[line])
@@ -176,23 +174,13 @@ class CombatantCog(
         def apply(encounter: Encounter) -> Outcome[tuple[Combatant, str]]:
             combatant = encounter.combatant(who)
             require_control(encounter, actor, combatant, "change conditions")
-            has = next((c for c in combatant.conditions if c.casefold() == wanted.casefold()), None)
             if action == "add":
-                if has is not None:
-                    raise IllegalAction(f"{combatant.name} is already {has}.")
-                if len(combatant.conditions) >= MAX_CONDITIONS:
-                    raise IllegalAction(
-                        f"{combatant.name} already has {MAX_CONDITIONS} conditions; remove one first."
-                    )
-                combatant.conditions.append(wanted)
-                line = f"{by}: {combatant.name} is now {wanted}"
+                combatant.add_condition(wanted)
+                changed, line = wanted, f"{by}: {combatant.name} is now {wanted}"
             else:
-                if has is None:
-                    current = ", ".join(combatant.conditions) or "none"
-                    raise IllegalAction(f"{combatant.name} is not {wanted}. Conditions now: {current}.")
-                combatant.conditions.remove(has)
-                line = f"{by}: {combatant.name} is no longer {has}"
-            return Outcome((combatant, has or wanted), log=[line])
+                changed = combatant.remove_condition(wanted)
+                line = f"{by}: {combatant.name} is no longer {changed}"
+            return Outcome((combatant, changed), log=[line])
 
         saved, (combatant, changed) = await update_fight(
             self.bot.store, fight_channel(interaction), actor.user_id, apply
@@ -272,17 +260,10 @@ class CombatantCog(
                 new_name = " ".join(name.split())
                 if not new_name:
                     raise RulesError("A name needs at least one letter or digit.")
-                clash = next(
-                    (
-                        c
-                        for c in encounter.combatants
-                        if c.id != combatant.id and name_key(c.name) == name_key(new_name)
-                    ),
-                    None,
-                )
-                if clash is not None:
-                    raise IllegalAction(f"{clash.name} is already in this fight; pick another name.")
-                put("name", "name", new_name)
+                old_name = combatant.name
+                encounter.rename(combatant, new_name)
+                if new_name != old_name:
+                    changes.append(("name", old_name, new_name))
             if prowess is not None:
                 put("Prowess", "prowess", prowess)
             if dex is not None:
@@ -293,7 +274,7 @@ class CombatantCog(
                 put("CHA", "cha_mod", cha)
             if max_hp is not None:
                 put("max HP", "max_hp", max_hp)
-                put("HP", "hp", max(-max_hp, min(combatant.hp, max_hp)))
+                put("HP", "hp", combatant.clamp_hp(combatant.hp))
             if weapon is not None:
                 put("weapon", "weapon", catalog.weapon(weapon).key)
             if armor is not None:
@@ -318,7 +299,7 @@ class CombatantCog(
             pool = combatant.pool
             if size != pool.size:
                 changes.append(("Martial Pool", pool.size, size))
-                pool.size, pool.remaining = size, min(pool.remaining, size)
+                pool.resize(size)
             listed = "; ".join(f"{label} {old} → {new}" for label, old, new in changes)
             lines = [f"{by} edited {before}: {listed}"] if changes else []
             return Outcome((before, changes), log=lines)

@@ -71,6 +71,12 @@ class MartialPool(BaseModel):
     def spent_on_other_than(self, *purposes: Spend) -> int:
         return sum(n for purpose, n in self.spent.items() if purpose not in purposes)
 
+    def resize(self, size: int) -> None:
+        """R6: the pool's size changed during a round (Prowess or armor edited); the dice left never
+        exceed the new size, and nothing is refilled before the next round (R8)."""
+        self.size = size
+        self.remaining = min(self.remaining, size)
+
     def refill(self, size: int, minimum: int = MIN_POOL) -> int:
         """R8: a new round refills the pool to its size (unspent dice do not carry over), less any
         R6 desperation penalty, never below ``minimum``. Returns the dice now available."""
