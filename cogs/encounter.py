@@ -19,7 +19,6 @@ from bot.app import Pommel
 from bot.encounter import Encounter, TableOptions
 from bot.fights import Outcome, update_fight
 from bot.permissions import (
-    Actor,
     NotAllowed,
     is_gm,
     may_run_fights,
@@ -31,7 +30,7 @@ from bot.rules.errors import RulesError
 from bot.rules.options import BashCritical, CriticalDamage, MissileTie, RuleOptions
 from bot.rules.turns import ClaimPause
 from bot.store import MAX_LOG_PAGE, LogEntry, StaleEncounter
-from bot.ui.actors import actor_of, channel_fight, fight_place
+from bot.ui.actors import actor_of, channel_fight, fight_place, member_actor
 from bot.ui.encounter_views import (
     RULE_OPTION_HELP,
     TABLE_OPTION_HELP,
@@ -57,14 +56,6 @@ from bot.ui.tracker import TRACKER_COLOUR
 
 def _choices(enum: type[Any]) -> list[app_commands.Choice[str]]:
     return [app_commands.Choice(name=member.value, value=member.value) for member in enum]
-
-
-def member_actor(member: discord.Member) -> Actor:
-    return Actor(
-        user_id=member.id,
-        manages_server=member.guild_permissions.manage_guild,
-        role_ids=frozenset(role.id for role in member.roles),
-    )
 
 
 async def fight_log(bot: Pommel, encounter: Encounter) -> list[LogEntry]:
@@ -302,24 +293,18 @@ class EncounterCog(
         if role is not None and role.is_default():
             raise RulesError("Everyone has @everyone; to let anyone run fights, clear the GM role instead.")
         settings = await self.bot.store.guild_settings(guild_id)
-        await self.bot.store.save_guild_settings(
-            settings.model_copy(update={"gm_role_id": role.id if role is not None else None})
-        )
         if role is None:
             text = "Anyone on this server may now start fights."
             logged = f"{interaction.user.display_name} cleared the server's GM role"
         else:
             text = f"Only members with the {role.mention} role (or Manage Server) may now start fights here."
             logged = f"{interaction.user.display_name} set the server's GM role to {role.name}"
-        await self.bot.store.append_log(
-            LogEntry(
-                guild_id=guild_id,
-                channel_id=channel_id,
-                user_id=interaction.user.id,
-                kind="settings",
-                text=logged,
-            )
+        user_id = interaction.user.id
+        event = LogEntry(
+            guild_id=guild_id, channel_id=channel_id, user_id=user_id, kind="settings", text=logged
         )
+        chosen = settings.model_copy(update={"gm_role_id": role.id if role is not None else None})
+        await self.bot.store.save_guild_settings(chosen, events=[event])
         await interaction.response.send_message(f"👑 {text}")
 
     async def who_runs_fights(self, interaction: discord.Interaction) -> None:

@@ -322,5 +322,5 @@ class Store(ABC):
         """The guild's settings, or the defaults when it never saved any."""
 
     @abstractmethod
-    async def save_guild_settings(self, settings: GuildSettings) -> None:
-        """Replace the guild's settings."""
+    async def save_guild_settings(self, settings: GuildSettings, *, events: Sequence[LogEntry] = ()) -> None:
+        """Replace the guild's settings, and log ``events`` in the same transaction."""

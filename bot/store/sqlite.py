@@ -450,16 +450,20 @@ class SqliteStore(Store):
             return GuildSettings(guild_id=guild_id)
         return GuildSettings.model_validate_json(rows[0][0])
 
-    async def save_guild_settings(self, settings: GuildSettings) -> None:
+    async def save_guild_settings(self, settings: GuildSettings, *, events: Sequence[LogEntry] = ()) -> None:
         row = (settings.guild_id, settings.model_dump_json(), _now())
-        await self._transaction(
-            lambda db: db.execute(
+        rows = _log_rows(events)
+
+        def save(db: sqlite3.Connection) -> None:
+            db.execute(
                 "INSERT INTO guild_settings (guild_id, document, updated_at) VALUES (?, ?, ?)"
                 " ON CONFLICT (guild_id) DO UPDATE SET document = excluded.document,"
                 " updated_at = excluded.updated_at",
                 row,
             )
-        )
+            _insert_log(db, rows)
+
+        await self._transaction(save)
 
 
 # ---------------------------------------------------------------------------- on the connection's thread

@@ -26,6 +26,15 @@ def actor_of(interaction: discord.Interaction) -> Actor:
     )
 
 
+def member_actor(member: discord.Member) -> Actor:
+    """Another member, as :mod:`bot.permissions` sees them (server-wide permissions)."""
+    return Actor(
+        user_id=member.id,
+        manages_server=member.guild_permissions.manage_guild,
+        role_ids=frozenset(role.id for role in member.roles),
+    )
+
+
 def fight_place(interaction: discord.Interaction) -> tuple[int, int]:
     """The guild and the channel (or thread) whose fight a command is about; fights run in servers."""
     if interaction.guild_id is None or interaction.channel_id is None:

@@ -9,7 +9,7 @@ import pytest
 
 from bot.guild_settings import GuildSettings
 from bot.rules.options import DEFAULT_OPTIONS, CriticalDamage, RuleOptions
-from bot.store import Store, open_store
+from bot.store import LogEntry, Store, open_store
 
 
 @pytest.fixture
@@ -53,3 +53,10 @@ async def test_a_restart_keeps_them(tmp_path: Path) -> None:
         assert await store.guild_settings(10) == chosen
     finally:
         await store.close()
+
+
+async def test_settings_and_their_log_line_are_written_together(store: Store) -> None:
+    event = LogEntry(guild_id=10, channel_id=20, user_id=1, kind="settings", text="set the GM role")
+    await store.save_guild_settings(GuildSettings(guild_id=10, gm_role_id=5), events=[event])
+    assert (await store.guild_settings(10)).gm_role_id == 5
+    assert [entry.text for entry in await store.read_log(channel_id=20)] == ["set the GM role"]
