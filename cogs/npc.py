@@ -46,7 +46,7 @@ def _npcs(encounter: Encounter, wanted: str) -> list[Combatant]:
         if target.side is not Side.NPC:
             raise IllegalAction(
                 f"{shown(target.name)} is a player's character, not an NPC; "
-                "its player takes it out of the fight."
+                "take it out of the fight with /leave."
             )
     return targets
 
