@@ -23,6 +23,13 @@ def character(name: str, prowess: int = 2, weapon: str = "arming_sword") -> Char
     )
 
 
+async def fight_of(pommel: RunningBot, world: World) -> Encounter:
+    """The fight saved for #table (the test fails if there is none)."""
+    encounter = await pommel.bot.store.load_encounter(world.table.id)
+    assert encounter is not None, "no fight in #table"
+    return encounter
+
+
 async def seed_fight(
     pommel: RunningBot,
     world: World,

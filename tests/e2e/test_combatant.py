@@ -7,8 +7,9 @@ from typing import Any
 import pytest
 
 from .fake_discord import World
+from .fights import fight_of
 from .harness import RunningBot
-from .test_encounter import channel_log, fight, join, start, tracker_message
+from .test_encounter import channel_log, join, start, tracker_message
 
 
 async def table(pommel: RunningBot, world: World) -> None:
@@ -28,7 +29,7 @@ async def test_the_gm_takes_hp_and_the_table_sees_it(world: World, start_bot: An
     result = await pommel.slash("combatant hp", user=world.gm, options={"who": "Bandit", "change": "-5"})
     assert not result.ephemeral
     assert result.content == "❤️ **Bandit**: HP 11 → **6**/11"
-    encounter = await fight(pommel, world)
+    encounter = await fight_of(pommel, world)
     assert encounter.combatant("Bandit").hp == 6
     assert "Bandit · ●● · HP 6/11" in tracker_message(world, encounter).embed_text
     assert (await channel_log(pommel, world))[-1].text == "Gamemaster: Bandit HP 11 → 6 (-5)"
@@ -54,32 +55,32 @@ async def test_a_player_changes_their_own_hp(
             "combatant hp", user=world.player, options={"who": "Alice", "change": change}
         )
     assert says in result.content
-    assert (await fight(pommel, world)).combatant("Alice").hp == hp
+    assert (await fight_of(pommel, world)).combatant("Alice").hp == hp
 
 
 @pytest.mark.parametrize("who", ["Bob", "Bandit"])
 async def test_a_player_cannot_change_someone_elses_hp(world: World, start_bot: Any, who: str) -> None:
     pommel = await start_bot()
     await table(pommel, world)
-    before = await fight(pommel, world)
+    before = await fight_of(pommel, world)
     result = await pommel.slash("combatant hp", user=world.player, options={"who": who, "change": "-3"})
     assert result.ephemeral
     assert f"{who} is not yours" in result.content
-    assert await fight(pommel, world) == before
+    assert await fight_of(pommel, world) == before
 
 
 @pytest.mark.parametrize("change", ["lots", "-", "5d6", "+-3", "123456"])
 async def test_a_bad_hp_change_says_how_to_write_one(world: World, start_bot: Any, change: str) -> None:
     pommel = await start_bot()
     await table(pommel, world)
-    before = await fight(pommel, world)
+    before = await fight_of(pommel, world)
     result = await pommel.slash(
         "combatant hp", user=world.gm, options={"who": "Bandit", "change": change}, enforce_permissions=False
     )
     assert result.ephemeral
     assert result.errors == []
     assert "-5 to take 5 HP" in result.content or "isn't something I can use" in result.content
-    assert await fight(pommel, world) == before
+    assert await fight_of(pommel, world) == before
 
 
 async def test_hp_autocompletes_the_fights_combatants(world: World, start_bot: Any) -> None:
@@ -124,7 +125,7 @@ async def test_conditions_are_added_and_removed(world: World, start_bot: Any) ->
         user=world.gm,
         options={"who": "Alice", "action": "add", "condition": "Stunned "},
     )
-    encounter = await fight(pommel, world)
+    encounter = await fight_of(pommel, world)
     assert encounter.combatant("Alice").conditions == ["prone", "Stunned"]
     assert "Alice · ●●● · HP 14/14 · prone, Stunned" in tracker_message(world, encounter).embed_text
 
@@ -149,7 +150,7 @@ async def test_conditions_are_added_and_removed(world: World, start_bot: Any) ->
     )
     assert missing.ephemeral
     assert "Alice is not blinded. Conditions now: prone." in missing.content
-    assert (await fight(pommel, world)).combatant("Alice").conditions == ["prone"]
+    assert (await fight_of(pommel, world)).combatant("Alice").conditions == ["prone"]
     assert (await channel_log(pommel, world))[-1].text == "Alice: Alice is no longer Stunned"
 
 
@@ -167,13 +168,13 @@ async def test_at_most_eight_conditions(world: World, start_bot: Any) -> None:
     )
     assert ninth.ephemeral
     assert "already has 8 conditions" in ninth.content
-    assert len((await fight(pommel, world)).combatant("Bandit").conditions) == 8
+    assert len((await fight_of(pommel, world)).combatant("Bandit").conditions) == 8
 
 
 async def test_a_player_cannot_change_someone_elses_conditions(world: World, start_bot: Any) -> None:
     pommel = await start_bot()
     await table(pommel, world)
-    before = await fight(pommel, world)
+    before = await fight_of(pommel, world)
     result = await pommel.slash(
         "combatant condition",
         user=world.player2,
@@ -181,7 +182,7 @@ async def test_a_player_cannot_change_someone_elses_conditions(world: World, sta
     )
     assert result.ephemeral
     assert "Alice is not yours" in result.content
-    assert await fight(pommel, world) == before
+    assert await fight_of(pommel, world) == before
 
 
 async def test_a_condition_is_text_that_cannot_ping_or_format(world: World, start_bot: Any) -> None:
@@ -248,7 +249,7 @@ async def test_r6_the_gm_edits_stats_and_the_pool_follows(world: World, start_bo
     assert "- shield: none → **Buckler**" in result.content
     assert "- off hand: Dagger, Small → **none**" in result.content
     assert "- Martial Pool: 2 → **4**" in result.content  # R6: Prowess 3 + 1
-    chief = (await fight(pommel, world)).combatant("Bandit Chief")
+    chief = (await fight_of(pommel, world)).combatant("Bandit Chief")
     assert (chief.prowess, chief.max_hp, chief.hp, chief.shield, chief.off_hand) == (3, 8, 8, "buckler", None)
     assert (chief.pool.size, chief.pool.remaining) == (4, 2)  # the new dice come at the next refill (R8)
 
@@ -256,7 +257,7 @@ async def test_r6_the_gm_edits_stats_and_the_pool_follows(world: World, start_bo
         "combatant edit", user=world.gm, options={"who": "Alice", "armor": "full_plate"}
     )
     assert "- armor: No Armor → **Harness, Full**" in armored.content
-    alice = (await fight(pommel, world)).combatant("Alice")
+    alice = (await fight_of(pommel, world)).combatant("Alice")
     assert (alice.pool.size, alice.pool.remaining) == (2, 2)  # R6: heavy armor costs a die
 
 
@@ -265,7 +266,7 @@ async def test_edit_refuses_unknown_gear_clashing_names_and_a_shield_with_two_ha
 ) -> None:
     pommel = await start_bot()
     await table(pommel, world)
-    before = await fight(pommel, world)
+    before = await fight_of(pommel, world)
     unknown = await pommel.slash(
         "combatant edit", user=world.gm, options={"who": "Alice", "weapon": "longswrd"}
     )
@@ -279,7 +280,7 @@ async def test_edit_refuses_unknown_gear_clashing_names_and_a_shield_with_two_ha
     assert "needs both hands" in hands.content
     nothing = await pommel.slash("combatant edit", user=world.gm, options={"who": "Alice"})
     assert "Say what to change" in nothing.content
-    assert await fight(pommel, world) == before
+    assert await fight_of(pommel, world) == before
 
 
 @pytest.mark.parametrize(
@@ -297,13 +298,13 @@ async def test_r26_edit_refuses_gear_a_two_weapon_fighter_cannot_hold(
     """R26, as /character refuses it: the Bandit fights with a messer and an off-hand small dagger."""
     pommel = await start_bot()
     await table(pommel, world)
-    before = await fight(pommel, world)
+    before = await fight_of(pommel, world)
     assert before.combatant("Bandit").off_hand == "small_dagger"
     refused = await pommel.slash("combatant edit", user=world.gm, options={"who": "Bandit", **options})
     assert refused.ephemeral
     assert says in refused.content
     assert refused.errors == []
-    assert await fight(pommel, world) == before
+    assert await fight_of(pommel, world) == before
 
 
 async def test_r26_a_two_handed_weapon_once_the_off_hand_is_put_away(world: World, start_bot: Any) -> None:
@@ -316,7 +317,7 @@ async def test_r26_a_two_handed_weapon_once_the_off_hand_is_put_away(world: Worl
     )
     assert "- weapon: Sword, Messer → **Greatsword**" in result.content
     assert "- off hand: Dagger, Small → **none**" in result.content
-    bandit = (await fight(pommel, world)).combatant("Bandit")
+    bandit = (await fight_of(pommel, world)).combatant("Bandit")
     assert (bandit.weapon, bandit.off_hand) == ("greatsword", None)
 
 
@@ -324,7 +325,7 @@ async def test_other_numbers_stay_editable_whatever_the_hands_hold(world: World,
     """The R26 check runs when the gear in hand changes, so gear from before it cannot block an HP fix."""
     pommel = await start_bot()
     await table(pommel, world)
-    encounter = await fight(pommel, world)
+    encounter = await fight_of(pommel, world)
     encounter.combatant("Bandit").weapon = "greatsword"  # saved before /combatant edit checked R26
     await pommel.bot.store.save_encounter(encounter)
     result = await pommel.slash("combatant edit", user=world.gm, options={"who": "Bandit", "max_hp": 9})
@@ -339,14 +340,14 @@ async def test_edit_takes_a_shield_away(world: World, start_bot: Any) -> None:
     assert choices.choices[0] == {"name": "No shield", "value": "none"}
     result = await pommel.slash("combatant edit", user=world.gm, options={"who": "Alice", "shield": "none"})
     assert "- shield: Heater Shield → **none**" in result.content
-    assert (await fight(pommel, world)).combatant("Alice").shield is None
+    assert (await fight_of(pommel, world)).combatant("Alice").shield is None
 
 
 async def test_a_player_cannot_edit_even_their_own_combatant(world: World, start_bot: Any) -> None:
     pommel = await start_bot()
     await table(pommel, world)
-    before = await fight(pommel, world)
+    before = await fight_of(pommel, world)
     result = await pommel.slash("combatant edit", user=world.player, options={"who": "Alice", "prowess": 5})
     assert result.ephemeral
     assert "Only the GM of this fight" in result.content
-    assert await fight(pommel, world) == before
+    assert await fight_of(pommel, world) == before

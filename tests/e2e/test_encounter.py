@@ -16,6 +16,7 @@ from bot.rules.dice import RandomDice
 from bot.store import LogEntry
 
 from .fake_discord import FakeMessage, FakeUser, World
+from .fights import fight_of
 from .harness import InteractionResult, RunningBot
 
 
@@ -25,18 +26,12 @@ def sheet(name: str, hp: int = 14) -> Character:
     )
 
 
-async def fight(pommel: RunningBot, world: World) -> Encounter:
-    encounter = await pommel.bot.store.load_encounter(world.table.id)
-    assert encounter is not None, "no fight in #table"
-    return encounter
-
-
 async def start(pommel: RunningBot, world: World, user: FakeUser | None = None) -> InteractionResult:
     return await pommel.slash("encounter start", user=user or world.gm)
 
 
 async def join(pommel: RunningBot, world: World, user: FakeUser, name: str) -> Encounter:
-    encounter = await fight(pommel, world)
+    encounter = await fight_of(pommel, world)
     character = sheet(name)
     encounter.join(user.id, character, pommel.bot.catalog.armor(character.armor))
     return await pommel.bot.store.save_encounter(encounter)
@@ -64,7 +59,7 @@ async def test_start_makes_the_user_gm_posts_the_tracker_and_logs_it(world: Worl
     assert result.message is not None
     assert result.message.mentions == []
 
-    encounter = await fight(pommel, world)
+    encounter = await fight_of(pommel, world)
     assert encounter.gm_id == world.gm.id
     assert encounter.guild_id == world.guild.id
     tracker = tracker_message(world, encounter)
@@ -79,12 +74,12 @@ async def test_start_makes_the_user_gm_posts_the_tracker_and_logs_it(world: Worl
 async def test_a_second_start_in_the_same_channel_is_refused(world: World, start_bot: Any) -> None:
     pommel = await start_bot()
     await start(pommel, world)
-    before = await fight(pommel, world)
+    before = await fight_of(pommel, world)
     again = await start(pommel, world, world.player)
     assert again.ephemeral
     assert "already running" in again.content
     assert "/encounter end" in again.content
-    assert await fight(pommel, world) == before
+    assert await fight_of(pommel, world) == before
     assert len(await channel_log(pommel, world)) == 1
 
 
@@ -111,7 +106,7 @@ async def test_end_posts_the_summary_with_the_whole_log_and_closes_the_tracker(
     await pommel.slash(
         "roll dice", user=world.player2, options={"expression": "1d20 secret", "private": True}
     )
-    tracker = tracker_message(world, await fight(pommel, world))
+    tracker = tracker_message(world, await fight_of(pommel, world))
 
     result = await pommel.slash("encounter end", user=world.gm)
     assert not result.ephemeral
@@ -149,7 +144,7 @@ async def test_a_new_fight_can_start_after_the_last_one_ended(world: World, star
     await pommel.slash("encounter end", user=world.gm)
     again = await start(pommel, world, world.player)
     assert not again.ephemeral
-    assert (await fight(pommel, world)).gm_id == world.player.id
+    assert (await fight_of(pommel, world)).gm_id == world.player.id
 
 
 async def test_end_without_a_fight_says_how_to_start_one(world: World, start_bot: Any) -> None:
@@ -179,7 +174,7 @@ async def test_a_player_is_refused_every_gm_command_and_nothing_changes(
     pommel = await start_bot()
     await start(pommel, world)
     await pommel.slash("npc add", user=world.gm, options={"template": "goblin"})
-    before = await fight(pommel, world)
+    before = await fight_of(pommel, world)
     logged = len(await channel_log(pommel, world))
     resolved = {key: getattr(world, value) if value == "player2" else value for key, value in options.items()}
 
@@ -187,7 +182,7 @@ async def test_a_player_is_refused_every_gm_command_and_nothing_changes(
     assert result.ephemeral
     assert f"Only the GM of this fight (<@{world.gm.id}>)" in result.content
     assert result.errors == []
-    assert await fight(pommel, world) == before
+    assert await fight_of(pommel, world) == before
     assert len(await channel_log(pommel, world)) == logged
 
 
@@ -196,7 +191,7 @@ async def test_a_server_admin_may_step_in_as_gm(world: World, start_bot: Any) ->
     await start(pommel, world)
     result = await pommel.slash("encounter options", user=world.admin, options={"joker_bonus": 3})
     assert not result.ephemeral
-    assert (await fight(pommel, world)).options.joker_bonus == 3
+    assert (await fight_of(pommel, world)).options.joker_bonus == 3
 
 
 async def test_options_change_is_public_logged_and_shown(world: World, start_bot: Any) -> None:
@@ -211,7 +206,7 @@ async def test_options_change_is_public_logged_and_shown(world: World, start_bot
     assert "critical damage: by attack type → **simple d10**" in result.content
     assert "joker bonus: 2 → **3**" in result.content
     assert "hide npc cards: off → **on**" in result.content
-    encounter = await fight(pommel, world)
+    encounter = await fight_of(pommel, world)
     assert encounter.options.joker_bonus == 3
     assert encounter.options.critical_damage.value == "simple d10"
     assert encounter.table.hide_npc_cards
@@ -228,13 +223,13 @@ async def test_options_change_is_public_logged_and_shown(world: World, start_bot
 async def test_options_without_a_value_show_them_all_privately(world: World, start_bot: Any) -> None:
     pommel = await start_bot()
     await start(pommel, world)
-    before = await fight(pommel, world)
+    before = await fight_of(pommel, world)
     result = await pommel.slash("encounter options", user=world.gm)
     assert result.ephemeral
     text = result.embeds[0]["description"]
     assert "joker bonus: **2**" in text
     assert "claim pause: **jokers**" in text
-    assert await fight(pommel, world) == before
+    assert await fight_of(pommel, world) == before
 
 
 async def test_a_fight_starts_with_the_servers_options(world: World, start_bot: Any) -> None:
@@ -244,7 +239,7 @@ async def test_a_fight_starts_with_the_servers_options(world: World, start_bot: 
     changed = settings.options.model_copy(update={"joker_bonus": 1})
     await store.save_guild_settings(settings.model_copy(update={"options": changed}))
     await start(pommel, world)
-    assert (await fight(pommel, world)).options.joker_bonus == 1
+    assert (await fight_of(pommel, world)).options.joker_bonus == 1
 
 
 async def test_show_gives_the_gm_every_number_and_players_their_own(world: World, start_bot: Any) -> None:
@@ -252,7 +247,7 @@ async def test_show_gives_the_gm_every_number_and_players_their_own(world: World
     await start(pommel, world)
     await join(pommel, world, world.player, "Alice")
     await pommel.slash("npc add", user=world.gm, options={"template": "bandit"})
-    encounter = await fight(pommel, world)
+    encounter = await fight_of(pommel, world)
 
     gm_view = (await pommel.slash("encounter show", user=world.gm)).embeds[0]["description"]
     assert f"GM: <@{world.gm.id}>" in gm_view
@@ -323,7 +318,7 @@ async def test_handing_the_fight_over_makes_the_member_gm(world: World, start_bo
     assert f"<@{world.gm.id}> hands this fight to <@{world.player2.id}>" in result.content
     assert result.message is not None
     assert result.message.mentions == []
-    assert (await fight(pommel, world)).gm_id == world.player2.id
+    assert (await fight_of(pommel, world)).gm_id == world.player2.id
 
     refused = await pommel.slash("encounter end", user=world.gm)
     assert refused.ephemeral
@@ -338,7 +333,7 @@ async def test_the_fight_cannot_go_to_a_bot(fake_discord: Any, world: World, sta
     result = await pommel.slash("encounter gm", user=world.gm, options={"member": fake_discord.bot_user})
     assert result.ephemeral
     assert "is a bot" in result.content
-    assert (await fight(pommel, world)).gm_id == world.gm.id
+    assert (await fight_of(pommel, world)).gm_id == world.gm.id
 
 
 async def test_the_servers_gm_role_decides_who_may_run_fights(world: World, start_bot: Any) -> None:
@@ -364,7 +359,7 @@ async def test_the_servers_gm_role_decides_who_may_run_fights(world: World, star
     handed = await pommel.slash("encounter gm", user=world.gm, options={"member": world.player})
     assert handed.ephemeral
     assert "can't run fights here" in handed.content
-    assert (await fight(pommel, world)).gm_id == world.gm.id
+    assert (await fight_of(pommel, world)).gm_id == world.gm.id
 
     cleared = await pommel.slash("encounter gm", user=world.admin, options={"clear_server_role": True})
     assert "Anyone on this server" in cleared.content

@@ -9,18 +9,19 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from bot.encounter import Encounter, group_holder, player_holder
+from bot.encounter import group_holder, player_holder
 from bot.rules.cards import Card
 
 from .fake_discord import FakeUser, World
-from .fights import StackedDice, button_id, gather_four_through_commands, seed_fight, tracker_message
+from .fights import (
+    StackedDice,
+    button_id,
+    fight_of,
+    gather_four_through_commands,
+    seed_fight,
+    tracker_message,
+)
 from .harness import BotRunner, InteractionResult, RunningBot
-
-
-async def fight_of(pommel: RunningBot, world: World) -> Encounter:
-    encounter = await pommel.bot.store.load_encounter(world.table.id)
-    assert encounter is not None
-    return encounter
 
 
 async def press(pommel: RunningBot, world: World, action: str, user: FakeUser) -> InteractionResult:

@@ -8,7 +8,7 @@ from bot.characters import Character
 from bot.encounter import Encounter, player_holder
 
 from .fake_discord import World
-from .fights import StackedDice, seed_fight, tracker_message
+from .fights import StackedDice, fight_of, seed_fight, tracker_message
 from .harness import RunningBot
 
 ANSEL = Character(
@@ -34,12 +34,6 @@ async def with_ansel(start_bot: Any, world: World, *, fight: bool = True, **bot_
             Encounter(channel_id=world.table.id, guild_id=world.guild.id, gm_id=world.gm.id)
         )
     return pommel
-
-
-async def fight_of(pommel: RunningBot, world: World) -> Encounter:
-    fight = await pommel.bot.store.load_encounter(world.table.id)
-    assert fight is not None
-    return fight
 
 
 async def test_join_adds_the_character_with_its_pool_and_posts_the_tracker(

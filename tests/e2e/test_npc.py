@@ -11,13 +11,14 @@ from bot.encounter import Encounter, Side
 from bot.rules.dice import RandomDice
 
 from .fake_discord import DispatchError, FakeDiscord, World
+from .fights import fight_of
 from .harness import RunningBot
-from .test_encounter import channel_log, fight, join, start, tracker_message
+from .test_encounter import channel_log, join, start, tracker_message
 
 
 async def dealt(pommel: RunningBot, world: World) -> Encounter:
     """Deal round 1 straight through the store (the /init commands have tests of their own)."""
-    encounter = await fight(pommel, world)
+    encounter = await fight_of(pommel, world)
     encounter.deal(RandomDice.seeded(7))
     return await pommel.bot.store.save_encounter(encounter)
 
@@ -32,7 +33,7 @@ async def test_r2_three_npcs_are_numbered_in_one_group_with_one_card(world: Worl
     )
     assert "act on the group's card" in result.content
 
-    encounter = await fight(pommel, world)
+    encounter = await fight_of(pommel, world)
     assert [c.name for c in encounter.combatants] == ["Bandit 1", "Bandit 2", "Bandit 3"]
     assert {c.group for c in encounter.combatants} == {"Bandits"}
     assert all(c.side is Side.NPC and c.max_hp == 11 and c.weapon == "messer" for c in encounter.combatants)
@@ -62,7 +63,7 @@ async def test_npc_add_takes_a_name_a_group_a_leader_and_overrides(world: World,
         },
     )
     assert "**Grukk** (leader) joins the fight in the group **Raiders**" in result.content
-    encounter = await fight(pommel, world)
+    encounter = await fight_of(pommel, world)
     grukk = encounter.combatant("Grukk")
     assert (grukk.group, grukk.leader, grukk.prowess, grukk.max_hp, grukk.morale) == (
         "Raiders",
@@ -77,7 +78,7 @@ async def test_npc_add_takes_a_name_a_group_a_leader_and_overrides(world: World,
     await pommel.slash(
         "npc add", user=world.gm, options={"template": "goblin", "group": "Raiders", "leader": True}
     )
-    leaders = [c.name for c in (await fight(pommel, world)).combatants if c.leader]
+    leaders = [c.name for c in (await fight_of(pommel, world)).combatants if c.leader]
     assert leaders == ["Goblin"]  # R22: one leader per group; the new one takes over
 
 
@@ -88,7 +89,7 @@ async def test_an_unknown_template_is_refused_with_suggestions(world: World, sta
     assert result.ephemeral
     assert "There is no monster called 'goblni'" in result.content
     assert "goblin" in result.content
-    assert (await fight(pommel, world)).combatants == []
+    assert (await fight_of(pommel, world)).combatants == []
 
 
 async def test_npc_add_autocompletes_monster_templates(world: World, start_bot: Any) -> None:
@@ -111,7 +112,7 @@ async def test_everyone_as_an_npc_name_pings_nobody(world: World, start_bot: Any
     assert result.message.mentions == []
     assert result.message.mention_roles == []
 
-    tracker = tracker_message(world, await fight(pommel, world))
+    tracker = tracker_message(world, await fight_of(pommel, world))
     assert "@everyone" in tracker.embed_text
     for body in tracker.bodies:
         assert body.get("allowed_mentions") == {"parse": []}
@@ -134,7 +135,7 @@ async def test_remove_one_npc_keeps_its_group(world: World, start_bot: Any) -> N
     result = await pommel.slash("npc remove", user=world.gm, options={"who": "Bandit 2"})
     assert not result.ephemeral
     assert result.content == "🚪 **Bandit 2** leaves the fight."
-    encounter = await fight(pommel, world)
+    encounter = await fight_of(pommel, world)
     assert [c.name for c in encounter.combatants] == ["Bandit 1"]
     assert encounter.groups == ["Bandits"]
     assert "Bandit 2" not in tracker_message(world, encounter).embed_text
@@ -156,7 +157,7 @@ async def test_r2_removing_a_whole_group_discards_its_card(world: World, start_b
     assert "**Bandit 1**, **Bandit 2** leave the fight" in result.content
     assert f"Nobody is left in **Bandits**: its card ({card.label}) is discarded (R2)." in result.content
 
-    encounter = await fight(pommel, world)
+    encounter = await fight_of(pommel, world)
     assert [c.name for c in encounter.combatants] == ["Alice"]
     assert encounter.groups == []
     assert "g:bandits" not in encounter.initiative.cards
@@ -183,7 +184,7 @@ async def test_remove_refuses_a_players_character(world: World, start_bot: Any) 
     result = await pommel.slash("npc remove", user=world.gm, options={"who": "Alice"})
     assert result.ephemeral
     assert "Alice is a player's character, not an NPC" in result.content
-    assert len((await fight(pommel, world)).combatants) == 1
+    assert len((await fight_of(pommel, world)).combatants) == 1
 
 
 async def test_remove_names_who_is_there_when_nobody_matches(world: World, start_bot: Any) -> None:
@@ -212,7 +213,7 @@ async def test_adding_twenty_with_the_longest_name_replies_within_discords_limit
     assert not result.ephemeral
     assert len(result.content) <= 2000
     assert "more (see the tracker) join the fight in the group" in result.content
-    encounter = await fight(pommel, world)
+    encounter = await fight_of(pommel, world)
     assert len(encounter.combatants) == 20
     (group,) = encounter.groups
     assert len(group) <= MAX_NAME_LENGTH
@@ -229,12 +230,12 @@ async def test_removing_a_group_of_sixty_with_the_longest_names_replies_within_d
             user=world.gm,
             options={"template": "bandit", "count": 20, "name": LONGEST, "group": LONGEST},
         )
-    assert len((await fight(pommel, world)).combatants) == 60
+    assert len((await fight_of(pommel, world)).combatants) == 60
     result = await pommel.slash("npc remove", user=world.gm, options={"who": LONGEST})
     assert not result.ephemeral
     assert len(result.content) <= 2000
     assert "more (see the tracker) leave the fight." in result.content
-    assert (await fight(pommel, world)).combatants == []
+    assert (await fight_of(pommel, world)).combatants == []
 
 
 async def test_refusals_escape_the_names_they_quote(world: World, start_bot: Any) -> None:
