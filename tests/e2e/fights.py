@@ -12,9 +12,10 @@ from typing import Any
 from bot.characters import Character
 from bot.encounter import Encounter
 from bot.rules.cards import Card
+from bot.store import LogEntry
 
 from .fake_discord import FakeChannel, FakeMessage, FakeUser, World
-from .harness import RunningBot
+from .harness import InteractionResult, RunningBot
 
 
 def character(name: str, prowess: int = 2, weapon: str = "arming_sword") -> Character:
@@ -28,6 +29,30 @@ async def fight_of(pommel: RunningBot, world: World) -> Encounter:
     encounter = await pommel.bot.store.load_encounter(world.table.id)
     assert encounter is not None, "no fight in #table"
     return encounter
+
+
+async def start(pommel: RunningBot, world: World, user: FakeUser | None = None) -> InteractionResult:
+    """``user`` (the GM unless given) runs /encounter start in #table."""
+    return await pommel.slash("encounter start", user=user or world.gm)
+
+
+async def join(pommel: RunningBot, world: World, user: FakeUser, name: str) -> Encounter:
+    """``user``'s character ``name`` joins #table's fight straight through the store (not /join)."""
+    encounter = await fight_of(pommel, world)
+    sheet = character(name)
+    encounter.join(user.id, sheet, pommel.bot.catalog.armor(sheet.armor))
+    return await pommel.bot.store.save_encounter(encounter)
+
+
+async def channel_log(pommel: RunningBot, world: World) -> list[LogEntry]:
+    """#table's fight log, oldest first."""
+    return await pommel.bot.store.read_log(channel_id=world.table.id)
+
+
+def stored_tracker(world: World, encounter: Encounter) -> FakeMessage:
+    """The message the fight's stored tracker id points to (compare :func:`tracker_message`)."""
+    assert encounter.tracker is not None, "the fight has no tracker"
+    return world.table.messages[encounter.tracker.message_id]
 
 
 async def seed_fight(
@@ -79,7 +104,8 @@ class StackedDice:
 
 
 def tracker_message(channel: FakeChannel) -> FakeMessage:
-    """The channel's live tracker: the newest message of the bot with the turn buttons."""
+    """The channel's live tracker: the newest message of the bot with the turn buttons
+    (compare :func:`stored_tracker`)."""
     for message in reversed(channel.history):
         if any(custom_id.startswith("pommel:turn:") for custom_id in message.custom_ids()):
             return message

@@ -7,9 +7,8 @@ from typing import Any
 import pytest
 
 from .fake_discord import World
-from .fights import fight_of
+from .fights import channel_log, fight_of, join, start, stored_tracker
 from .harness import RunningBot
-from .test_encounter import channel_log, join, start, tracker_message
 
 
 async def table(pommel: RunningBot, world: World) -> None:
@@ -31,7 +30,7 @@ async def test_the_gm_takes_hp_and_the_table_sees_it(world: World, start_bot: An
     assert result.content == "❤️ **Bandit**: HP 11 → **6**/11"
     encounter = await fight_of(pommel, world)
     assert encounter.combatant("Bandit").hp == 6
-    assert "Bandit · ●● · HP 6/11" in tracker_message(world, encounter).embed_text
+    assert "Bandit · ●● · HP 6/11" in stored_tracker(world, encounter).embed_text
     assert (await channel_log(pommel, world))[-1].text == "Gamemaster: Bandit HP 11 → 6 (-5)"
 
 
@@ -127,7 +126,7 @@ async def test_conditions_are_added_and_removed(world: World, start_bot: Any) ->
     )
     encounter = await fight_of(pommel, world)
     assert encounter.combatant("Alice").conditions == ["prone", "Stunned"]
-    assert "Alice · ●●● · HP 14/14 · prone, Stunned" in tracker_message(world, encounter).embed_text
+    assert "Alice · ●●● · HP 14/14 · prone, Stunned" in stored_tracker(world, encounter).embed_text
 
     again = await pommel.slash(
         "combatant condition",

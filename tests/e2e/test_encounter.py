@@ -11,39 +11,16 @@ from typing import Any
 import pytest
 
 from bot.characters import Character
-from bot.encounter import Encounter
 from bot.rules.dice import RandomDice
-from bot.store import LogEntry
 
-from .fake_discord import FakeMessage, FakeUser, World
-from .fights import fight_of
-from .harness import InteractionResult, RunningBot
+from .fake_discord import World
+from .fights import channel_log, fight_of, join, start, stored_tracker
 
 
 def sheet(name: str, hp: int = 14) -> Character:
     return Character(
         name=name, prowess=2, dexterity=1, wisdom=0, charisma=0, proficiency=2, hp=hp, weapon="arming_sword"
     )
-
-
-async def start(pommel: RunningBot, world: World, user: FakeUser | None = None) -> InteractionResult:
-    return await pommel.slash("encounter start", user=user or world.gm)
-
-
-async def join(pommel: RunningBot, world: World, user: FakeUser, name: str) -> Encounter:
-    encounter = await fight_of(pommel, world)
-    character = sheet(name)
-    encounter.join(user.id, character, pommel.bot.catalog.armor(character.armor))
-    return await pommel.bot.store.save_encounter(encounter)
-
-
-async def channel_log(pommel: RunningBot, world: World) -> list[LogEntry]:
-    return await pommel.bot.store.read_log(channel_id=world.table.id)
-
-
-def tracker_message(world: World, encounter: Encounter) -> FakeMessage:
-    assert encounter.tracker is not None, "the fight has no tracker"
-    return world.table.messages[encounter.tracker.message_id]
 
 
 # ---------------------------------------------------------------------------------- start and end
@@ -62,7 +39,7 @@ async def test_start_makes_the_user_gm_posts_the_tracker_and_logs_it(world: Worl
     encounter = await fight_of(pommel, world)
     assert encounter.gm_id == world.gm.id
     assert encounter.guild_id == world.guild.id
-    tracker = tracker_message(world, encounter)
+    tracker = stored_tracker(world, encounter)
     assert tracker in result.channel_messages
     assert tracker.embeds
     assert tracker.custom_ids()  # its buttons
@@ -106,7 +83,7 @@ async def test_end_posts_the_summary_with_the_whole_log_and_closes_the_tracker(
     await pommel.slash(
         "roll dice", user=world.player2, options={"expression": "1d20 secret", "private": True}
     )
-    tracker = tracker_message(world, await fight_of(pommel, world))
+    tracker = stored_tracker(world, await fight_of(pommel, world))
 
     result = await pommel.slash("encounter end", user=world.gm)
     assert not result.ephemeral

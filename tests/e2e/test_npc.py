@@ -11,9 +11,8 @@ from bot.encounter import Encounter, Side
 from bot.rules.dice import RandomDice
 
 from .fake_discord import DispatchError, FakeDiscord, World
-from .fights import fight_of
+from .fights import channel_log, fight_of, join, start, stored_tracker
 from .harness import RunningBot
-from .test_encounter import channel_log, join, start, tracker_message
 
 
 async def dealt(pommel: RunningBot, world: World) -> Encounter:
@@ -38,7 +37,7 @@ async def test_r2_three_npcs_are_numbered_in_one_group_with_one_card(world: Worl
     assert {c.group for c in encounter.combatants} == {"Bandits"}
     assert all(c.side is Side.NPC and c.max_hp == 11 and c.weapon == "messer" for c in encounter.combatants)
     assert encounter.holders() == ["g:bandits"]
-    assert "Bandit 3" in tracker_message(world, encounter).embed_text
+    assert "Bandit 3" in stored_tracker(world, encounter).embed_text
     [*_, entry] = await channel_log(pommel, world)
     assert entry.text == "Gamemaster added Bandit 1, Bandit 2, Bandit 3 (Bandit) to the group Bandits"
 
@@ -112,7 +111,7 @@ async def test_everyone_as_an_npc_name_pings_nobody(world: World, start_bot: Any
     assert result.message.mentions == []
     assert result.message.mention_roles == []
 
-    tracker = tracker_message(world, await fight_of(pommel, world))
+    tracker = stored_tracker(world, await fight_of(pommel, world))
     assert "@everyone" in tracker.embed_text
     for body in tracker.bodies:
         assert body.get("allowed_mentions") == {"parse": []}
@@ -138,7 +137,7 @@ async def test_remove_one_npc_keeps_its_group(world: World, start_bot: Any) -> N
     encounter = await fight_of(pommel, world)
     assert [c.name for c in encounter.combatants] == ["Bandit 1"]
     assert encounter.groups == ["Bandits"]
-    assert "Bandit 2" not in tracker_message(world, encounter).embed_text
+    assert "Bandit 2" not in stored_tracker(world, encounter).embed_text
 
 
 async def test_r2_removing_a_whole_group_discards_its_card(world: World, start_bot: Any) -> None:
