@@ -13,15 +13,15 @@ from bot.characters import Character
 from bot.encounter import Encounter
 from bot.rules.cards import Card
 from bot.store import LogEntry
+from tests import sheets
 
 from .fake_discord import FakeChannel, FakeMessage, FakeUser, World
 from .harness import InteractionResult, RunningBot
 
 
 def character(name: str, prowess: int = 2, weapon: str = "arming_sword") -> Character:
-    return Character(
-        name=name, prowess=prowess, dexterity=1, wisdom=0, charisma=0, proficiency=2, hp=14, weapon=weapon
-    )
+    """The test sheet with CHA +0 and 14 HP: Dex +1, Wis +0, proficiency 2."""
+    return sheets.character(name, prowess=prowess, weapon=weapon, charisma=0, hp=14)
 
 
 async def fight_of(pommel: RunningBot, world: World) -> Encounter:

@@ -10,18 +10,10 @@ from typing import Any
 
 import pytest
 
-from bot.characters import Character
 from bot.rules.dice import RandomDice
 
 from .fake_discord import World
 from .fights import channel_log, fight_of, join, start, stored_tracker
-
-
-def sheet(name: str, hp: int = 14) -> Character:
-    return Character(
-        name=name, prowess=2, dexterity=1, wisdom=0, charisma=0, proficiency=2, hp=hp, weapon="arming_sword"
-    )
-
 
 # ---------------------------------------------------------------------------------- start and end
 

@@ -4,25 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.characters import Character
-from bot.encounter import Encounter, player_holder
+from bot.encounter import player_holder
+from tests.sheets import character
 
 from .fake_discord import World
 from .fights import StackedDice, fight_of, seed_fight, tracker_message
 from .harness import RunningBot
 
-ANSEL = Character(
-    name="Ansel",
-    prowess=2,
-    dexterity=3,
-    wisdom=1,
-    charisma=0,
-    proficiency=2,
-    hp=24,
-    weapon="arming_sword",
-    armor="mail_haubergeon",
-    shield="heater",
-)
+ANSEL = character("Ansel", dexterity=3, wisdom=1, charisma=0, hp=24, armor="mail_haubergeon", shield="heater")
 
 
 async def with_ansel(start_bot: Any, world: World, *, fight: bool = True, **bot_kwargs: Any) -> RunningBot:
@@ -30,9 +19,7 @@ async def with_ansel(start_bot: Any, world: World, *, fight: bool = True, **bot_
     pommel: RunningBot = await start_bot(**bot_kwargs)
     await pommel.bot.store.save_character(world.guild.id, world.player.id, ANSEL)
     if fight:
-        await pommel.bot.store.save_encounter(
-            Encounter(channel_id=world.table.id, guild_id=world.guild.id, gm_id=world.gm.id)
-        )
+        await seed_fight(pommel, world)
     return pommel
 
 
