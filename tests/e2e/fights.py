@@ -45,7 +45,7 @@ async def join(pommel: RunningBot, world: World, user: FakeUser, name: str) -> E
 
 
 async def channel_log(pommel: RunningBot, world: World) -> list[LogEntry]:
-    """#table's fight log, oldest first."""
+    """#table's log lines (rolls and fight events), oldest first."""
     return await pommel.bot.store.read_log(channel_id=world.table.id)
 
 

@@ -11,14 +11,10 @@ from typing import Any
 import pytest
 
 from bot.rules.dice import ScriptedDice
-from bot.store import LogEntry
 
-from .fake_discord import FakeChannel, FakeDiscord, World
-from .harness import BotRunner, RunningBot
-
-
-async def roll_log(pommel: RunningBot, channel: FakeChannel) -> list[LogEntry]:
-    return await pommel.bot.store.read_log(channel_id=channel.id)
+from .fake_discord import FakeDiscord, World
+from .fights import channel_log
+from .harness import BotRunner
 
 
 class ExplodingDice:
@@ -50,7 +46,7 @@ async def test_roll_dice_public_shows_every_die_and_logs_it(world: World, start_
     assert f"<@{world.player.id}> rolls `4d20kh1+5`" in result.content
     assert "4d20kh1 (~~8~~, **20**, ~~18~~, ~~5~~) + 5 = `25`" in result.content
     assert "natural 20" in result.content
-    [entry] = await roll_log(pommel, world.table)
+    [entry] = await channel_log(pommel, world)
     assert entry.kind == "roll"
     assert entry.user_id == world.player.id
     assert entry.guild_id == world.guild.id
@@ -76,7 +72,7 @@ async def test_roll_dice_private_answers_ephemerally_and_is_still_logged(
     assert result.ephemeral
     assert "1d20 (**1**) + 3 = `4`" in result.content
     assert "natural 1" in result.content
-    [entry] = await roll_log(pommel, world.table)
+    [entry] = await channel_log(pommel, world)
     assert entry.data["private"] is True
 
 
@@ -85,7 +81,7 @@ async def test_r9_roll_pool_keeps_the_highest_die(world: World, start_bot: Any) 
     result = await pommel.slash("roll pool", user=world.player, options={"dice": 3, "bonus": 5})
     assert not result.ephemeral
     assert "~~4~~, **17**, ~~9~~ → 17 +5 = `22`" in result.content
-    [entry] = await roll_log(pommel, world.table)
+    [entry] = await channel_log(pommel, world)
     assert entry.data["faces"] == [4, 17, 9]
     assert entry.data["total"] == 22
 
@@ -116,7 +112,7 @@ async def test_a_bad_or_huge_expression_gets_an_ephemeral_error_and_nothing_is_l
     assert says in result.content
     assert "Traceback" not in result.content
     assert result.errors == []  # a refusal is not a bug: nothing logged at ERROR
-    assert await roll_log(pommel, world.table) == []
+    assert await channel_log(pommel, world) == []
 
 
 async def test_roll_works_in_a_dm_and_is_not_logged(
@@ -143,7 +139,7 @@ async def test_an_unexpected_error_is_logged_and_the_user_gets_an_error_id(
     assert record.exc_info is not None
     error_id = result.content.split("`")[1]
     assert error_id in record.getMessage()
-    assert await roll_log(pommel, world.table) == []
+    assert await channel_log(pommel, world) == []
 
 
 async def test_a_restart_on_the_same_database_keeps_the_log(world: World, bot_runner: BotRunner) -> None:
@@ -153,5 +149,5 @@ async def test_a_restart_on_the_same_database_keeps_the_log(world: World, bot_ru
 
     second = await bot_runner.start_bot(dice=ScriptedDice([15]))
     await second.slash("roll dice", user=world.player2, options={"expression": "1d20+1"})
-    log = await roll_log(second, world.table)
+    log = await channel_log(second, world)
     assert [(e.user_id, e.data["total"]) for e in log] == [(world.player.id, 7), (world.player2.id, 16)]
