@@ -707,10 +707,6 @@ class FakeInteraction:
     def guild(self) -> FakeGuild | None:
         return self.channel.guild
 
-    @property
-    def callback_at(self) -> float | None:
-        return None if self.callback is None else self.callback.at
-
     def metadata(self) -> dict[str, Any]:
         owners = {"0": str(self.guild.id) if self.guild else "0"}
         data: dict[str, Any] = {
@@ -993,9 +989,6 @@ class FakeDiscord:
         guild.add_member(self.bot_user, [bot_role])
         self.guilds[guild.id] = guild
         return guild
-
-    def bot_role(self, guild: FakeGuild) -> FakeRole:
-        return next(r for r in guild.roles.values() if r.bot_id == self.bot_user.id)
 
     def dm_channel(self, user: FakeUser) -> FakeChannel:
         """The DM channel between ``user`` and the bot (created on first use, like Discord)."""

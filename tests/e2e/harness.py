@@ -31,7 +31,6 @@ import contextvars
 import functools
 import inspect
 import logging
-import time
 from collections.abc import Awaitable, Callable, Coroutine, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,7 +55,7 @@ from .fake_discord import (
     FakeUser,
     RecordedRequest,
 )
-from .payloads import Resolved, check_visible, command_data, component_data, modal_submit_data
+from .payloads import check_visible, command_data, component_data, modal_submit_data
 
 if TYPE_CHECKING:
     from bot.app import Pommel
@@ -69,7 +68,6 @@ __all__ = [
     "RunningBot",
     "local_only",
     "patch_discord",
-    "request_summary",
 ]
 
 HANDLER_TASK_PREFIXES = (
@@ -221,7 +219,6 @@ class InteractionResult:
     """Messages the bot posted through channel routes (not the interaction webhook) meanwhile."""
     requests: list[RecordedRequest]
     """Every REST request the fake received meanwhile (other concurrent work included)."""
-    completed_at: float
 
     @property
     def callback(self) -> CallbackRecord | None:
@@ -300,12 +297,6 @@ class InteractionResult:
         if inter.callback is None or inter.dispatched_at is None:
             raise AssertionError("no callback, so no latency")
         return inter.callback.at - inter.dispatched_at
-
-    @property
-    def duration(self) -> float:
-        """Seconds from sending INTERACTION_CREATE until every handler task finished."""
-        assert self.interaction.dispatched_at is not None
-        return self.completed_at - self.interaction.dispatched_at
 
 
 @dataclass
@@ -478,33 +469,6 @@ class RunningBot:
         )
         return await self.run(inter, timeout=timeout, expect_errors=expect_errors)
 
-    async def user_command(
-        self, name: str, target: FakeUser, *, user: FakeUser, channel: FakeChannel | None = None
-    ) -> InteractionResult:
-        """Right-click a member > Apps > ``name`` (a user context menu command)."""
-        where = self._channel(channel)
-        synced = self.fake.find_command(name, where.guild, type=2)
-        check_visible(synced, user, where)
-        data = command_data(self.fake, synced, [], {}, where)
-        resolved = Resolved(where.guild, where)
-        data["target_id"] = resolved.user(target)
-        data["resolved"] = resolved.payload()
-        inter = self.fake.new_interaction(type=2, user=user, channel=where, data=data, command_name=name)
-        return await self.run(inter)
-
-    async def message_command(self, name: str, target: FakeMessage, *, user: FakeUser) -> InteractionResult:
-        """Right-click a message > Apps > ``name`` (a message context menu command)."""
-        synced = self.fake.find_command(name, target.channel.guild, type=3)
-        check_visible(synced, user, target.channel)
-        data = command_data(self.fake, synced, [], {}, target.channel)
-        resolved = Resolved(target.channel.guild, target.channel)
-        data["target_id"] = resolved.message(target)
-        data["resolved"] = resolved.payload()
-        inter = self.fake.new_interaction(
-            type=2, user=user, channel=target.channel, data=data, command_name=name
-        )
-        return await self.run(inter)
-
     async def run(
         self,
         inter: FakeInteraction,
@@ -527,7 +491,6 @@ class RunningBot:
             errors=tracking.errors,
             channel_messages=[m for m in self.fake.message_log[first_message:] if m.interaction is None],
             requests=self.fake.requests[first_request:],
-            completed_at=time.perf_counter(),
         )
         if tracking.errors and not expect_errors:
             raise AssertionError(
@@ -759,8 +722,3 @@ class BotRunner:
         failures = self.failures()
         if failures:
             raise AssertionError("end-to-end run had problems:\n" + "\n".join(f" - {f}" for f in failures))
-
-
-def request_summary(result: InteractionResult) -> list[str]:
-    """The requests made while an interaction ran, one line each (handy when a test fails)."""
-    return [f"{r.method} {r.template or r.path} -> {r.status}" for r in result.requests]

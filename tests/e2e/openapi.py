@@ -342,7 +342,6 @@ class Spec:
             _DOC_URI, DRAFT202012.create_resource(lenient)
         )
         """Same document, but snowflakes may also be JSON integers (as Discord accepts in requests)."""
-        self.base_path = "/api/v10"
         self._root = _Node()
         self._operations: dict[tuple[str, str], Operation] = {}
         for template, item in document["paths"].items():

@@ -57,7 +57,6 @@ class Resolved:
         self.roles: dict[str, Any] = {}
         self.channels: dict[str, Any] = {}
         self.attachments: dict[str, Any] = {}
-        self.messages: dict[str, Any] = {}
 
     def user(self, value: FakeUser | FakeMember) -> str:
         user = value.user if isinstance(value, FakeMember) else value
@@ -86,10 +85,6 @@ class Resolved:
         self.attachments[str(attachment.id)] = attachment.payload()
         return str(attachment.id)
 
-    def message(self, message: FakeMessage) -> str:
-        self.messages[str(message.id)] = message.payload()
-        return str(message.id)
-
     def payload(self) -> dict[str, Any] | None:
         out = {
             name: value
@@ -99,7 +94,6 @@ class Resolved:
                 ("roles", self.roles),
                 ("channels", self.channels),
                 ("attachments", self.attachments),
-                ("messages", self.messages),
             )
             if value
         }
