@@ -849,10 +849,10 @@ class FakeDiscord:
         self.token = token
         self.spec = spec or load_spec()
         self.validate_responses = validate_responses
+        """Check the fake's own JSON answers against the spec (the benchmark may switch it off)."""
         self.validate_requests = validate_requests
         """Check every request against the spec. Only the latency benchmark switches this off, so that
         it times the bot rather than jsonschema; every test keeps it on."""
-        """Also check the fake's own JSON answers against the spec (the benchmark may switch it off)."""
         self.callback_deadline = callback_deadline
         """Discord forgets an interaction whose first callback comes later than this (seconds)."""
         self.message_events = message_events
