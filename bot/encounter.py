@@ -16,11 +16,14 @@ from typing import Annotated
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StringConstraints
 
 from .characters import MAX_NAME_LENGTH, Character, name_key
+from .fight_state import DefensePolicy, Exchange, MoraleProposal, Reaction, ReactionKind
 from .names import echoed, shown
 from .rules.dice import DiceSource
+from .rules.engagement import Engagement, pair_key
 from .rules.equipment import Armor, MonsterTemplate, Size
 from .rules.errors import IllegalAction, RulesError
 from .rules.initiative import DealResult, InitiativeState
+from .rules.morale import MoraleStanding
 from .rules.options import DEFAULT_OPTIONS, RuleOptions
 from .rules.pool import MartialPool, pool_size
 from .rules.turns import Advance, ClaimPause, TurnFlow, act, begin_round, deal, drop_holder, hold, next_turn
@@ -79,10 +82,40 @@ class Combatant(BaseModel):
     spirit: bool = False
     pool: MartialPool
     conditions: list[str] = Field(default_factory=list)
+    nonlethal: int = Field(default=0, ge=0)
+    """Nonlethal damage taken (R16 Bash criticals); at or above the HP left, the combatant is out cold."""
+    armor_hp: int | None = None
+    """The armor's HP left (R17, attacks at the armor); None while it is undamaged."""
+    shield_hp: int | None = None
+    """The shield's HP left (R17, a Bind against an active shield defense); None while undamaged."""
+    standing: MoraleStanding = MoraleStanding.STEADY
+    """R21: Steady, Routed or Frightened."""
+    moves: int = Field(default=0, ge=0)
+    """R19: moves made this round."""
 
     @property
     def is_down(self) -> bool:
         return self.hp <= 0
+
+    @property
+    def unconscious(self) -> bool:
+        """Knocked out by nonlethal damage: as much nonlethal damage as HP left (and still alive)."""
+        return not self.is_down and self.nonlethal > 0 and self.nonlethal >= self.hp
+
+    @property
+    def out_of_the_fight(self) -> bool:
+        return self.is_down or self.unconscious
+
+    @property
+    def state_label(self) -> str | None:
+        """What the tracker and the results say beside the HP: down, unconscious, routed, frightened."""
+        if self.is_down:
+            return "down"
+        if self.unconscious:
+            return "unconscious"
+        if self.standing is not MoraleStanding.STEADY:
+            return self.standing.value
+        return None
 
     def clamp_hp(self, hp: int) -> int:
         """HP as the fight keeps it: never above the maximum nor below its negative."""
@@ -121,6 +154,10 @@ class TableOptions(BaseModel):
     """Show NPC groups' cards only when their turn comes (players see only where they stand)."""
     claim_pause: ClaimPause = ClaimPause.JOKERS
     """When Next stops between turns to offer the turn to Joker or held-card holders (R3, R4)."""
+    defense_policy: DefensePolicy = DefensePolicy.ASK_GM
+    """Who decides an NPC's defense, and what happens when a player lets the timeout run out."""
+    defense_timeout_minutes: int = Field(default=10, ge=0, le=10080)
+    """How long a player has to pick a defense before the policy decides; 0 waits for ever."""
 
 
 class TrackerMessage(BaseModel):
@@ -154,6 +191,16 @@ class Encounter(BaseModel):
     combatants: list[Combatant] = Field(default_factory=list)
     next_id: int = 1
     tracker: TrackerMessage | None = None
+    engagements: dict[str, Engagement] = Field(default_factory=dict)
+    """R12: the range of each pair that has fought, by :func:`~bot.rules.engagement.pair_key`."""
+    exchanges: list[Exchange] = Field(default_factory=list)
+    """Attacks waiting for a defense, and the latest resolved ones (whose choices may still be open)."""
+    next_exchange: int = 1
+    reactions: list[Reaction] = Field(default_factory=list)
+    """Counterattacks and opportunity attacks owed this round (R12, R14)."""
+    morale_proposals: list[MoraleProposal] = Field(default_factory=list)
+    """R22: morale checks the bot proposed and the GM has not rolled or dismissed yet."""
+    next_proposal: int = 1
 
     # ----------------------------------------------------------------------------- roster
 
@@ -314,6 +361,10 @@ class Encounter(BaseModel):
         if all(c.id != combatant.id for c in self.combatants):
             raise RulesError(f"{shown(combatant.name)} is not in this fight, so there is nobody to remove.")
         self.combatants = [c for c in self.combatants if c.id != combatant.id]
+        gone = combatant.id
+        self.exchanges = [e for e in self.exchanges if gone not in (e.attacker, e.defender)]
+        self.reactions = [r for r in self.reactions if gone not in (r.by, r.against)]
+        self.engagements = {pair: e for pair, e in self.engagements.items() if gone not in pair.split("|")}
         if self.members(combatant.holder):
             return None
         state = self.initiative
@@ -331,6 +382,25 @@ class Encounter(BaseModel):
         if clash is not None:
             raise IllegalAction(f"{clash.name} is already in this fight; pick another name.")
         combatant.name = name
+
+    def engagement(self, a: Combatant, b: Combatant) -> Engagement:
+        """R12: the range kept for the pair (Onset until they first fight)."""
+        return self.engagements.setdefault(pair_key(a.id, b.id), Engagement())
+
+    def reaction(
+        self, by: Combatant, against: Combatant, kind: ReactionKind | None = None
+    ) -> Reaction | None:
+        """A counterattack or opportunity attack ``by`` may make on ``against`` now, if any."""
+        for reaction in self.reactions:
+            if reaction.by == by.id and reaction.against == against.id and kind in (None, reaction.kind):
+                return reaction
+        return None
+
+    def exchange(self, exchange_id: int) -> Exchange:
+        for exchange in self.exchanges:
+            if exchange.id == exchange_id:
+                return exchange
+        raise RulesError("That attack is no longer open; it was resolved long ago or the fight moved on.")
 
     def _require_room(self, adding: int) -> None:
         """Checked before anything changes, so that a refused addition leaves the document as it was."""
@@ -381,6 +451,12 @@ class Encounter(BaseModel):
         result = deal(self.initiative, self.flow, holders, dice)
         for combatant in self.combatants:
             combatant.pool.refill(combatant.pool.size, self.options.desperation_min_pool)
+            combatant.moves = 0
+        for engagement in self.engagements.values():
+            engagement.new_round()
+        self.reactions = []
+        for exchange in self.exchanges:
+            exchange.follow_ups = False
         return result, begin_round(self.initiative, self.flow, self.table.claim_pause)
 
     def next_turn(self) -> Advance:

@@ -17,6 +17,7 @@ from discord.ext import commands
 
 from bot.app import Pommel
 from bot.encounter import Encounter, TableOptions
+from bot.fight_state import DefensePolicy
 from bot.fights import Outcome, update_fight
 from bot.permissions import (
     NotAllowed,
@@ -175,6 +176,7 @@ class EncounterCog(
         bash_critical=_choices(BashCritical),
         missile_tie=_choices(MissileTie),
         claim_pause=_choices(ClaimPause),
+        defense_policy=_choices(DefensePolicy),
     )
     async def options(
         self,
@@ -191,6 +193,8 @@ class EncounterCog(
         repost_tracker: bool | None = None,
         hide_npc_cards: bool | None = None,
         claim_pause: app_commands.Choice[str] | None = None,
+        defense_policy: app_commands.Choice[str] | None = None,
+        defense_timeout_minutes: app_commands.Range[int, 0, 10080] | None = None,
     ) -> None:
         rules: dict[str, object] = {
             "attack_types_vs_armor": attack_types_vs_armor,
@@ -207,6 +211,8 @@ class EncounterCog(
             "repost_tracker": repost_tracker,
             "hide_npc_cards": hide_npc_cards,
             "claim_pause": ClaimPause(claim_pause.value) if claim_pause else None,
+            "defense_policy": DefensePolicy(defense_policy.value) if defense_policy else None,
+            "defense_timeout_minutes": defense_timeout_minutes,
         }
         rule_update = {key: value for key, value in rules.items() if value is not None}
         table_update = {key: value for key, value in table.items() if value is not None}

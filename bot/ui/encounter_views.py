@@ -37,6 +37,8 @@ TABLE_OPTION_HELP: dict[str, str] = {
     "repost_tracker": "Post the tracker anew at the bottom of the channel each turn (play-by-post)",
     "hide_npc_cards": "Show NPC groups' cards only when their turn comes",
     "claim_pause": "When Next stops to offer the turn to Jokers or held cards (R3, R4)",
+    "defense_policy": "Who defends for NPCs, and for players who do not answer in time",
+    "defense_timeout_minutes": "Minutes a player has to pick a defense before the policy decides (0: wait)",
 }
 
 REPLY_NAMES_LIMIT = 1500
@@ -95,7 +97,7 @@ def not_default_lines(encounter: Encounter) -> list[str]:
 
 
 def table_line(table: TableOptions) -> str:
-    """The table's habits, all three on one line."""
+    """The table's habits on one line."""
     return " · ".join(
         f"{option_label(field)} **{option_value(getattr(table, field))}**" for field in TABLE_OPTION_HELP
     )

@@ -1,0 +1,112 @@
+"""What a fight remembers between the moments of an exchange: attacks waiting for a defense, the
+reactions the rules allow (counterattacks, opportunity attacks) and the morale checks proposed.
+
+These are plain records inside the :class:`~bot.encounter.Encounter` document, so they are saved in
+the same transaction as everything else and survive a restart: a defender can click an hour later,
+or after the bot came back up, and the exchange resolves as if nothing had happened in between.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+
+from .rules.combat import AttackResult, AttackRoll, Defense
+from .rules.morale import MoraleTriggerReason
+
+
+class DefensePolicy(StrEnum):
+    """Who decides a defense when the defender's player is not there to click (an NPC, or a player
+    who let the timeout run out)."""
+
+    ASK_GM = "ask the GM"
+    """NPCs: the GM gets the buttons. A player who does not answer in time: the GM is pinged."""
+    PASSIVE = "passive"
+    """Defend passively (R13): nothing is spent, nothing is rolled."""
+    ACTIVE_ALL = "active with all dice"
+    """Defend actively with every die left (R14), with the shield if there is one."""
+
+
+class ExchangeStatus(StrEnum):
+    AWAITING_DEFENSE = "awaiting defense"
+    RESOLVED = "resolved"
+
+
+class Applied(BaseModel):
+    """What a resolved exchange did to the defender, so that a later choice (R9 Bind, R15
+    desperation) can take it back before applying the new result."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    hp: int = 0
+    nonlethal: int = 0
+    armor_hp: int | None = None
+    """The armor's HP before the exchange, when it changed them."""
+    shield_hp: int | None = None
+    grapple_entered: bool = False
+
+
+class Exchange(BaseModel):
+    """One attack, from the roll to the last choice either side may still make about it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: int
+    attacker: str
+    """The attacking combatant's id."""
+    defender: str
+    attack: AttackRoll
+    weapon: str
+    """The attacker's weapon, by catalog key (the damage and the shield damage come from it)."""
+    status: ExchangeStatus = ExchangeStatus.AWAITING_DEFENSE
+    round: int
+    asked_at: AwareDatetime
+    deadline: AwareDatetime | None = None
+    """When the defense policy decides for a player who has not clicked (None: no timeout)."""
+    gm_pinged: bool = False
+    defense: Defense | None = None
+    result: AttackResult | None = None
+    applied: Applied = Field(default_factory=Applied)
+    follow_ups: bool = False
+    """Whether R9 (another die for a Bind) and R15 (desperation) may still change the result."""
+    step: int = 0
+    """Bumped at every change of the exchange; its buttons carry it, so a double click acts once."""
+
+    @property
+    def pending(self) -> bool:
+        return self.status is ExchangeStatus.AWAITING_DEFENSE
+
+    def overdue(self, now: datetime) -> bool:
+        return self.pending and self.deadline is not None and now >= self.deadline
+
+
+class ReactionKind(StrEnum):
+    COUNTERATTACK = "counterattack"
+    OPPORTUNITY = "opportunity attack"
+
+
+class Reaction(BaseModel):
+    """An attack the rules give someone outside their turn (R12, R14): ``by`` may attack ``against``
+    once, until the round ends."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    kind: ReactionKind
+    by: str
+    against: str
+    round: int
+    reason: str
+
+
+class MoraleProposal(BaseModel):
+    """R22: a morale check the bot proposes for an NPC group; the GM confirms it (or ignores it)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: int
+    group: str
+    reason: MoraleTriggerReason
+    detail: str
+    round: int
