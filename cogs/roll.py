@@ -2,21 +2,23 @@
 
 from __future__ import annotations
 
-from typing import Literal
-
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.app import Pommel
 from bot.notation import EXAMPLES, roll_notation
-from bot.rules.dice import Advantage, roll_pool
+from bot.rules.dice import roll_pool
 from bot.rules.pool import MAX_POOL
 from bot.store import LogEntry
-from bot.ui.rolls import notation_log_line, notation_reply, pool_log_line, pool_reply
-
-AdvantageChoice = Literal["advantage", "disadvantage"]
-_ADVANTAGE = {"advantage": Advantage.ADVANTAGE, "disadvantage": Advantage.DISADVANTAGE}
+from bot.ui.rolls import (
+    SituationChoice,
+    advantage_of,
+    notation_log_line,
+    notation_reply,
+    pool_log_line,
+    pool_reply,
+)
 
 
 @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
@@ -59,10 +61,10 @@ class Roll(commands.GroupCog, group_name="roll", group_description="Roll dice"):
         interaction: discord.Interaction,
         dice: app_commands.Range[int, 1, MAX_POOL],
         bonus: app_commands.Range[int, -50, 50] = 0,
-        situation: AdvantageChoice | None = None,
+        situation: SituationChoice | None = None,
         private: bool = False,
     ) -> None:
-        advantage = _ADVANTAGE[situation] if situation else Advantage.NONE
+        advantage = advantage_of(situation)
         roll = roll_pool(self.bot.dice, dice, advantage)
         await self._log(
             interaction,

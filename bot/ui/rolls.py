@@ -2,13 +2,25 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 import discord
 
 from ..notation import NotationRoll
 from ..rules.dice import Advantage, PoolRoll
 
+SituationChoice = Literal["advantage", "disadvantage"]
+"""The ``situation`` option of the commands that roll (R10, R25)."""
+
 NATURAL_20 = "**natural 20!**"
 NATURAL_1 = "**natural 1**"
+
+
+def advantage_of(situation: SituationChoice | None) -> Advantage:
+    """R10: the roll's situation as the core takes it."""
+    if situation is None:
+        return Advantage.NONE
+    return Advantage.ADVANTAGE if situation == "advantage" else Advantage.DISADVANTAGE
 
 
 def pool_faces(roll: PoolRoll) -> str:

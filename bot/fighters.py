@@ -1,0 +1,43 @@
+"""A combatant as the rules core sees it: its :class:`~bot.rules.combat.Fighter`, its Joker bonus and
+the situations its own state puts on its rolls. Shared by every command that rolls for a combatant."""
+
+from __future__ import annotations
+
+from .catalog import Catalog
+from .encounter import Combatant, Encounter
+from .rules.combat import Fighter
+from .rules.initiative import RollKind
+from .rules.situations import Situation, morale_situation
+
+NO_ARMOR = "none"
+
+
+def fighter(combatant: Combatant, catalog: Catalog) -> Fighter:
+    """The combatant with its catalog gear, and the armor and shield HP the fight has kept (R17)."""
+    armor = catalog.armor(combatant.armor) if combatant.armor and combatant.armor != NO_ARMOR else None
+    shield = catalog.shield(combatant.shield) if combatant.shield else None
+    return Fighter(
+        name=combatant.name,
+        prowess=combatant.prowess,
+        dex_mod=combatant.dex_mod,
+        weapon=catalog.weapon(combatant.weapon),
+        off_hand=catalog.weapon(combatant.off_hand) if combatant.off_hand else None,
+        armor=armor,
+        armor_hp=combatant.armor_hp,
+        shield=shield,
+        shield_hp=combatant.shield_hp,
+        spirit=combatant.spirit,
+    )
+
+
+def joker_bonus(encounter: Encounter, combatant: Combatant, kind: RollKind) -> int:
+    """R3: the Joker bonus to a roll of ``kind`` by ``combatant`` now (0 off its Joker turn)."""
+    if encounter.initiative.round == 0:
+        return 0
+    return encounter.initiative.bonus_for(combatant.holder, kind, encounter.options.joker_bonus)
+
+
+def own_situations(encounter: Encounter, combatant: Combatant) -> list[Situation]:
+    """R25 situations the fight knows about the attacker itself: Frightened (and, by option, Routed)."""
+    situation = morale_situation(combatant.standing, routed_too=encounter.options.routed_attack_disadvantage)
+    return [situation] if situation is not None else []
