@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from .encounter import Combatant, Encounter
 from .guild_settings import GuildSettings
 from .names import echoed, shown
-from .rules.errors import RulesError
+from .rules.errors import IllegalAction, RulesError
 
 HOLDER_NAME_LIMIT = 300
 """A player's card is named after all their characters in the fight; a refusal names a few of them."""
@@ -90,3 +90,46 @@ def require_plays_holder(encounter: Encounter, actor: Actor, holder: str, doing:
     who = f"<@{owner}> or the GM" if owner is not None else "the GM"
     holder_name = echoed(encounter.holder_name(holder), HOLDER_NAME_LIMIT)
     raise NotAllowed(f"That card belongs to {holder_name}: only {who} can {doing} it.")
+
+
+def acting_combatant(encounter: Encounter, actor: Actor, who: str | None, doing: str) -> Combatant:
+    """The combatant a command acts for: the one named (which the user must control), else the user's
+    only combatant, else (for the GM) the only member of the card whose turn it is."""
+    if who:
+        combatant = encounter.combatant(who)
+        require_control(encounter, actor, combatant, doing)
+        return combatant
+    own = [c for c in encounter.combatants if c.owner_id == actor.user_id]
+    if len(own) == 1:
+        return own[0]
+    turn_of = encounter.initiative.turn_of
+    if not own and is_gm(encounter, actor) and turn_of is not None:
+        members = encounter.members(turn_of)
+        if len(members) == 1:
+            return members[0]
+    if own:
+        names = ", ".join(shown(c.name) for c in own)
+        raise RulesError(f"You have several combatants here ({names}); say which with `who:`.")
+    if is_gm(encounter, actor):
+        raise RulesError(f"Say which combatant should {doing} with `who:`.")
+    raise NotAllowed(
+        "You have no combatant in this fight. Bring your character in with /join, or ask the GM."
+    )
+
+
+def require_turn(encounter: Encounter, combatant: Combatant, doing: str) -> None:
+    """Refuse ``doing`` to a combatant whose card is not the one acting now (R1)."""
+    turn_of = encounter.initiative.turn_of
+    if turn_of == combatant.holder:
+        return
+    if encounter.initiative.round == 0:
+        raise RulesError(
+            "The fight has not started: the GM deals the cards first (/init deal), then "
+            f"{shown(combatant.name)} can {doing} on their turn."
+        )
+    now = (
+        f"it is {echoed(encounter.holder_name(turn_of), HOLDER_NAME_LIMIT)}'s turn"
+        if turn_of
+        else "no turn is in progress"
+    )
+    raise IllegalAction(f"{shown(combatant.name)} can {doing} only on their own turn, and {now}.")
