@@ -226,6 +226,10 @@ class Store(ABC):
         """The channel's fight with ``version`` set to the stored version, or None when there is none."""
 
     @abstractmethod
+    async def fight_channels(self) -> list[int]:
+        """The channels (and threads) that have a fight running, in no particular order."""
+
+    @abstractmethod
     async def save_encounter(self, encounter: Encounter, *, events: Sequence[LogEntry] = ()) -> Encounter:
         """Write ``encounter`` and log ``events`` in one transaction, if nobody wrote it since it was loaded.
 

@@ -240,6 +240,9 @@ class SqliteStore(Store):
         version, document = rows[0]
         return _fight(int(version), document)
 
+    async def fight_channels(self) -> list[int]:
+        return [int(row[0]) for row in await self._fetch_all("SELECT channel_id FROM encounters")]
+
     async def save_encounter(self, encounter: Encounter, *, events: Sequence[LogEntry] = ()) -> Encounter:
         if encounter.version < 0:
             raise ValueError(f"an encounter's version is never negative (got {encounter.version})")

@@ -513,3 +513,12 @@ async def test_close_waits_for_the_transaction_in_progress(path: Path) -> None:
         assert await store.load_encounter(CHANNEL) is not None
     finally:
         await store.close()
+
+
+async def test_fight_channels_lists_every_running_fight_and_forgets_ended_ones(store: Store) -> None:
+    assert await store.fight_channels() == []
+    first = await store.save_encounter(fight(CHANNEL))
+    await store.save_encounter(fight(CHANNEL + 1))
+    assert sorted(await store.fight_channels()) == [CHANNEL, CHANNEL + 1]
+    await store.delete_encounter(first)
+    assert await store.fight_channels() == [CHANNEL + 1]
