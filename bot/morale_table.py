@@ -1,0 +1,371 @@
+"""Morale at the table: the fight's combatants and groups as the morale rules see them (R21-R23).
+
+The rules core (:mod:`bot.rules.morale`) knows subjects, groups and triggers; this module reads them
+off the :class:`~bot.encounter.Encounter` and writes the outcome back: each combatant's standing and
+the fight's open :class:`~bot.fight_state.MoraleProposal` records. Everything here is plain work on
+the fight document, run inside one :func:`~bot.fights.update_fight` transaction; nothing knows Discord.
+
+Choices where the rulings are silent, recorded once here and on the functions that make them:
+
+- Who checks when a group checks: its members still in the fight (not down, not unconscious) that
+  have not already failed. A Routed or Frightened member has failed morale; only a rally (R23) brings
+  it back, so a new check passes it over instead of giving it a free second chance.
+- A check or a rally proposes no follow-up check, even when it routs the group's leader or half the
+  group: the group has just rolled for the very moment the trigger would describe (R22 asks the GM
+  about changes the fight brings, and the GM may always ask for another check).
+- A player character's allies, for a rally, are every other player character in the fight: the
+  party fights as one side even though each player holds a card. An NPC's allies are its group.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from .encounter import Combatant, Encounter, Side, group_holder
+from .fight_state import MoraleProposal
+from .fighters import joker_bonus
+from .names import shown
+from .permissions import require_turn
+from .rules.dice import Advantage, DiceSource
+from .rules.errors import IllegalAction, RulesError
+from .rules.initiative import RollKind
+from .rules.morale import (
+    CombatGroup,
+    GroupMember,
+    MemberStatus,
+    MoraleResult,
+    MoraleStanding,
+    MoraleSubject,
+    RallyResult,
+    morale_check,
+    morale_triggers,
+    rally,
+)
+
+# ----------------------------------------------------------------------------- what morale sees
+
+
+def member_status(combatant: Combatant) -> MemberStatus:
+    """R22: whether a member still counts for its group: down or unconscious members are DOWN, Routed
+    ones have FLED, Frightened ones are DISABLED (they fight on, badly, or surrender), the rest ACTIVE."""
+    if combatant.out_of_the_fight:
+        return MemberStatus.DOWN
+    if combatant.standing is MoraleStanding.ROUTED:
+        return MemberStatus.FLED
+    if combatant.standing is MoraleStanding.FRIGHTENED:
+        return MemberStatus.DISABLED
+    return MemberStatus.ACTIVE
+
+
+def morale_subject(combatant: Combatant) -> MoraleSubject:
+    """R21: a player character checks with WIS + proficiency; an NPC with its morale number, and one
+    without a number (most undead, constructs) never checks."""
+    player = combatant.side is Side.PLAYER
+    return MoraleSubject(
+        name=combatant.name,
+        player_character=player,
+        wis_mod=combatant.wis_mod,
+        proficiency=max(0, combatant.proficiency),
+        morale=None if player else combatant.morale,
+        cha_mod=combatant.cha_mod,
+        standing=combatant.standing,
+    )
+
+
+def group_members(encounter: Encounter, group_name: str) -> list[Combatant]:
+    """The NPCs of the group called ``group_name`` (ignoring case), in roster order."""
+    holder = group_holder(group_name)
+    return [c for c in encounter.combatants if c.side is Side.NPC and c.holder == holder]
+
+
+def group_snapshot(encounter: Encounter, group_name: str) -> CombatGroup:
+    """R22: the NPC group as the morale triggers compare it, before and after a change.
+
+    Take one before a change that may hurt the group (damage, a rout) and hand it to
+    :func:`propose_checks` afterwards. A group nobody is left in has no members (and proposes nothing).
+    """
+    members = group_members(encounter, group_name)
+    name = members[0].group if members and members[0].group else group_name
+    return CombatGroup(
+        name=name,
+        player_characters=False,
+        members=tuple(
+            GroupMember(id=c.id, name=c.name, is_leader=c.leader, status=member_status(c)) for c in members
+        ),
+    )
+
+
+def snapshot_groups(encounter: Encounter) -> dict[str, CombatGroup]:
+    """Every NPC group's snapshot, for a change that may touch several groups (a counterattack)."""
+    return {group: group_snapshot(encounter, group) for group in encounter.groups}
+
+
+# ----------------------------------------------------------------------------- proposals (R22)
+
+
+def open_proposals(encounter: Encounter, group_name: str | None = None) -> list[MoraleProposal]:
+    """The proposals the GM has not rolled or dismissed yet, oldest first (of one group, if named)."""
+    if group_name is None:
+        return list(encounter.morale_proposals)
+    holder = group_holder(group_name)
+    return [p for p in encounter.morale_proposals if group_holder(p.group) == holder]
+
+
+def propose_checks(encounter: Encounter, before: CombatGroup) -> list[MoraleProposal]:
+    """R22: the checks a change to one NPC group proposes, added to the fight's open proposals.
+
+    ``before`` is :func:`group_snapshot` taken before the change; the group as it is now is compared
+    with it by :func:`~bot.rules.morale.morale_triggers`. One proposal per trigger, numbered from
+    ``encounter.next_proposal``; a trigger for which the same group already has an open proposal
+    with the same reason adds nothing. Returns the proposals added (the GM is asked about those).
+    """
+    after = group_snapshot(encounter, before.name)
+    added: list[MoraleProposal] = []
+    for trigger in morale_triggers(before, after):
+        already = any(p.reason is trigger.reason for p in open_proposals(encounter, trigger.group))
+        if already:
+            continue
+        proposal = MoraleProposal(
+            id=encounter.next_proposal,
+            group=trigger.group,
+            reason=trigger.reason,
+            detail=trigger.detail,
+            round=encounter.initiative.round,
+        )
+        encounter.next_proposal += 1
+        encounter.morale_proposals.append(proposal)
+        added.append(proposal)
+    return added
+
+
+def propose_all(encounter: Encounter, before: Mapping[str, CombatGroup]) -> list[MoraleProposal]:
+    """:func:`propose_checks` for every group of a :func:`snapshot_groups`."""
+    return [proposal for snapshot in before.values() for proposal in propose_checks(encounter, snapshot)]
+
+
+class ProposalResolved(RulesError):
+    """A click on a proposal's button after the check was rolled or dismissed."""
+
+    def __init__(self, proposal_id: int) -> None:
+        super().__init__(
+            f"Morale proposal #{proposal_id} was already settled (rolled or dismissed); nothing was "
+            "rolled again. The fight log has the result."
+        )
+
+
+def proposal(encounter: Encounter, proposal_id: int) -> MoraleProposal:
+    """An open proposal by its number; a settled one is refused with :class:`ProposalResolved`."""
+    for open_one in encounter.morale_proposals:
+        if open_one.id == proposal_id:
+            return open_one
+    if 0 < proposal_id < encounter.next_proposal:
+        raise ProposalResolved(proposal_id)
+    raise RulesError(f"There is no morale proposal #{proposal_id} in this fight.")
+
+
+def dismiss_proposal(encounter: Encounter, proposal_id: int) -> MoraleProposal:
+    """R22: the GM declines a proposed check; it is closed without a roll."""
+    dismissed = proposal(encounter, proposal_id)
+    encounter.morale_proposals.remove(dismissed)
+    return dismissed
+
+
+# ----------------------------------------------------------------------------- the check (R21)
+
+
+@dataclass(frozen=True, slots=True)
+class Passed:
+    """A combatant a check passes over, and why ("down", "already routed")."""
+
+    combatant: Combatant
+    why: str
+
+
+@dataclass(slots=True)
+class MoraleCheckReport:
+    """What one morale check did: each roll (immune ones included, R21), who was passed over and why,
+    and the proposals it settled."""
+
+    results: list[tuple[Combatant, MoraleResult]] = field(default_factory=list)
+    passed_over: list[Passed] = field(default_factory=list)
+    settled: list[MoraleProposal] = field(default_factory=list)
+    advantage: Advantage = Advantage.NONE
+    can_escape: bool = True
+
+    @property
+    def failed(self) -> list[Combatant]:
+        return [c for c, result in self.results if not result.passed]
+
+
+def why_not_checking(combatant: Combatant) -> str | None:
+    """Why a combatant makes no morale check now (None when it does): down, out cold, or already failed."""
+    if combatant.is_down:
+        return "down"
+    if combatant.unconscious:
+        return "unconscious"
+    if combatant.standing.failed:
+        return f"already {combatant.standing.value}"
+    return None
+
+
+def check_morale(
+    encounter: Encounter,
+    targets: Sequence[Combatant],
+    dice: DiceSource,
+    *,
+    advantage: Advantage = Advantage.NONE,
+    can_escape: bool = True,
+) -> MoraleCheckReport:
+    """R21: a morale check for each of ``targets`` that can make one, written to their standings.
+
+    Each rolls d20 + WIS + proficiency (player characters) or d20 + morale number (NPCs), + the Joker
+    bonus on its own Joker turn (R3); 11+ passes. A fail Routs, or Frightens when ``can_escape`` is
+    False. NPCs without a morale number are listed as immune and roll nothing. Targets down,
+    unconscious or already Routed or Frightened are passed over (only a rally, R23, undoes a failed
+    check); if that leaves nobody, the check is refused and nothing changes.
+
+    A group whose every member able to check was among the targets has checked: its open proposals
+    (R22) are settled.
+    """
+    report = MoraleCheckReport(advantage=advantage, can_escape=can_escape)
+    checking: list[Combatant] = []
+    for target in targets:
+        why = why_not_checking(target)
+        if why is None:
+            checking.append(target)
+        else:
+            report.passed_over.append(Passed(target, why))
+    if not checking:
+        names = ", ".join(f"{shown(p.combatant.name)} is {p.why}" for p in report.passed_over)
+        raise IllegalAction(
+            f"Nobody there can make a morale check: {names}. A routed or frightened combatant comes "
+            "back only through a rally (/morale rally, R23)."
+        )
+    rolled = {c.id for c in checking}
+    groups = {c.group for c in checking if c.side is Side.NPC and c.group is not None}
+    complete = [
+        group
+        for group in groups
+        if all(m.id in rolled for m in group_members(encounter, group) if why_not_checking(m) is None)
+    ]
+    for combatant in checking:
+        result = morale_check(
+            dice,
+            morale_subject(combatant),
+            joker_bonus=joker_bonus(encounter, combatant, RollKind.MORALE),
+            advantage=advantage,
+            can_escape=can_escape,
+        )
+        combatant.standing = result.standing
+        report.results.append((combatant, result))
+    for group in complete:
+        for settled in open_proposals(encounter, group):
+            encounter.morale_proposals.remove(settled)
+            report.settled.append(settled)
+    return report
+
+
+def check_group(
+    encounter: Encounter,
+    group_name: str,
+    dice: DiceSource,
+    *,
+    advantage: Advantage = Advantage.NONE,
+    can_escape: bool = True,
+) -> MoraleCheckReport:
+    """R21, R22: the whole NPC group checks (every member able to)."""
+    members = group_members(encounter, group_name)
+    if not members:
+        raise RulesError(f"No NPC group called '{shown(group_name)}' is in this fight.")
+    return check_morale(encounter, members, dice, advantage=advantage, can_escape=can_escape)
+
+
+@dataclass(slots=True)
+class ProposalCheck:
+    """A proposal the GM confirmed, and the group's check it rolled (None: the group is gone)."""
+
+    proposal: MoraleProposal
+    report: MoraleCheckReport | None
+
+
+def roll_proposal(encounter: Encounter, proposal_id: int, dice: DiceSource) -> ProposalCheck:
+    """R22: the GM confirms a proposed check: the group rolls once (R21), settling all its proposals.
+
+    A group with nobody left who can check (all down or already fled) settles the proposal without a
+    roll; so does a group no longer in the fight.
+    """
+    confirmed = proposal(encounter, proposal_id)
+    members = group_members(encounter, confirmed.group)
+    if not any(why_not_checking(m) is None for m in members):
+        for settled in open_proposals(encounter, confirmed.group):
+            encounter.morale_proposals.remove(settled)
+        return ProposalCheck(confirmed, None)
+    return ProposalCheck(confirmed, check_morale(encounter, members, dice))
+
+
+# ----------------------------------------------------------------------------- the rally (R23)
+
+
+@dataclass(slots=True)
+class RallyReport:
+    """A rally: who rallied, the rules' result, and the allies whose standing it changed."""
+
+    rallier: Combatant
+    result: RallyResult
+    allies: list[Combatant]
+
+
+def rally_allies_of(encounter: Encounter, rallier: Combatant) -> list[Combatant]:
+    """R23: whom a rally can bring back: an NPC's own group; for a player character, every other
+    player character (the party), as a GM would expect of "allies". The fallen are not rallied."""
+    if rallier.side is Side.NPC:
+        kin: Iterable[Combatant] = (c for c in encounter.combatants if c.holder == rallier.holder)
+    else:
+        kin = (c for c in encounter.combatants if c.side is Side.PLAYER)
+    return [c for c in kin if c.id != rallier.id and not c.out_of_the_fight]
+
+
+def rally_allies(
+    encounter: Encounter, rallier: Combatant, dice: DiceSource, *, advantage: Advantage = Advantage.NONE
+) -> RallyReport:
+    """R23: the rallier spends its action, on its own turn, on a CHA check; 11+ succeeds, at
+    disadvantage unless it is its group's leader (:attr:`Combatant.leader`). On a success each
+    Routed ally re-rolls morale and each Frightened one re-rolls at disadvantage (R21); a pass
+    brings it back to Steady.
+
+    Refused, rolling nothing, when it is not the rallier's turn (R1), when the rallier is down or has
+    itself failed morale, or when no ally is Routed or Frightened. The Joker bonus (R3) adds to the
+    CHA check on the rallier's Joker turn, and to the re-rolls of allies acting on the same card.
+    """
+    if rallier.out_of_the_fight:
+        raise IllegalAction(f"{shown(rallier.name)} is {rallier.state_label} and cannot rally anyone.")
+    require_turn(encounter, rallier, "rally their allies")
+    allies = rally_allies_of(encounter, rallier)
+    shaken = [ally for ally in allies if ally.standing.failed]
+    result = rally(
+        dice,
+        morale_subject(rallier),
+        is_leader=rallier.leader,
+        allies=[morale_subject(ally) for ally in allies],
+        joker_bonus=joker_bonus(encounter, rallier, RollKind.ABILITY_CHECK),
+        advantage=advantage,
+        allies_on_card=all(ally.holder == rallier.holder for ally in shaken),
+    )
+    by_name = {ally.name: ally for ally in shaken}
+    changed: list[Combatant] = []
+    for reroll in result.rerolls:
+        ally = by_name[reroll.subject]
+        ally.standing = reroll.standing
+        changed.append(ally)
+    return RallyReport(rallier=rallier, result=result, allies=changed)
+
+
+def set_standing(combatant: Combatant, standing: MoraleStanding) -> MoraleStanding:
+    """The GM's ruling on a standing the bot cannot know (a routed foe cornered is Frightened, R21; a
+    surrender; a spell). Returns the standing it had."""
+    previous = combatant.standing
+    if previous is standing:
+        raise IllegalAction(f"{shown(combatant.name)} is already {standing.value}.")
+    combatant.standing = standing
+    return previous

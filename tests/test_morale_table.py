@@ -1,0 +1,384 @@
+"""Morale at the table: group snapshots, proposals, checks and rallies on the fight document (R21-R23).
+
+Dice are scripted: a test that expects no roll gives none, so an unexpected die fails it. A refused
+request must leave the whole document unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from bot.encounter import Combatant, Encounter, TableOptions
+from bot.morale_table import (
+    ProposalResolved,
+    check_group,
+    check_morale,
+    dismiss_proposal,
+    group_snapshot,
+    member_status,
+    open_proposals,
+    propose_all,
+    propose_checks,
+    rally_allies,
+    roll_proposal,
+    snapshot_groups,
+)
+from bot.rules.dice import Advantage, ScriptedDice
+from bot.rules.equipment import MonsterTemplate
+from bot.rules.errors import RulesError
+from bot.rules.morale import MemberStatus, MoraleStanding, MoraleTriggerReason
+from bot.rules.turns import ClaimPause
+from tests.rules.conftest import deck_dealing
+from tests.sheets import character
+
+GM = 1
+ANN = 11
+BOB = 12
+NO_DICE = ScriptedDice([])
+
+
+def template(name: str, morale: int | None = 0) -> MonsterTemplate:
+    return MonsterTemplate(
+        key=name.lower().replace(" ", "_"),
+        name=name,
+        source="house value",
+        prowess=1,
+        dex_mod=0,
+        hp=7,
+        weapon="arming_sword",
+        morale=morale,
+    )
+
+
+def fight() -> Encounter:
+    """Ansel (Ann, WIS +1, proficiency 2, CHA +2), Bors (Bob), four Bandits (morale +1) led by the
+    first, and two Skeletons (no morale number)."""
+    encounter = Encounter(
+        channel_id=100, guild_id=10, gm_id=GM, table=TableOptions(claim_pause=ClaimPause.NEVER)
+    )
+    encounter.join(ANN, character("Ansel", wisdom=1, proficiency=2, charisma=2), None)
+    encounter.join(BOB, character("Bors", wisdom=-1, proficiency=3), None)
+    encounter.add_npcs(template("Bandit"), None, count=4, group="Bandits", leader=True, morale=1)
+    encounter.add_npcs(template("Skeleton", morale=None), None, count=2, group="Skeletons")
+    return encounter
+
+
+def dealt(*codes: str) -> Encounter:
+    """The fight with cards dealt to Ansel, Bors, Bandits, Skeletons in that order (R1, R2)."""
+    encounter = fight()
+    encounter.initiative.deck = deck_dealing(*codes)
+    encounter.deal(NO_DICE)
+    return encounter
+
+
+def bandits(encounter: Encounter) -> list[Combatant]:
+    return [c for c in encounter.combatants if c.group == "Bandits"]
+
+
+def refused(encounter: Encounter, action: Callable[[], Any], match: str) -> None:
+    before = encounter.model_dump()
+    with pytest.raises(RulesError, match=match):
+        action()
+    assert encounter.model_dump() == before
+
+
+# ----------------------------------------------------------------------------- snapshots (R22)
+
+
+def test_r22_member_status_reads_down_unconscious_routed_and_frightened() -> None:
+    encounter = fight()
+    one, two, three, four = bandits(encounter)
+    one.hp = 0
+    two.nonlethal = two.hp
+    three.standing = MoraleStanding.ROUTED
+    four.standing = MoraleStanding.FRIGHTENED
+    assert [member_status(c) for c in (one, two, three, four)] == [
+        MemberStatus.DOWN,
+        MemberStatus.DOWN,
+        MemberStatus.FLED,
+        MemberStatus.DISABLED,
+    ]
+    skeleton = encounter.combatant("Skeleton 1")
+    assert member_status(skeleton) is MemberStatus.ACTIVE
+
+
+def test_r22_group_snapshot_has_the_members_the_leader_and_is_an_npc_group() -> None:
+    encounter = fight()
+    snapshot = group_snapshot(encounter, "bandits")  # any case
+    assert snapshot.name == "Bandits"
+    assert not snapshot.player_characters
+    assert [(m.name, m.is_leader) for m in snapshot.members] == [
+        ("Bandit 1", True),
+        ("Bandit 2", False),
+        ("Bandit 3", False),
+        ("Bandit 4", False),
+    ]
+    assert group_snapshot(encounter, "Nobody").members == ()
+
+
+# ----------------------------------------------------------------------------- proposals (R22)
+
+
+def test_r22_a_leader_going_down_proposes_one_check_numbered_from_next_proposal() -> None:
+    encounter = dealt("KS", "QS", "JS", "10S")
+    encounter.next_proposal = 7
+    before = group_snapshot(encounter, "Bandits")
+    bandits(encounter)[0].hp = -3
+    [proposal] = propose_checks(encounter, before)
+    assert proposal.id == 7
+    assert proposal.group == "Bandits"
+    assert proposal.reason is MoraleTriggerReason.LEADER_LOST
+    assert "Bandit 1, the leader, is down" in proposal.detail
+    assert proposal.round == 1
+    assert encounter.morale_proposals == [proposal]
+    assert encounter.next_proposal == 8
+
+
+def test_r22_the_leader_and_half_the_group_at_once_propose_two_checks() -> None:
+    encounter = fight()
+    before = group_snapshot(encounter, "Bandits")
+    first, second, *_ = bandits(encounter)
+    first.hp = 0
+    second.standing = MoraleStanding.ROUTED
+    proposals = propose_checks(encounter, before)
+    assert [(p.id, p.reason) for p in proposals] == [
+        (1, MoraleTriggerReason.LEADER_LOST),
+        (2, MoraleTriggerReason.HALF_DOWN),
+    ]
+    assert "2 of 4 are out of the fight" in proposals[1].detail
+
+
+def test_r22_an_open_proposal_for_the_same_group_and_reason_is_not_duplicated() -> None:
+    encounter = fight()
+    one, two, three, _ = bandits(encounter)
+    before = group_snapshot(encounter, "Bandits")
+    two.hp = 0
+    three.hp = 0
+    assert [p.reason for p in propose_checks(encounter, before)] == [MoraleTriggerReason.HALF_DOWN]
+    # The half-down crossing again (someone healed, then fell again) while the first is still open.
+    three.hp = 5
+    before = group_snapshot(encounter, "Bandits")
+    three.hp = 0
+    assert propose_checks(encounter, before) == []
+    # A different reason for the same group is a new proposal.
+    before = group_snapshot(encounter, "Bandits")
+    one.hp = 0
+    assert [p.reason for p in propose_checks(encounter, before)] == [MoraleTriggerReason.LEADER_LOST]
+    assert [p.id for p in encounter.morale_proposals] == [1, 2]
+
+
+def test_r22_nothing_changed_or_a_leaderless_loss_below_half_proposes_nothing() -> None:
+    encounter = fight()
+    before = group_snapshot(encounter, "Bandits")
+    assert propose_checks(encounter, before) == []
+    bandits(encounter)[3].hp = 0  # one of four, not the leader
+    assert propose_checks(encounter, before) == []
+    assert encounter.next_proposal == 1
+
+
+def test_r21_r22_a_group_without_morale_is_proposed_a_check_it_will_not_roll() -> None:
+    """R22 proposes from the group's losses; R21 then makes every Skeleton immune at the roll."""
+    encounter = fight()
+    before = snapshot_groups(encounter)
+    encounter.combatant("Skeleton 1").hp = 0
+    [proposal] = propose_all(encounter, before)
+    assert proposal.group == "Skeletons"
+    rolled = roll_proposal(encounter, proposal.id, NO_DICE)
+    assert rolled.report is not None
+    assert [(c.name, r.immune) for c, r in rolled.report.results] == [("Skeleton 2", True)]
+    assert encounter.combatant("Skeleton 2").standing is MoraleStanding.STEADY
+
+
+# ----------------------------------------------------------------------------- the check (R21)
+
+
+def test_r21_an_npc_checks_with_its_morale_number_and_a_fail_routs() -> None:
+    encounter = fight()
+    bandit = bandits(encounter)[1]
+    report = check_morale(encounter, [bandit], ScriptedDice([9]))
+    [(who, result)] = report.results
+    assert who is bandit
+    assert [(m.label, m.value) for m in result.modifiers] == [("morale", 1)]
+    assert result.total == 10
+    assert not result.passed
+    assert bandit.standing is MoraleStanding.ROUTED
+
+
+def test_r21_eleven_passes_and_cannot_escape_frightens_instead_of_routing() -> None:
+    encounter = fight()
+    first, second, *_ = bandits(encounter)
+    report = check_morale(encounter, [first, second], ScriptedDice([10, 2]), can_escape=False)
+    assert [r.total for _, r in report.results] == [11, 3]
+    assert first.standing is MoraleStanding.STEADY
+    assert second.standing is MoraleStanding.FRIGHTENED
+    assert report.failed == [second]
+
+
+def test_r21_a_pc_checks_with_wis_and_proficiency_and_disadvantage_keeps_the_lower_die() -> None:
+    encounter = fight()
+    ansel = encounter.combatant("Ansel")
+    report = check_morale(encounter, [ansel], ScriptedDice([17, 7]), advantage=Advantage.DISADVANTAGE)
+    [(_, result)] = report.results
+    assert [(m.label, m.value) for m in result.modifiers] == [("WIS", 1), ("proficiency", 2)]
+    assert result.roll is not None
+    assert result.roll.value == 7
+    assert result.total == 10
+    assert ansel.standing is MoraleStanding.ROUTED
+
+
+def test_r21_monsters_without_morale_roll_nothing() -> None:
+    encounter = fight()
+    report = check_group(encounter, "Skeletons", NO_DICE)
+    assert [r.immune for _, r in report.results] == [True, True]
+    assert all(c.standing is MoraleStanding.STEADY for c, _ in report.results)
+
+
+def test_r3_the_joker_adds_2_to_morale_on_its_own_turn_only() -> None:
+    """R3: the Bandits hold the Joker and it is their turn; Ansel's check, off his turn, gets nothing."""
+    encounter = dealt("2C", "3C", "BJ", "4C")
+    assert encounter.initiative.turn_of == bandits(encounter)[0].holder
+    report = check_morale(
+        encounter, [bandits(encounter)[0], encounter.combatant("Ansel")], ScriptedDice([8, 8])
+    )
+    bandit_check, ansel_check = (result for _, result in report.results)
+    assert [(m.label, m.value) for m in bandit_check.modifiers] == [("morale", 1), ("Joker", 2)]
+    assert bandit_check.total == 11
+    assert bandit_check.passed
+    assert [m.label for m in ansel_check.modifiers] == ["WIS", "proficiency"]
+
+
+def test_r21_the_fallen_and_the_already_routed_are_passed_over() -> None:
+    encounter = fight()
+    one, two, three, four = bandits(encounter)
+    one.hp = 0
+    two.standing = MoraleStanding.ROUTED
+    report = check_group(encounter, "Bandits", ScriptedDice([15, 15]))
+    assert [c for c, _ in report.results] == [three, four]
+    assert [(p.combatant.name, p.why) for p in report.passed_over] == [
+        ("Bandit 1", "down"),
+        ("Bandit 2", "already routed"),
+    ]
+    assert two.standing is MoraleStanding.ROUTED
+
+
+def test_r21_a_check_nobody_can_make_is_refused_unchanged() -> None:
+    encounter = fight()
+    bandit = bandits(encounter)[0]
+    bandit.standing = MoraleStanding.FRIGHTENED
+    refused(encounter, lambda: check_morale(encounter, [bandit], NO_DICE), "already frightened.*rally")
+    refused(encounter, lambda: check_group(encounter, "Ghosts", NO_DICE), "No NPC group called 'Ghosts'")
+
+
+def test_r22_a_whole_group_check_settles_its_proposals_and_a_single_members_does_not() -> None:
+    encounter = fight()
+    before = group_snapshot(encounter, "Bandits")
+    bandits(encounter)[0].hp = 0
+    [proposal] = propose_checks(encounter, before)
+    check_morale(encounter, [bandits(encounter)[1]], ScriptedDice([15]))
+    assert open_proposals(encounter) == [proposal]
+    report = check_group(encounter, "Bandits", ScriptedDice([15, 15, 15]))
+    assert report.settled == [proposal]
+    assert open_proposals(encounter) == []
+
+
+# ----------------------------------------------------------------------------- confirming (R22)
+
+
+def test_r22_confirming_a_proposal_rolls_the_group_once_and_a_second_confirmation_is_refused() -> None:
+    encounter = fight()
+    before = group_snapshot(encounter, "Bandits")
+    bandits(encounter)[0].hp = 0
+    bandits(encounter)[1].hp = 0
+    first, second = propose_checks(encounter, before)
+    rolled = roll_proposal(encounter, first.id, ScriptedDice([4, 12]))
+    assert rolled.proposal == first
+    assert rolled.report is not None
+    assert [(c.name, c.standing) for c, _ in rolled.report.results] == [
+        ("Bandit 3", MoraleStanding.ROUTED),
+        ("Bandit 4", MoraleStanding.STEADY),
+    ]
+    assert rolled.report.settled == [first, second]  # one check answers both reasons
+    refused(encounter, lambda: roll_proposal(encounter, second.id, NO_DICE), "already settled")
+    with pytest.raises(ProposalResolved):
+        roll_proposal(encounter, first.id, NO_DICE)
+    refused(encounter, lambda: roll_proposal(encounter, 99, NO_DICE), "no morale proposal #99")
+
+
+def test_r22_a_group_with_nobody_left_to_check_settles_without_a_roll_and_a_dismissal_rolls_nothing() -> None:
+    encounter = fight()
+    before = group_snapshot(encounter, "Bandits")
+    bandits(encounter)[0].hp = 0
+    bandits(encounter)[1].hp = 0
+    first, second = propose_checks(encounter, before)
+    assert dismiss_proposal(encounter, second.id) == second
+    assert open_proposals(encounter) == [first]
+    for bandit in bandits(encounter):
+        bandit.hp = 0
+    rolled = roll_proposal(encounter, first.id, NO_DICE)
+    assert rolled.report is None
+    assert open_proposals(encounter) == []
+
+
+# ----------------------------------------------------------------------------- the rally (R23)
+
+
+def test_r23_the_leader_rallies_routed_allies_normally_and_frightened_ones_at_disadvantage() -> None:
+    encounter = dealt("2C", "3C", "KS", "4C")  # the Bandits' turn (no Joker)
+    leader, routed, frightened, steady = bandits(encounter)
+    leader.cha_mod = 1
+    routed.standing = MoraleStanding.ROUTED
+    frightened.standing = MoraleStanding.FRIGHTENED
+    # CHA: 10 + 1 = 11 succeeds (one die: the leader has no disadvantage). Then the routed ally's
+    # 12 + 1 passes; the frightened ally rolls 18 and 5, keeps 5 (R10): 6 fails.
+    report = rally_allies(encounter, leader, ScriptedDice([10, 12, 18, 5]))
+    assert report.result.success
+    assert report.result.is_leader
+    assert report.result.roll.faces == (10,)
+    assert report.allies == [routed, frightened]
+    assert routed.standing is MoraleStanding.STEADY
+    assert frightened.standing is MoraleStanding.FRIGHTENED
+    assert steady.standing is MoraleStanding.STEADY
+
+
+def test_r23_a_non_leader_rallies_at_disadvantage_and_a_failed_cha_check_changes_nothing() -> None:
+    encounter = dealt("2C", "3C", "KS", "4C")
+    _, rallier, routed, _ = bandits(encounter)
+    routed.standing = MoraleStanding.ROUTED
+    report = rally_allies(encounter, rallier, ScriptedDice([19, 9]))
+    assert not report.result.is_leader
+    assert report.result.advantage is Advantage.DISADVANTAGE
+    assert report.result.total == 9
+    assert not report.result.success
+    assert report.allies == []
+    assert routed.standing is MoraleStanding.ROUTED
+
+
+def test_r23_a_pc_rallies_the_party_on_its_own_turn() -> None:
+    encounter = dealt("KS", "3C", "2C", "4C")  # Ansel's turn
+    ansel, bors = encounter.combatant("Ansel"), encounter.combatant("Bors")
+    bors.standing = MoraleStanding.ROUTED
+    bandits(encounter)[1].standing = MoraleStanding.ROUTED  # an enemy: not Ansel's to rally
+    # Ansel is no group's leader: CHA at disadvantage, 15 and 14 keep 14, +2 = 16. Bors: 9 - 1 + 3 = 11.
+    report = rally_allies(encounter, ansel, ScriptedDice([15, 14, 9]))
+    assert report.result.success
+    assert report.allies == [bors]
+    assert bors.standing is MoraleStanding.STEADY
+    assert bandits(encounter)[1].standing is MoraleStanding.ROUTED
+
+
+def test_r23_refusals_roll_nothing_and_change_nothing() -> None:
+    encounter = dealt("2C", "3C", "KS", "4C")  # the Bandits' turn
+    leader, other, _, _ = bandits(encounter)
+    refused(encounter, lambda: rally_allies(encounter, leader, NO_DICE), "nobody routed or frightened")
+    other.standing = MoraleStanding.ROUTED
+    leader.standing = MoraleStanding.ROUTED
+    refused(encounter, lambda: rally_allies(encounter, leader, NO_DICE), "routed and cannot rally")
+    leader.standing = MoraleStanding.STEADY
+    leader.hp = 0
+    refused(encounter, lambda: rally_allies(encounter, leader, NO_DICE), "down and cannot rally")
+    ansel = encounter.combatant("Ansel")
+    encounter.combatant("Bors").standing = MoraleStanding.ROUTED
+    refused(encounter, lambda: rally_allies(encounter, ansel, NO_DICE), "only on their own turn")
