@@ -1,0 +1,175 @@
+"""How the exact odds of an attack read (``/odds``): the inputs used, then one line of percentages per
+defense — hit (of which critical), bind, miss (of which fumble, and near miss for missiles) and, against
+an active defense, the chance of a counterattack (R9-R16, R18)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..names import shown
+from ..rules.dice import Advantage, Modifier, sum_of
+from ..rules.odds import AttackOdds
+from .rolls import signed
+
+SITUATION_WORDS = {
+    Advantage.ADVANTAGE: "with advantage (one extra die, R10)",
+    Advantage.DISADVANTAGE: "with disadvantage (one extra die, the highest removed, R10)",
+}
+
+
+def percent(value: float) -> str:
+    """A probability as a percentage to one decimal: ``0.05`` -> ``5.0%``."""
+    return f"{value * 100:.1f}%"
+
+
+def dice_count(n: int) -> str:
+    """``1 die``, ``3 dice``, ``no dice``."""
+    if n == 0:
+        return "no dice"
+    return f"{n} {'die' if n == 1 else 'dice'}"
+
+
+def breakdown(modifiers: Sequence[Modifier]) -> str:
+    """``+5 (Prowess +2, Reach +3)``: the total and what makes it."""
+    parts = ", ".join(f"{m.label} {signed(m.value)}" for m in modifiers)
+    return f"{signed(sum_of(modifiers))} ({parts})" if parts else signed(sum_of(modifiers))
+
+
+def odds_line(odds: AttackOdds, *, active: bool, missile: bool) -> str:
+    """``Hit **45.0%** (5.0% critical) · Bind 5.0% · Miss 50.0% (5.0% fumble)``; against an active
+    defense also the counterattack chance (R14 steps 4-5), for a missile the near misses (R14.6)."""
+    miss_parts = [f"{percent(float(odds.fumble))} fumble"]
+    if missile:
+        miss_parts.append(f"{percent(float(odds.near_miss))} near miss")
+    parts = [
+        f"Hit **{percent(float(odds.hit))}** ({percent(float(odds.critical))} critical)",
+        f"Bind {percent(float(odds.bind))}",
+        f"Miss {percent(float(odds.miss))} ({', '.join(miss_parts)})",
+    ]
+    if active:
+        parts.append(f"Counterattack {percent(float(odds.counterattack))}")
+    return " · ".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class NumbersOdds:
+    """``/odds`` with bare numbers: what was asked and the answer."""
+
+    dice: int
+    bonus: int
+    advantage: Advantage
+    missile: bool
+    odds: AttackOdds
+    passive_defense: int | None = None
+    defense_dice: int = 0
+    defense_bonus: int = 0
+    void: bool = False
+
+
+def numbers_reply(asked: NumbersOdds) -> str:
+    """The answer to ``/odds`` with numbers: the inputs as one sentence, then the odds."""
+    attack = f"{dice_count(asked.dice)} {signed(asked.bonus)}"
+    situation = SITUATION_WORDS.get(asked.advantage)
+    if situation:
+        attack += f" {situation}"
+    attack = f"{'Missile attack' if asked.missile else 'Attack'}: {attack}"
+    if asked.passive_defense is not None:
+        defense = f"passive defense {asked.passive_defense} (R13)"
+    else:
+        void = ", void: no weapon or shield DB and no Bind" if asked.void else ""
+        defense = (
+            f"an active defense of {dice_count(asked.defense_dice)} {signed(asked.defense_bonus)}{void} (R14)"
+        )
+    return "\n".join(
+        [
+            "🎯 **Odds of an attack** (exact, R9-R16)",
+            f"{attack} against {defense}",
+            odds_line(asked.odds, active=asked.passive_defense is None, missile=asked.missile),
+        ]
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class DefenseOdds:
+    """One way the target may defend, with its numbers and the odds against it.
+
+    ``dice`` is 0 for a passive defense (``bonus`` then adds up to it, R13), else the pool dice of an
+    active one (R14), to which ``shield`` adds a free die. ``undefended`` says why the target cannot
+    defend, when it cannot."""
+
+    odds: AttackOdds
+    bonus: tuple[Modifier, ...]
+    dice: int = 0
+    shield: bool = False
+    void: bool = False
+    undefended: str | None = None
+
+    @property
+    def active(self) -> bool:
+        return self.dice > 0
+
+
+def defense_heading(target: str, defense: DefenseOdds) -> str:
+    """``**If Bandit defends passively**: 11 (Base +8, Prowess +1, Dex +1) (R13)`` and the like."""
+    total = sum_of(defense.bonus)
+    if defense.undefended is not None:
+        return f"**{target} is {defense.undefended} and cannot defend**: undefended, {total} (R13)"
+    if not defense.active:
+        parts = ", ".join(f"{m.label} {signed(m.value)}" for m in defense.bonus)
+        return f"**If {target} defends passively**: {total} ({parts}) (R13)"
+    shield = " + 1 free shield die" if defense.shield else ""
+    void = ", void: no DB and no Bind" if defense.void else ""
+    return (
+        f"**If {target} defends actively with all {dice_count(defense.dice)} left{shield}**{void}: "
+        f"{breakdown(defense.bonus)} (R14)"
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class FightOdds:
+    """``/odds target:`` in a fight: the attack as the fight sees it, and the odds per defense."""
+
+    attacker: str
+    target: str
+    dice: int
+    dice_left: int
+    weapon: str
+    attack_type: str
+    range_label: str
+    bonus: tuple[Modifier, ...]
+    advantage: Advantage
+    situations: tuple[str, ...]
+    missile: bool
+    defenses: tuple[DefenseOdds, ...]
+    notes: tuple[str, ...] = ()
+
+
+def fight_reply(fight: FightOdds) -> str:
+    """The answer to ``/odds target:``: who attacks whom with what, then one block per defense."""
+    attacker, target = shown(fight.attacker), shown(fight.target)
+    left = f", {fight.dice_left} left this round" if fight.dice_left != fight.dice else ""
+    kind = "missile attack" if fight.missile else f"{fight.attack_type} at {fight.range_label} range"
+    lines = [
+        f"🎯 **{attacker} → {target}**: the odds of an attack now (exact, R9-R16)",
+        f"**{attacker}**: {dice_count(fight.dice)}{left}, {shown(fight.weapon)}, {kind}: "
+        f"{breakdown(fight.bonus)} (R11)",
+    ]
+    situation = SITUATION_WORDS.get(fight.advantage)
+    if situation:
+        why = f": {', '.join(fight.situations)} (R25)" if fight.situations else ""
+        lines.append(f"Attacking {situation}{why}")
+    elif fight.situations:
+        lines.append(f"No net advantage: {', '.join(fight.situations)} cancel out (R10, R25)")
+    for defense in fight.defenses:
+        lines.append(defense_heading(target, defense))
+        lines.append(odds_line(defense.odds, active=defense.active, missile=fight.missile))
+    lines.extend(f"-# {note}" for note in fight.notes)
+    return "\n".join(lines)
+
+
+NUMBERS_HELP = (
+    "Outside a fight, give the defense as numbers: `defense:` for a passive defense (R13), or "
+    "`defense_dice:` with `defense_bonus:` for an active one (R14), not both. "
+    "In a fight, `target:` fills everything in from the fight."
+)
