@@ -1,0 +1,240 @@
+"""What ``/move``, ``/range``, ``/save`` and ``/pool`` show: the replies the table reads in the channel,
+the lines the fight's log keeps, and a combatant's Martial Pool as its player looks it up.
+
+A reply is written to be understood on its own in a play-by-post channel read hours later: who did
+what, what it cost in Martial Pool dice (R7) and how many dice are left. Log lines are plain text
+(the log escapes them when it shows them). Names users typed go through :func:`~bot.ui.tracker.name`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..encounter import Combatant, Encounter
+from ..fight_state import Reaction
+from ..rules.dice import Advantage
+from ..rules.engagement import RangeChange
+from ..rules.movement import COMBAT_RANGE_COST, FREE_MOVES, MAX_WALKING_MOVES, RUNNING_MOVES, MoveResult
+from ..rules.saves import SaveResult
+from .announcements import Announcement
+from .rolls import pool_faces, signed
+from .tracker import clip, name, pool_pips
+
+REPLY_LIMIT = 2000
+"""Discord's limit on a message's content; ``/pool`` for a group of 60 NPCs would pass it."""
+
+
+def dice(count: int) -> str:
+    """``1 die``, ``2 dice``, ``0 dice``."""
+    return f"{count} {'die' if count == 1 else 'dice'}"
+
+
+def ordinal(n: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th``, ``11th``, ``22nd``."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def dice_left(combatant: Combatant) -> str:
+    """``1/3 dice left`` (R7: what is not spent stays for active defense)."""
+    pool = combatant.pool
+    return f"{pool.remaining}/{pool.size} {'die' if pool.size == 1 else 'dice'} left"
+
+
+# ---------------------------------------------------------------------------------- /move (R19)
+
+
+def _move_cost(result: MoveResult, *, combat_range: bool) -> str:
+    """What a walking move cost: the move itself (free the first time) and combat range (1 MP)."""
+    range_cost = COMBAT_RANGE_COST if combat_range else 0
+    move_cost = result.cost - range_cost
+    if not result.cost:
+        return "free"
+    if not range_cost:
+        return f"{dice(move_cost)} from the Martial Pool"
+    if not move_cost:
+        return f"free, but {dice(range_cost)} from the Martial Pool to enter or leave combat range"
+    return (
+        f"{dice(result.cost)} from the Martial Pool: {move_cost} for the move, "
+        f"{range_cost} to enter or leave combat range"
+    )
+
+
+def _move_what(result: MoveResult, *, combat_range: bool) -> str:
+    """The plain-text middle of a move's reply and log line: which move it was and what it cost."""
+    if result.running:
+        spent = (
+            f"spending the {dice(result.cost)} left in the Martial Pool" if result.cost else "no dice left"
+        )
+        return f"runs ({RUNNING_MOVES} moves this round, {spent})"
+    cost = _move_cost(result, combat_range=combat_range)
+    return f"moves ({ordinal(result.moves_this_round)} move this round, {cost})"
+
+
+def move_reply(combatant: Combatant, result: MoveResult, *, combat_range: bool) -> str:
+    """``🏃 **Alice** moves (2nd move this round, 1 die from the Martial Pool) — 1/3 dice left``."""
+    what = _move_what(result, combat_range=combat_range)
+    line = f"🏃 **{name(combatant.name)}** {what} — {dice_left(combatant)}"
+    if result.running:
+        return f"{line}. No more moves this round (R19)."
+    if result.moves_this_round >= MAX_WALKING_MOVES:
+        return f"{line}. That was the last move this round: {MAX_WALKING_MOVES} is the most (R19)."
+    return line
+
+
+def move_log_line(by: str, combatant: Combatant, result: MoveResult, *, combat_range: bool) -> str:
+    return f"{by}: {combatant.name} {_move_what(result, combat_range=combat_range)}, {dice_left(combatant)}"
+
+
+def moves_text(moves: int) -> str:
+    """Moves made this round and what the next would cost (R19)."""
+    if moves >= RUNNING_MOVES:
+        return f"ran this round ({RUNNING_MOVES} moves): no more moves"
+    if moves >= MAX_WALKING_MOVES:
+        return f"{moves} this round: no more (3 is the most)"
+    if moves < FREE_MOVES:
+        return "none yet this round (the first is free)"
+    return f"{moves} this round (the next costs 1 die; 3 is the most)"
+
+
+# ---------------------------------------------------------------------------------- /range (R12)
+
+
+def range_announcement(
+    mover: Combatant,
+    target: Combatant,
+    change: RangeChange,
+    reaction: Reaction | None,
+    *,
+    target_controller: int,
+    actor_id: int,
+) -> Announcement:
+    """The pair's new range and its cost; when leaving Grapple gave ``target`` an opportunity attack
+    (R12), who may make it, pinging whoever plays ``target`` (unless they made the change)."""
+    announcement = Announcement()
+    announcement.lines.append(
+        f"↔️ **{name(mover.name)}** changes range with **{name(target.name)}**: "
+        f"{change.old.label} → **{change.new.label}** ({dice(change.cost)} from the Martial Pool, "
+        f"1 per step) — {dice_left(mover)}"
+    )
+    if reaction is not None:
+        mention = announcement.notify(target_controller, actor_id)
+        pool = target.pool
+        cost_note = (
+            f"it costs Martial Pool dice, and {name(target.name)} has {pool.remaining}/{pool.size} left"
+            if pool.remaining
+            else f"it needs a Martial Pool die, and {name(target.name)} has none left this round"
+        )
+        announcement.lines.append(
+            f"⚠️ Leaving Grapple provokes an opportunity attack (R12): **{name(target.name)}** may now "
+            f"attack **{name(mover.name)}** with `/attack` before the round ends ({cost_note}). "
+            f"{mention}".rstrip()
+        )
+    elif change.provokes_opportunity_attack:
+        announcement.lines.append(
+            f"Leaving Grapple would provoke an opportunity attack (R12), but **{name(target.name)}** is "
+            "out of the fight."
+        )
+    return announcement
+
+
+def range_log_line(
+    by: str, mover: Combatant, target: Combatant, change: RangeChange, *, provoked: bool
+) -> str:
+    line = (
+        f"{by}: {mover.name} changed range with {target.name}: {change.old.label} → {change.new.label} "
+        f"({dice(change.cost)}), {dice_left(mover)}"
+    )
+    if provoked:
+        line += f"; {target.name} may make an opportunity attack on {mover.name}"
+    return line
+
+
+# ---------------------------------------------------------------------------------- /save (R20)
+
+_SITUATION = {
+    Advantage.ADVANTAGE: " with advantage (one extra die, R10)",
+    Advantage.DISADVANTAGE: " with disadvantage (the highest die is removed, R10)",
+}
+
+
+def save_reply(combatant: Combatant, result: SaveResult, *, joker: int = 0) -> str:
+    """Every die (the one that counts in bold), the bonus, the total against the target, the outcome
+    and the dice left. ``joker`` is the part of ``result.bonus`` a Joker's turn added (R3)."""
+    roll = result.roll
+    paid = f" + {dice(roll.committed)} from the Martial Pool" if roll.committed else ""
+    situation = _SITUATION.get(roll.advantage, "")
+    bonus = signed(result.bonus)
+    if joker:
+        bonus = f"{signed(result.bonus - joker)} {signed(joker)} Joker (R3)"
+    verdict = "✅ **saved**" if result.success else "❌ **failed**"
+    return "\n".join(
+        [
+            f"🛡️ **{name(combatant.name)}** makes a saving throw against **{result.target}** "
+            f"with 1 free die{paid}{situation}, keeping the highest (R20)",
+            f"{pool_faces(roll)} → {roll.value} {bonus} = `{result.total}` vs {result.target}: {verdict} "
+            f"— {dice_left(combatant)}",
+        ]
+    )
+
+
+def save_log_line(by: str, combatant: Combatant, result: SaveResult) -> str:
+    roll = result.roll
+    situation = {Advantage.ADVANTAGE: " with advantage", Advantage.DISADVANTAGE: " with disadvantage"}
+    outcome = "saved" if result.success else "failed"
+    return (
+        f"{by}: {combatant.name} saving throw vs {result.target} with {dice(roll.committed)} from the pool"
+        f"{situation.get(roll.advantage, '')}: {list(roll.faces)} keep {roll.value} {signed(result.bonus)} "
+        f"= {result.total}, {outcome}; {dice_left(combatant)}"
+    )
+
+
+# ---------------------------------------------------------------------------------- /pool
+
+
+def _spent_text(combatant: Combatant) -> str:
+    spent = [(purpose, count) for purpose, count in combatant.pool.spent.items() if count]
+    if not spent:
+        return "nothing yet"
+    return ", ".join(f"{count} on {purpose.value}" for purpose, count in spent)
+
+
+def _reaction_text(encounter: Encounter, reaction: Reaction) -> str:
+    against = next((c for c in encounter.combatants if c.id == reaction.against), None)
+    whom = f"**{name(against.name)}**" if against is not None else "a combatant who left"
+    return f"{reaction.kind.value} on {whom} ({name(reaction.reason)}) with `/attack`"
+
+
+def pool_lines(encounter: Encounter, combatant: Combatant) -> list[str]:
+    """One combatant's Martial Pool: dice left, what went where this round (R7), its moves (R19),
+    any desperation penalty at the next refill (R6, R15), and the reactions it may make (R12, R14)."""
+    pool = combatant.pool
+    lines = [
+        f"**{name(combatant.name)}** · {pool_pips(combatant)} {dice_left(combatant)}",
+        f"Spent this round: {_spent_text(combatant)}",
+        f"Moves: {moves_text(combatant.moves)}",
+    ]
+    if pool.penalty_next_round:
+        lines.append(
+            f"Next round: {dice(pool.penalty_next_round)} fewer at the refill (desperation defense, R6)"
+        )
+    owed = [reaction for reaction in encounter.reactions if reaction.by == combatant.id]
+    lines.extend(f"May make: {_reaction_text(encounter, reaction)}" for reaction in owed)
+    if combatant.out_of_the_fight:
+        lines.append(f"{name(combatant.name)} is {combatant.state_label}.")
+    return lines
+
+
+def pool_report(encounter: Encounter, combatants: Sequence[Combatant]) -> str:
+    """``/pool``: the pools of ``combatants``, within one message."""
+    state = encounter.initiative
+    heading = (
+        f"🎲 **Martial Pool** — round {state.round}"
+        if state.round
+        else "🎲 **Martial Pool** — no cards dealt yet; every pool refills at each deal (R8)"
+    )
+    lines = [heading]
+    for combatant in combatants:
+        lines.append("")
+        lines.extend(pool_lines(encounter, combatant))
+    return clip(lines, REPLY_LIMIT)

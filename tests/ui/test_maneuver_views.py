@@ -1,0 +1,106 @@
+"""What /move, /range, /save and /pool show, for the cases the end-to-end tests do not reach."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.catalog import load_catalog
+from bot.encounter import Encounter
+from bot.fight_state import Reaction, ReactionKind
+from bot.rules.dice import Advantage, ScriptedDice
+from bot.rules.engagement import Engagement, Range, plan_range_change
+from bot.rules.movement import move, run
+from bot.rules.pool import Spend
+from bot.rules.saves import saving_throw
+from bot.ui.maneuver_views import (
+    REPLY_LIMIT,
+    move_reply,
+    ordinal,
+    pool_report,
+    range_announcement,
+    save_reply,
+)
+from tests import sheets
+
+CATALOG = load_catalog()
+
+
+def fight(bandits: int = 1) -> Encounter:
+    encounter = Encounter(channel_id=5, guild_id=1, gm_id=9)
+    alice = sheets.character("Alice")
+    encounter.join(7, alice, CATALOG.armor(alice.armor))
+    encounter.add_npcs(
+        CATALOG.monster("bandit"), CATALOG.armor("light_gambeson"), count=bandits, group="Bandits"
+    )
+    return encounter
+
+
+@pytest.mark.parametrize(
+    ("n", "text"), [(1, "1st"), (2, "2nd"), (3, "3rd"), (4, "4th"), (11, "11th"), (12, "12th"), (22, "22nd")]
+)
+def test_ordinal(n: int, text: str) -> None:
+    assert ordinal(n) == text
+
+
+def test_r19_running_with_no_dice_left_says_so() -> None:
+    encounter = fight()
+    alice = encounter.combatant("Alice")
+    alice.pool.spend(3, Spend.MOVEMENT)
+    result = run(alice.pool, 3)
+    assert move_reply(alice, result, combat_range=False) == (
+        "🏃 **Alice** runs (4 moves this round, no dice left) — 0/3 dice left. "
+        "No more moves this round (R19)."
+    )
+
+
+def test_r19_a_move_reply_escapes_the_name() -> None:
+    encounter = fight()
+    alice = encounter.combatant("Alice")
+    alice.name = "*Alice*"
+    reply = move_reply(alice, move(alice.pool, 0), combat_range=False)
+    assert reply.startswith("🏃 **\\*Alice\\***")
+
+
+def test_r3_a_save_reply_shows_a_joker_bonus_apart_from_the_save_bonus() -> None:
+    """Saves get no Joker bonus today (R3: JOKER_BONUS_ROLLS); should that change, the reply shows it."""
+    alice = fight().combatant("Alice")
+    result = saving_throw(ScriptedDice([11]), pool_dice=0, bonus=3 + 2, target=15)
+    assert "**11** → 11 +3 +2 Joker (R3) = `16` vs 15: ✅ **saved**" in save_reply(alice, result, joker=2)
+
+
+def test_r10_a_save_reply_names_advantage() -> None:
+    alice = fight().combatant("Alice")
+    result = saving_throw(
+        ScriptedDice([3, 14]), pool_dice=0, bonus=0, target=15, advantage=Advantage.ADVANTAGE
+    )
+    reply = save_reply(alice, result)
+    assert "with 1 free die with advantage (one extra die, R10)" in reply
+    assert "~~3~~, **14** → 14 +0 = `14` vs 15: ❌ **failed**" in reply
+
+
+def test_r12_leaving_grapple_from_a_fallen_opponent_provokes_nothing() -> None:
+    encounter = fight()
+    alice, bandit = encounter.combatant("Alice"), encounter.combatant("Bandit")
+    bandit.hp = 0
+    change = plan_range_change(Engagement(range=Range.GRAPPLE), Range.MELEE)
+    announcement = range_announcement(alice, bandit, change, None, target_controller=9, actor_id=7)
+    assert "but **Bandit** is out of the fight" in announcement.content
+    assert announcement.ping == []
+
+
+def test_r12_an_opportunity_attack_without_dice_left_says_it_needs_one() -> None:
+    encounter = fight()
+    alice, bandit = encounter.combatant("Alice"), encounter.combatant("Bandit")
+    bandit.pool.spend(2, Spend.ATTACK)
+    change = plan_range_change(Engagement(range=Range.GRAPPLE), Range.MELEE)
+    reaction = Reaction(kind=ReactionKind.OPPORTUNITY, by=bandit.id, against=alice.id, round=1, reason="x")
+    announcement = range_announcement(alice, bandit, change, reaction, target_controller=9, actor_id=9)
+    assert "it needs a Martial Pool die, and Bandit has none left this round" in announcement.content
+    assert announcement.ping == []  # the GM made the change: nobody to wake
+
+
+def test_pool_report_for_a_big_group_stays_within_one_message() -> None:
+    encounter = fight(bandits=59)
+    report = pool_report(encounter, encounter.combatants[1:])
+    assert len(report) <= REPLY_LIMIT
+    assert report.endswith("more lines")
