@@ -14,6 +14,7 @@ from enum import StrEnum
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
 from .rules.combat import AttackResult, AttackRoll, Defense
+from .rules.engagement import Range
 from .rules.morale import MoraleTriggerReason
 
 
@@ -35,17 +36,20 @@ class ExchangeStatus(StrEnum):
 
 
 class Applied(BaseModel):
-    """What a resolved exchange did to the defender, so that a later choice (R9 Bind, R15
-    desperation) can take it back before applying the new result."""
+    """What a resolved exchange did, so that a later choice (R9 Bind, R15 desperation) can take it back
+    before applying the new result."""
 
     model_config = ConfigDict(extra="forbid")
 
     hp: int = 0
+    """Lethal damage dealt."""
     nonlethal: int = 0
-    armor_hp: int | None = None
-    """The armor's HP before the exchange, when it changed them."""
-    shield_hp: int | None = None
-    grapple_entered: bool = False
+    armor_changed: bool = False
+    armor_hp_before: int | None = None
+    shield_changed: bool = False
+    shield_hp_before: int | None = None
+    range_before: Range | None = None
+    """The pair's range before a grapple attack put it in Grapple (R12)."""
 
 
 class Exchange(BaseModel):
@@ -66,6 +70,8 @@ class Exchange(BaseModel):
     deadline: AwareDatetime | None = None
     """When the defense policy decides for a player who has not clicked (None: no timeout)."""
     gm_pinged: bool = False
+    undefended: bool = False
+    """Declared against an unaware or helpless target (R13)."""
     defense: Defense | None = None
     result: AttackResult | None = None
     applied: Applied = Field(default_factory=Applied)

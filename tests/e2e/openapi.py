@@ -127,7 +127,9 @@ class Operation:
         if lenient_errors:
             return lenient_errors, []
         unexpected = sorted(
-            path for path in self._strict_error_paths(body) if not INTEGER_SNOWFLAKES.search(path)
+            path
+            for path in self._strict_error_paths(_stringify_allowed(body))
+            if not INTEGER_SNOWFLAKES.search(path)
         )
         if unexpected:
             return [
@@ -288,6 +290,19 @@ def _leaves(error: ValidationError) -> Iterable[ValidationError]:
         return
     for sub in error.context:
         yield from _leaves(sub)
+
+
+def _stringify_allowed(value: Any, path: str = "$") -> Any:
+    """``value`` with the integers at paths Discord accepts as integer snowflakes made strings, so that
+    a strict check of the rest is not misled by them (a oneOf body would otherwise blame another
+    branch's deepest error)."""
+    if isinstance(value, dict):
+        return {key: _stringify_allowed(item, f"{path}.{key}") for key, item in value.items()}
+    if isinstance(value, list):
+        return [_stringify_allowed(item, f"{path}[{index}]") for index, item in enumerate(value)]
+    if isinstance(value, int) and not isinstance(value, bool) and INTEGER_SNOWFLAKES.search(path):
+        return str(value)
+    return value
 
 
 def _describe(errors: Iterable[ValidationError], limit: int = 3) -> list[str]:

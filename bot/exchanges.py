@@ -1,0 +1,644 @@
+"""Attacks at the table: declared by the attacker, answered by the defender, judged by the rules.
+
+An exchange is kept in the fight document from the moment the attacker rolls until nobody may change
+it any more, so every step is one transaction and a restart loses nothing:
+
+1. :func:`declare_attack`: the attacker spends its dice and rolls (R7, R9-R12, R17, R25, R26). The
+   defense is then either decided at once (an NPC under a passive or active-with-all-dice policy, a
+   defender with no dice left, a helpless target) or left **awaiting** the defender's choice.
+2. :func:`defend`: the defender (or the policy, when the timeout runs out) picks Passive or Active with
+   k dice, with the shield or void (R13, R14); the exchange is judged, damage rolled and applied (R16,
+   R17), reactions (R12, R14) and morale proposals (R22) recorded.
+3. Follow-ups while the exchange is fresh: :func:`choose_die` (R9, counting another die to force a
+   Bind) and :func:`desperate_defense` (R15). Each takes back what the exchange did and applies the new
+   result, so HP never count a blow twice.
+
+Nothing here knows Discord; ``step`` numbers let buttons drawn for an earlier moment be refused.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from .catalog import Catalog
+from .encounter import Combatant, Encounter
+from .fight_state import (
+    Applied,
+    DefensePolicy,
+    Exchange,
+    ExchangeStatus,
+    MoraleProposal,
+    Reaction,
+    ReactionKind,
+)
+from .fighters import fighter, joker_bonus, own_situations
+from .morale_table import group_snapshot, propose_checks
+from .names import shown
+from .permissions import Actor, require_control
+from .rules.armor_class import AcAttackResult, armor_class_of, attack_against_ac, monster_armor_class
+from .rules.combat import (
+    Attack,
+    AttackKind,
+    AttackResult,
+    DamageRoll,
+    Fighter,
+    attack_bonus,
+    check_attack,
+    desperation_defense,
+    passive_defense,
+    resolve_exchange,
+    roll_active_defense,
+    roll_attack,
+    roll_damage,
+)
+from .rules.dice import Advantage, DiceSource, sum_of
+from .rules.engagement import Range
+from .rules.equipment import AttackType
+from .rules.errors import IllegalAction, RulesError
+from .rules.initiative import RollKind
+from .rules.pool import Spend
+from .rules.situations import situational_advantage
+
+KEPT_EXCHANGES = 30
+"""Resolved exchanges kept in the document (their follow-up buttons need them); older ones go."""
+
+
+class OutOfDate(RulesError):
+    """A click on a button drawn for an earlier moment of an exchange."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "That button is from an earlier moment of this attack: it was already answered. "
+            "Nothing was changed; the latest message about it shows where things stand."
+        )
+
+
+class Declaration(BaseModel):
+    """What ``/attack`` declares before any die is rolled."""
+
+    dice: int = Field(ge=1, le=4)
+    attack_type: AttackType | None = None
+    """None: the weapon's first primary attack type (or its first type)."""
+    grapple: bool = False
+    bypass: bool = False
+    at_armor: bool = False
+    two_weapons: bool = False
+    holy_blessed: bool = False
+    situation: Advantage = Advantage.NONE
+    bonus: int = 0
+    helpless: bool = False
+    """The target is unaware or helpless: it defends with 2 against melee, 8 against missiles (R13)."""
+
+
+class DefenseChoice(BaseModel):
+    """What the defender picked: Passive, or Active with ``dice`` dice, the shield or void (R13, R14)."""
+
+    mode: Literal["passive", "active"]
+    dice: int = Field(default=0, ge=0, le=4)
+    shield: bool = False
+    void: bool = False
+
+
+PASSIVE = DefenseChoice(mode="passive")
+
+
+@dataclass(slots=True)
+class ExchangeReport:
+    """What one step of an exchange did, for the message that tells the table."""
+
+    exchange_id: int
+    hp_before: int
+    nonlethal_before: int
+    proposals: list[MoraleProposal] = field(default_factory=list)
+    decided_by: str | None = None
+    """Who picked the defense when the defender's player did not: "policy", "timeout"."""
+    desperation_improved: bool | None = None
+    swap_initiative: bool = False
+    pool_penalty: int = 0
+    chose_die: Literal["attacker", "defender"] | None = None
+
+
+# ----------------------------------------------------------------------------- declaring
+
+
+def default_attack_type(
+    combatant_weapon_types: frozenset[AttackType], primary: frozenset[AttackType]
+) -> AttackType:
+    """The attack type used when none is named: the weapon's first primary type, else its first type."""
+    order = list(AttackType)
+    return min(primary or combatant_weapon_types, key=order.index)
+
+
+def attack_kind(encounter: Encounter, attacker: Combatant, target: Combatant) -> AttackKind:
+    """R1, R12, R14: an attack is made on one's own turn, or as a counterattack or opportunity attack
+    the rules gave against this target."""
+    if encounter.initiative.turn_of == attacker.holder and encounter.initiative.round > 0:
+        return AttackKind.NORMAL
+    reaction = encounter.reaction(attacker, target)
+    if reaction is not None:
+        return AttackKind(reaction.kind.value)
+    if encounter.initiative.round == 0:
+        raise IllegalAction("The fight has not started: the GM deals the cards first (/init deal).")
+    owed = [r for r in encounter.reactions if r.by == attacker.id]
+    turn_of = encounter.initiative.turn_of
+    now = f"it is {encounter.holder_name(turn_of)}'s turn" if turn_of else "no turn is in progress"
+    if owed:
+        targets = ", ".join(f"a {r.kind.value} on {shown(encounter.combatant(r.against).name)}" for r in owed)
+        raise IllegalAction(
+            f"{shown(attacker.name)} can attack {shown(target.name)} only on their own turn ({now}). "
+            f"What they may do now: {targets}."
+        )
+    raise IllegalAction(
+        f"{shown(attacker.name)} can attack only on their own turn, and {now}; out of turn only a "
+        "counterattack (R14) or an opportunity attack (R12) the rules give is allowed."
+    )
+
+
+def _require_able(attacker: Combatant, target: Combatant) -> None:
+    if attacker.id == target.id:
+        raise IllegalAction(f"{shown(attacker.name)} cannot attack themselves.")
+    if attacker.out_of_the_fight:
+        raise IllegalAction(f"{shown(attacker.name)} is {attacker.state_label} and cannot attack.")
+
+
+def declare_attack(
+    encounter: Encounter,
+    catalog: Catalog,
+    actor: Actor,
+    attacker: Combatant,
+    target: Combatant,
+    declared: Declaration,
+    dice: DiceSource,
+    now: datetime,
+) -> ExchangeReport:
+    """Check, spend, roll; then resolve at once or leave the defense to the defender.
+
+    Refusals raise before anything is spent: the transaction is dropped.
+    """
+    require_control(encounter, actor, attacker, "attack")
+    _require_able(attacker, target)
+    kind = attack_kind(encounter, attacker, target)
+    weapon = catalog.weapon(attacker.weapon)
+    attacking, defending = fighter(attacker, catalog), fighter(target, catalog)
+    engagement = encounter.engagement(attacker, target)
+    at = engagement.range if weapon.is_missile else engagement.range_for_attack(declared.dice)
+    situations = situational_advantage(own_situations(encounter, attacker), declared.situation)
+    attack = Attack(
+        attack_type=declared.attack_type or default_attack_type(weapon.types, weapon.primary),
+        dice=declared.dice,
+        range=at,
+        kind=kind,
+        advantage=situations.advantage,
+        bypass=declared.bypass,
+        at_armor=declared.at_armor,
+        grapple=declared.grapple,
+        two_weapons=declared.two_weapons,
+        holy_blessed=declared.holy_blessed,
+        joker_bonus=joker_bonus(encounter, attacker, RollKind.ATTACK),
+        situational=declared.bonus,
+    )
+    check_attack(attacking, defending, attack)
+    attacker.pool.spend(declared.dice, _SPEND[kind])
+    if kind is not AttackKind.NORMAL:
+        encounter.reactions = [
+            r for r in encounter.reactions if not (r.by == attacker.id and r.against == target.id)
+        ]
+    rolled = roll_attack(attacking, defending, attack, dice)
+    engagement.record_attack(declared.dice, missile=rolled.missile)
+    exchange = Exchange(
+        id=encounter.next_exchange,
+        attacker=attacker.id,
+        defender=target.id,
+        attack=rolled,
+        weapon=attacker.weapon,
+        round=encounter.initiative.round,
+        asked_at=now,
+    )
+    encounter.next_exchange += 1
+    encounter.exchanges.append(exchange)
+    _forget_old_exchanges(encounter)
+    exchange.undefended = declared.helpless
+    automatic = _automatic_defense(encounter, target, declared)
+    if automatic is not None:
+        return _resolve(encounter, catalog, exchange, automatic, dice, decided_by="policy")
+    minutes = encounter.table.defense_timeout_minutes
+    if target.owner_id is not None and minutes:
+        exchange.deadline = now + timedelta(minutes=minutes)
+    return ExchangeReport(exchange_id=exchange.id, hp_before=target.hp, nonlethal_before=target.nonlethal)
+
+
+_SPEND = {
+    AttackKind.NORMAL: Spend.ATTACK,
+    AttackKind.COUNTERATTACK: Spend.COUNTERATTACK,
+    AttackKind.OPPORTUNITY: Spend.OPPORTUNITY_ATTACK,
+}
+
+
+def _automatic_defense(
+    encounter: Encounter, target: Combatant, declared: Declaration
+) -> DefenseChoice | None:
+    """The defense nobody needs to be asked about: helpless targets, defenders without dice or out of
+    the fight, and NPCs under a policy other than asking the GM."""
+    if declared.helpless:
+        return DefenseChoice(mode="passive")
+    if target.pool.remaining < 1 or target.out_of_the_fight:
+        return PASSIVE
+    if target.owner_id is None and encounter.table.defense_policy is not DefensePolicy.ASK_GM:
+        return policy_choice(encounter.table.defense_policy, target, encounter, None)
+    return None
+
+
+def policy_choice(
+    policy: DefensePolicy, defender: Combatant, encounter: Encounter, exchange: Exchange | None
+) -> DefenseChoice:
+    """The defense a policy picks: passive, or active with every die left (and the shield if it has one
+    that works at this range)."""
+    if policy is not DefensePolicy.ACTIVE_ALL or defender.pool.remaining < 1:
+        return PASSIVE
+    grapple = exchange is not None and exchange.attack.attack.range is Range.GRAPPLE
+    shield = defender.shield is not None and (defender.shield_hp is None or defender.shield_hp > 0)
+    return DefenseChoice(mode="active", dice=defender.pool.remaining, shield=shield and not grapple)
+
+
+def _forget_old_exchanges(encounter: Encounter) -> None:
+    resolved = [e for e in encounter.exchanges if not e.pending]
+    if len(resolved) > KEPT_EXCHANGES:
+        drop = {e.id for e in resolved[: len(resolved) - KEPT_EXCHANGES]}
+        encounter.exchanges = [e for e in encounter.exchanges if e.id not in drop]
+
+
+# ----------------------------------------------------------------------------- defending
+
+
+def defend(
+    encounter: Encounter,
+    catalog: Catalog,
+    actor: Actor | None,
+    exchange_id: int,
+    step: int | None,
+    choice: DefenseChoice,
+    dice: DiceSource,
+) -> ExchangeReport:
+    """The defender's answer (``actor`` None: the policy, when the timeout ran out)."""
+    exchange = _open(encounter, exchange_id, step)
+    if not exchange.pending:
+        raise RulesError(_already_answered(encounter, exchange))
+    defender = encounter.combatant(exchange.defender)
+    if actor is not None:
+        require_control(encounter, actor, defender, "defend")
+    return _resolve(
+        encounter, catalog, exchange, choice, dice, decided_by=None if actor is not None else "timeout"
+    )
+
+
+def _open(encounter: Encounter, exchange_id: int, step: int | None) -> Exchange:
+    exchange = encounter.exchange(exchange_id)
+    if step is not None and step != exchange.step:
+        raise OutOfDate()
+    return exchange
+
+
+def _already_answered(encounter: Encounter, exchange: Exchange) -> str:
+    defender = encounter.combatant(exchange.defender)
+    return f"{shown(defender.name)} has already defended against that attack; nothing was changed."
+
+
+def _resolve(
+    encounter: Encounter,
+    catalog: Catalog,
+    exchange: Exchange,
+    choice: DefenseChoice,
+    dice: DiceSource,
+    *,
+    decided_by: str | None,
+) -> ExchangeReport:
+    """Roll the defense picked, judge the exchange and put its result on the fight."""
+    attacker = encounter.combatant(exchange.attacker)
+    defender = encounter.combatant(exchange.defender)
+    report = _report(exchange, defender, decided_by=decided_by)
+    attacking, defending = fighter(attacker, catalog), fighter(defender, catalog)
+    if choice.mode == "active":
+        defense = roll_active_defense(
+            defending, exchange.attack, dice, committed=choice.dice, shield=choice.shield, void=choice.void
+        )
+        defender.pool.spend(choice.dice, Spend.ACTIVE_DEFENSE)
+    else:
+        defense = passive_defense(defending, missile=exchange.attack.missile, undefended=exchange.undefended)
+    before = group_snapshot(encounter, defender.group) if defender.group else None
+    result = resolve_exchange(attacking, defending, exchange.attack, defense, dice, encounter.options)
+    exchange.defense = defense
+    exchange.status = ExchangeStatus.RESOLVED
+    _apply(encounter, exchange, result, attacker, defender, defending)
+    if before is not None:
+        report.proposals = propose_checks(encounter, before)
+    return report
+
+
+def _report(exchange: Exchange, defender: Combatant, *, decided_by: str | None = None) -> ExchangeReport:
+    return ExchangeReport(
+        exchange_id=exchange.id,
+        hp_before=defender.hp,
+        nonlethal_before=defender.nonlethal,
+        decided_by=decided_by,
+    )
+
+
+def _apply(
+    encounter: Encounter,
+    exchange: Exchange,
+    result: AttackResult,
+    attacker: Combatant,
+    defender: Combatant,
+    defending: Fighter,
+) -> None:
+    """Put the result on the fight: damage, armor and shield damage, Grapple, counterattack (R12-R17).
+
+    Choice: a grapple attack that hits puts the pair in Grapple instead of dealing damage (the blow
+    is spent seizing the foe); the grappled target may then take an opportunity attack (R12).
+    """
+    applied = Applied()
+    damage = result.damage
+    if damage is not None and exchange.attack.attack.grapple:
+        engagement = encounter.engagement(attacker, defender)
+        applied.range_before = engagement.range
+        engagement.enter_grapple()
+        if defender.pool.remaining > 0 and not defender.out_of_the_fight:
+            _owe(encounter, ReactionKind.OPPORTUNITY, defender, attacker, "was grappled")
+    elif damage is not None:
+        applied.hp, applied.nonlethal = damage.lethal, damage.nonlethal
+        defender.hp = defender.clamp_hp(defender.hp - damage.lethal)
+        defender.nonlethal += damage.nonlethal
+        if damage.armor_damage and defending.armor is not None:
+            applied.armor_changed, applied.armor_hp_before = True, defender.armor_hp
+            current = defending.armor.hp if defender.armor_hp is None else defender.armor_hp
+            defender.armor_hp = max(0, current - damage.armor_damage)
+    if result.shield_damage is not None and result.shield_damage.damage and defending.shield is not None:
+        applied.shield_changed, applied.shield_hp_before = True, defender.shield_hp
+        current = defending.shield.hp if defender.shield_hp is None else defender.shield_hp
+        defender.shield_hp = max(0, current - result.shield_damage.damage)
+    exchange.result = result
+    exchange.applied = applied
+    exchange.follow_ups = _has_follow_ups(result, defender)
+    exchange.step += 1
+    if result.judgement.counterattack and defender.pool.remaining > 0 and not defender.out_of_the_fight:
+        _owe(encounter, ReactionKind.COUNTERATTACK, defender, attacker, "won the exchange")
+
+
+def _has_follow_ups(result: AttackResult, defender: Combatant) -> bool:
+    desperation = may_desperately_defend(result, defender)
+    return desperation or result.attacker_bind_choice is not None or result.defender_bind_choice is not None
+
+
+def may_desperately_defend(result: AttackResult, defender: Combatant) -> bool:
+    """R15: hit while defending actively, not already desperate, with dice left."""
+    return result.hit and result.defense.active and result.desperation is None and defender.pool.remaining > 0
+
+
+def _undo(encounter: Encounter, exchange: Exchange, attacker: Combatant, defender: Combatant) -> None:
+    """Take back what the exchange did, before a new result replaces it (R9, R15)."""
+    applied = exchange.applied
+    defender.hp = defender.clamp_hp(defender.hp + applied.hp)
+    defender.nonlethal = max(0, defender.nonlethal - applied.nonlethal)
+    if applied.armor_changed:
+        defender.armor_hp = applied.armor_hp_before
+    if applied.shield_changed:
+        defender.shield_hp = applied.shield_hp_before
+    if applied.range_before is not None:
+        encounter.engagement(attacker, defender).range = applied.range_before
+    encounter.reactions = [
+        r for r in encounter.reactions if not (r.by == defender.id and r.against == attacker.id)
+    ]
+    exchange.applied = Applied()
+
+
+def _owe(encounter: Encounter, kind: ReactionKind, by: Combatant, against: Combatant, reason: str) -> None:
+    reaction = Reaction(
+        kind=kind, by=by.id, against=against.id, round=encounter.initiative.round, reason=reason
+    )
+    if reaction not in encounter.reactions:
+        encounter.reactions.append(reaction)
+
+
+# ----------------------------------------------------------------------------- follow-ups
+
+
+def _follow_up(
+    encounter: Encounter, exchange_id: int, step: int | None
+) -> tuple[Exchange, AttackResult, Combatant, Combatant]:
+    exchange = _open(encounter, exchange_id, step)
+    result = exchange.result
+    if exchange.pending or result is None:
+        raise RulesError("That attack still waits for the defender's choice.")
+    if not exchange.follow_ups:
+        raise RulesError(
+            "That exchange is settled: its choices were made, or a new round has begun. Nothing was changed."
+        )
+    return exchange, result, encounter.combatant(exchange.attacker), encounter.combatant(exchange.defender)
+
+
+def choose_die(
+    encounter: Encounter,
+    catalog: Catalog,
+    actor: Actor,
+    exchange_id: int,
+    step: int | None,
+    side: Literal["attacker", "defender"],
+    dice: DiceSource,
+) -> ExchangeReport:
+    """R9: the attacker or the defender counts another of their dice, which makes a Bind (R14.6)."""
+    exchange, result, attacker, defender = _follow_up(encounter, exchange_id, step)
+    chooser = attacker if side == "attacker" else defender
+    require_control(encounter, actor, chooser, "choose a die")
+    index = result.attacker_bind_choice if side == "attacker" else result.defender_bind_choice
+    if index is None:
+        raise IllegalAction(f"{shown(chooser.name)} has no other die that would make a Bind.")
+    attack, defense = result.attack, result.defense
+    if side == "attacker":
+        attack = attack.choose(index)
+    else:
+        defense = defense.choose(index)
+    report = _report(exchange, defender)
+    report.chose_die = side
+    before = group_snapshot(encounter, defender.group) if defender.group else None
+    _undo(encounter, exchange, attacker, defender)
+    attacking, defending = fighter(attacker, catalog), fighter(defender, catalog)
+    new = resolve_exchange(attacking, defending, attack, defense, dice, encounter.options)
+    exchange.attack, exchange.defense = attack, defense
+    _apply(encounter, exchange, new, attacker, defender, defending)
+    exchange.follow_ups = False
+    if before is not None:
+        report.proposals = propose_checks(encounter, before)
+    return report
+
+
+def desperate_defense(
+    encounter: Encounter,
+    catalog: Catalog,
+    actor: Actor,
+    exchange_id: int,
+    step: int | None,
+    dice: DiceSource,
+) -> ExchangeReport:
+    """R15: the defender, hit while defending actively, spends every die left on a second defense; the
+    better stands. With the initiative the two swap it next round; without, it loses a die then (R6)."""
+    exchange, result, attacker, defender = _follow_up(encounter, exchange_id, step)
+    require_control(encounter, actor, defender, "make a desperation defense")
+    if not may_desperately_defend(result, defender):
+        raise IllegalAction(
+            f"{shown(defender.name)} can make a desperation defense only when hit while defending "
+            "actively, once, and with dice left."
+        )
+    state = encounter.initiative
+    had_initiative = state.went_first(defender.holder, attacker.holder)
+    before = group_snapshot(encounter, defender.group) if defender.group else None
+    _undo(encounter, exchange, attacker, defender)
+    attacking, defending = fighter(attacker, catalog), fighter(defender, catalog)
+    left = defender.pool.spend_all(Spend.DESPERATION_DEFENSE)
+    report = _report(exchange, defender)
+    outcome = desperation_defense(
+        result,
+        attacking,
+        defending,
+        dice,
+        dice_left=left,
+        defender_has_initiative=had_initiative,
+        options=encounter.options,
+    )
+    if outcome.swap_initiative and defender.holder != attacker.holder:
+        state.swap_next_round(defender.holder, attacker.holder)
+    defender.pool.penalty_next_round += outcome.pool_penalty
+    _apply(encounter, exchange, outcome.result, attacker, defender, defending)
+    exchange.follow_ups = False
+    report.desperation_improved = outcome.improved
+    report.swap_initiative = outcome.swap_initiative
+    report.pool_penalty = outcome.pool_penalty
+    if before is not None:
+        report.proposals = propose_checks(encounter, before)
+    return report
+
+
+# ----------------------------------------------------------------------------- timeouts
+
+
+def overdue_exchanges(encounter: Encounter, now: datetime) -> list[Exchange]:
+    """Exchanges whose defender let the timeout run out (and whose GM was not already asked)."""
+    return [e for e in encounter.exchanges if e.overdue(now) and not e.gm_pinged]
+
+
+def time_out(
+    encounter: Encounter, catalog: Catalog, exchange_id: int, dice: DiceSource, now: datetime
+) -> ExchangeReport | None:
+    """The timeout of a player's defense: the policy decides, or (asking the GM) the GM is pinged and
+    None is returned. A defense answered meanwhile is left alone (refused as answered)."""
+    exchange = encounter.exchange(exchange_id)
+    if not exchange.overdue(now) or exchange.gm_pinged:
+        raise RulesError("That defense is no longer waiting.")
+    policy = encounter.table.defense_policy
+    if policy is DefensePolicy.ASK_GM:
+        exchange.gm_pinged = True
+        return None
+    defender = encounter.combatant(exchange.defender)
+    return _resolve(
+        encounter,
+        catalog,
+        exchange,
+        policy_choice(policy, defender, encounter, exchange),
+        dice,
+        decided_by="timeout",
+    )
+
+
+# ----------------------------------------------------------------------------- against AC
+
+
+class AcAttack(BaseModel):
+    """R24: an attack on a foe that only has an Armor Class, with its damage on a hit."""
+
+    attacker: str
+    defender: str
+    weapon: str
+    roll: AcAttackResult
+    damage: DamageRoll | None = None
+    hp_before: int
+
+
+def attack_armor_class(
+    encounter: Encounter,
+    catalog: Catalog,
+    actor: Actor,
+    attacker: Combatant,
+    target: Combatant,
+    declared: Declaration,
+    dice: DiceSource,
+) -> AcAttack:
+    """R24: a plain d20 + Prowess + weapon bonus (R11) against the target's AC, hitting on total >= AC.
+
+    Choices: it spends one Martial Pool die (it is the round's attack all the same); the AC is the
+    armor's (base + Dex in none/light armor + 2 with a shield, R24) or, for a monster without armor,
+    10 + its AC modifier; a natural 20 is a critical (R16 dice) and DR does not apply (the AC already
+    counts the armor).
+    """
+    require_control(encounter, actor, attacker, "attack")
+    _require_able(attacker, target)
+    kind = attack_kind(encounter, attacker, target)
+    weapon = catalog.weapon(attacker.weapon)
+    attacking, defending = fighter(attacker, catalog), fighter(target, catalog)
+    engagement = encounter.engagement(attacker, target)
+    attack = Attack(
+        attack_type=declared.attack_type or default_attack_type(weapon.types, weapon.primary),
+        dice=1,
+        range=engagement.range,
+        kind=kind,
+        two_weapons=declared.two_weapons,
+        holy_blessed=declared.holy_blessed,
+        situational=declared.bonus,
+        joker_bonus=joker_bonus(encounter, attacker, RollKind.ATTACK),
+    )
+    check_attack(attacking, defending, attack)
+    attacker.pool.spend(1, _SPEND[kind])
+    if defending.armor is not None:
+        ac = armor_class_of(defending.armor, target.dex_mod, defending.shield is not None, target.ac_modifier)
+    else:
+        ac = monster_armor_class(target.ac_modifier) + (2 if defending.shield is not None else 0)
+    bonus = sum_of(attack_bonus(attacking, defending, attack.model_copy(update={"joker_bonus": 0})))
+    situation = situational_advantage(own_situations(encounter, attacker), declared.situation).advantage
+    roll = attack_against_ac(
+        dice, bonus, ac, situation, attack.joker_bonus, natural_results=encounter.options.ac_natural_results
+    )
+    hp_before = target.hp
+    damage = None
+    if roll.hit:
+        unarmored = defending.model_copy(update={"armor": None})
+        damage = roll_damage(
+            attacking, unarmored, attack, dice, critical=roll.natural_20, options=encounter.options
+        )
+        target.hp = target.clamp_hp(target.hp - damage.lethal)
+        target.nonlethal += damage.nonlethal
+    return AcAttack(
+        attacker=attacker.id,
+        defender=target.id,
+        weapon=attacker.weapon,
+        roll=roll,
+        damage=damage,
+        hp_before=hp_before,
+    )
+
+
+__all__ = [
+    "AcAttack",
+    "Declaration",
+    "DefenseChoice",
+    "ExchangeReport",
+    "OutOfDate",
+    "attack_armor_class",
+    "choose_die",
+    "declare_attack",
+    "defend",
+    "desperate_defense",
+    "overdue_exchanges",
+    "time_out",
+]

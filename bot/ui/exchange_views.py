@@ -1,0 +1,480 @@
+"""How an attack reads in the channel, and its buttons.
+
+Every message about an exchange names both sides, the weapon and the range, so it can be read on its
+own hours later (play-by-post). The buttons carry the exchange's id and step
+(``pommel:x:12:0:active:2``): they work after a restart, and a second click on an answered button is
+refused instead of acting twice.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from enum import StrEnum
+
+import discord
+
+from ..encounter import Combatant, Encounter
+from ..exchanges import AcAttack, ExchangeReport, may_desperately_defend
+from ..fight_state import DefensePolicy, Exchange, ReactionKind
+from ..rules.combat import AttackKind, AttackResult, AttackRoll, DamageRoll, Defense, Judgement, Outcome
+from ..rules.dice import Advantage, Modifier, PoolRoll
+from ..rules.engagement import Range
+from ..rules.pool import MAX_POOL
+from .morale_views import proposal_line
+from .rolls import pool_faces
+from .tracker import name
+
+MESSAGE_LIMIT = 2000
+
+
+class ExchangeAction(StrEnum):
+    PASSIVE = "passive"
+    ACTIVE = "active"
+    SHIELD = "shield"
+    VOID = "void"
+    DESPERATE = "desperate"
+    ATTACKER_DIE = "attackerdie"
+    DEFENDER_DIE = "defenderdie"
+    COUNTER = "counter"
+
+
+EXCHANGE_BUTTON = re.compile(
+    r"pommel:x:(?P<exchange>\d+):(?P<step>\d+):(?P<action>[a-z]+)(?::(?P<dice>[1-4]))?"
+)
+
+
+def exchange_custom_id(exchange: Exchange, action: ExchangeAction, dice: int | None = None) -> str:
+    suffix = f":{dice}" if dice is not None else ""
+    return f"pommel:x:{exchange.id}:{exchange.step}:{action.value}{suffix}"
+
+
+# ----------------------------------------------------------------------------- text pieces
+
+
+def dice_count(n: int) -> str:
+    return f"{n} {'die' if n == 1 else 'dice'}"
+
+
+def breakdown(roll: PoolRoll | None, bonus: Sequence[Modifier]) -> str:
+    """``**14**, ~~7~~ +2 Prowess +3 Reach = **19**``: every die, dropped ones struck through (R9)."""
+    parts = [pool_faces(roll)] if roll is not None else []
+    parts += [str(modifier) for modifier in bonus if modifier.value or roll is None]
+    total = (roll.value if roll is not None else 0) + sum(m.value for m in bonus)
+    return f"{' '.join(parts)} = **{total}**"
+
+
+def _situation(advantage: Advantage) -> str:
+    return {Advantage.ADVANTAGE: ", with advantage", Advantage.DISADVANTAGE: ", at disadvantage"}.get(
+        advantage, ""
+    )
+
+
+def attack_headline(encounter: Encounter, exchange: Exchange, weapon: str) -> str:
+    attacker = encounter.combatant(exchange.attacker)
+    defender = encounter.combatant(exchange.defender)
+    attack = exchange.attack.attack
+    kind = "" if attack.kind is AttackKind.NORMAL else f" ({attack.kind.value})"
+    extras = [
+        label
+        for flag, label in (
+            (attack.grapple, "grapple"),
+            (attack.bypass, "bypassing the armor"),
+            (attack.at_armor, "at the armor"),
+            (attack.two_weapons, "two weapons"),
+        )
+        if flag
+    ]
+    extra = f", {', '.join(extras)}" if extras else ""
+    return (
+        f"⚔️ **{name(attacker.name)}** attacks **{name(defender.name)}**{kind} — {weapon}, "
+        f"{attack.attack_type.value}, {dice_count(attack.dice)} at {attack.range.label}"
+        f"{extra}{_situation(exchange.attack.roll.advantage)}"
+    )
+
+
+def attack_line(roll: AttackRoll) -> str:
+    return f"🎲 Attack: {breakdown(roll.roll, roll.bonus)}"
+
+
+def defense_line(defense: Defense) -> str:
+    if defense.roll is None:
+        what = "undefended (R13)" if defense.mode == "undefended" else "passive defense (R13)"
+        return f"🛡️ {what.capitalize()}: {breakdown(None, defense.bonus)}"
+    how = ["void" if defense.void else "", "with the shield" if defense.shield else ""]
+    detail = ", ".join(part for part in how if part)
+    detail = f", {detail}" if detail else ""
+    return (
+        f"🛡️ Active defense, {dice_count(defense.roll.committed)}{detail}"
+        f"{_situation(defense.roll.advantage)}: "
+        f"{breakdown(defense.roll, defense.bonus)}"
+    )
+
+
+_RULE_TEXT = {
+    "R14.1": "both counting dice are natural 1s",
+    "R14.2": "the defender's counting die is a natural 1",
+    "R14.3": "a natural 20",
+    "R14.4": "the defender's natural 20",
+    "R14.5": "the attacker fumbled",
+    "R14.6": "the counting dice show the same number",
+    "R14.7": "totals compared",
+    "R13": "against the passive defense",
+    "R16": "a natural 20",
+    "R18": "every die that could count shows 1",
+}
+
+
+def outcome_line(judgement: Judgement, attacker: str, defender: str) -> str:
+    why = _RULE_TEXT.get(judgement.rule, "")
+    why = f" — {why} ({judgement.rule})" if why else f" ({judgement.rule})"
+    if judgement.outcome is Outcome.HIT:
+        head = "💥 **Critical hit!**" if judgement.critical else "💥 **Hit**"
+    elif judgement.outcome is Outcome.BIND:
+        head = "🔗 **Bind**: the attack is stopped, the weapons are locked"
+    elif judgement.fumble:
+        head = f"🤦 **Miss — {attacker} fumbles** (dropped weapon or similar: the GM decides)"
+    elif judgement.near_miss:
+        head = "💨 **A very near miss**"
+    else:
+        head = "💨 **Miss**"
+    line = f"{head}{why}"
+    if judgement.counterattack:
+        line += f"\n↩️ {defender} may **counterattack** (R14)"
+    return line
+
+
+def damage_line(damage: DamageRoll, weapon: str, *, at_armor: bool = False) -> str:
+    """Damage with its whole breakdown: weapon dice, Joker, crit dice, then DR (R16, R17, R26)."""
+    parts = [f"{weapon} [{', '.join(map(str, damage.faces))}] {damage.weapon_damage}"]
+    if damage.off_hand_weapon is not None:
+        parts.append(
+            f"or {damage.off_hand_weapon} [{', '.join(map(str, damage.off_hand_faces))}] "
+            f"{damage.off_hand_damage} (the better counts, R26)"
+        )
+    if damage.joker_bonus:
+        parts.append(f"+{damage.joker_bonus} Joker")
+    if damage.critical_faces:
+        dynamic = " dynamic" if damage.dynamic else ""
+        die = f"d{damage.critical_die}" if damage.critical_die else "crit"
+        crit = ", ".join(map(str, damage.critical_faces))
+        parts.append(f"+ {len(damage.critical_faces)}{die}{dynamic} crit [{crit}]")
+    elif damage.critical_damage:
+        parts.append(f"+{damage.critical_damage} critical (double)")
+    text = f"🩸 Damage: {' '.join(parts)} = {damage.before_dr}"
+    if at_armor:
+        return f"{text} - Hardness {damage.dr} → **{damage.armor_damage}** to {damage.armor}'s HP (R17)"
+    if damage.armor is not None and damage.bypassed:
+        text += f"; {damage.armor} bypassed: no DR (R17)"
+    elif damage.armor is not None:
+        ap = f", after {damage.armor_piercing} Armor Piercing" if damage.armor_piercing else ""
+        text += f" - DR {damage.dr} ({damage.armor}{ap})"
+    dealt = f"**{damage.lethal}**"
+    if damage.nonlethal:
+        dealt += f" + **{damage.nonlethal} nonlethal** (Bash critical, R16)"
+    if damage.knockout_threat is not None:
+        dealt += f"; Knock-Out threat: a Will save against **{damage.knockout_threat}** (R16)"
+    return f"{text} → {dealt}"
+
+
+def hp_line(defender: Combatant, hp_before: int, nonlethal_before: int) -> str:
+    line = f"❤️ **{name(defender.name)}**: HP {hp_before} → **{defender.hp}**/{defender.max_hp}"
+    if defender.nonlethal != nonlethal_before:
+        line += f", nonlethal {defender.nonlethal}"
+    if defender.state_label in ("down", "unconscious"):
+        line += f" — **{defender.state_label}**"
+    return line
+
+
+# ----------------------------------------------------------------------------- whole messages
+
+
+def request_content(encounter: Encounter, exchange: Exchange, weapon: str, passive: int) -> str:
+    """The attack rolled, and the defender asked to choose (pinging its player or the GM)."""
+    defender = encounter.combatant(exchange.defender)
+    who = f"<@{defender.owner_id}>" if defender.owner_id is not None else f"<@{encounter.gm_id}> (GM)"
+    left = defender.pool.remaining
+    shield = " (+1 free die with the shield)" if _shield_usable(defender, exchange) else ""
+    lines = [
+        attack_headline(encounter, exchange, weapon),
+        attack_line(exchange.attack),
+        f"🛡️ {who}: how does **{name(defender.name)}** defend? Passive **{passive}**, or active with "
+        f"1 to {left} of {dice_count(left)} left{shield} (R13, R14).",
+    ]
+    if exchange.deadline is not None:
+        fallback = encounter.table.defense_policy
+        then = "the GM is asked" if fallback is DefensePolicy.ASK_GM else f"the defense is {fallback.value}"
+        lines.append(f"⏰ If nobody picks by <t:{int(exchange.deadline.timestamp())}:t>, {then}.")
+    return "\n".join(lines)
+
+
+def _shield_usable(defender: Combatant, exchange: Exchange) -> bool:
+    working = defender.shield is not None and (defender.shield_hp is None or defender.shield_hp > 0)
+    return working and exchange.attack.attack.range is not Range.GRAPPLE
+
+
+def result_content(encounter: Encounter, exchange: Exchange, weapon: str, report: ExchangeReport) -> str:
+    """The whole exchange: both rolls, the outcome, the damage and its DR, the HP left, what may follow."""
+    result = exchange.result
+    assert result is not None, "only a resolved exchange has a result"
+    attacker = encounter.combatant(exchange.attacker)
+    defender = encounter.combatant(exchange.defender)
+    lines = [attack_headline(encounter, exchange, weapon), attack_line(result.attack)]
+    if report.decided_by == "timeout":
+        lines.append(
+            "⏰ Nobody picked a defense in time: "
+            f"**{encounter.table.defense_policy.value}** (the table's policy)."
+        )
+    lines.append(defense_line(result.defense))
+    if result.desperation is not None:
+        stood = "it stands" if report.desperation_improved else "the first defense was better and stands"
+        lines.append(
+            "😱 Desperation defense (R15): "
+            f"{breakdown(result.desperation.roll, result.desperation.bonus)} — {stood}"
+        )
+        if report.swap_initiative:
+            lines.append(f"🔄 {name(defender.name)} had the initiative: the two swap it next round (R15).")
+        elif report.pool_penalty:
+            lines.append(
+                f"📉 {name(defender.name)} loses {dice_count(report.pool_penalty)} next round (R6, R15)."
+            )
+    if report.chose_die is not None:
+        who = attacker if report.chose_die == "attacker" else defender
+        lines.append(f"🎯 {name(who.name)} counts another die to force a Bind (R9).")
+    lines.append(outcome_line(result.judgement, name(attacker.name), name(defender.name)))
+    if exchange.applied.range_before is not None:
+        lines.append(
+            f"🤼 **{name(attacker.name)}** grapples **{name(defender.name)}**: "
+            "they are at Grapple range (R12); "
+            f"{name(defender.name)} may take an opportunity attack first."
+        )
+    elif result.damage is not None:
+        at_armor = result.attack.attack.at_armor
+        lines.append(damage_line(result.damage, weapon_name(result, weapon), at_armor=at_armor))
+        if result.damage.armor_damage:
+            lines.append(
+                f"🪖 {name(defender.name)}'s armor: {defender.armor_hp} HP left{_broken(defender.armor_hp)}"
+            )
+        else:
+            lines.append(hp_line(defender, report.hp_before, report.nonlethal_before))
+    if result.shield_damage is not None:
+        shield = result.shield_damage
+        lines.append(
+            f"🛡️ The Bind strikes the shield (R17): {shield.rolled} - Toughness {shield.toughness} = "
+            f"**{shield.damage}** to {shield.shield}"
+            + (f"; {defender.shield_hp} HP left{_broken(defender.shield_hp)}" if shield.damage else "")
+        )
+    lines += follow_up_lines(encounter, exchange)
+    lines += [proposal_line(proposal) for proposal in report.proposals]
+    return clip("\n".join(lines))
+
+
+def weapon_name(result: AttackResult, weapon: str) -> str:
+    damage = result.damage
+    return damage.weapon if damage is not None else weapon
+
+
+def _broken(hp: int | None) -> str:
+    return " — **broken**: no protection until repaired" if hp == 0 else ""
+
+
+def follow_up_lines(encounter: Encounter, exchange: Exchange) -> list[str]:
+    """What either side may still do about this exchange (R9, R14, R15)."""
+    result = exchange.result
+    if result is None or not exchange.follow_ups:
+        return []
+    attacker = encounter.combatant(exchange.attacker)
+    defender = encounter.combatant(exchange.defender)
+    lines = []
+    if may_desperately_defend(result, defender):
+        lines.append(
+            f"😱 {name(defender.name)} may make a **desperation defense** with "
+            f"{_all_left(defender.pool.remaining)} (R15)."
+        )
+    if result.attacker_bind_choice is not None:
+        face = result.attack.roll.faces[result.attacker_bind_choice]
+        lines.append(f"🎯 {name(attacker.name)} may count the **{face}** instead: a Bind (R9).")
+    if result.defender_bind_choice is not None and result.defense.roll is not None:
+        face = result.defense.roll.faces[result.defender_bind_choice]
+        lines.append(f"🎯 {name(defender.name)} may count the **{face}** instead: a Bind (R9).")
+    return lines
+
+
+def _all_left(n: int) -> str:
+    return "the last die left" if n == 1 else f"all {n} dice left"
+
+
+def ac_attack_content(encounter: Encounter, attack: AcAttack, weapon: str) -> str:
+    """R24: the plain d20 against AC, and the damage on a hit."""
+    attacker = encounter.combatant(attack.attacker)
+    defender = encounter.combatant(attack.defender)
+    roll = attack.roll
+    lines = [
+        f"⚔️ **{name(attacker.name)}** attacks **{name(defender.name)}** against AC — {weapon}",
+        f"🎲 {breakdown(roll.roll, roll.modifiers)} against **AC {roll.armor_class}** (R24)",
+    ]
+    if roll.hit:
+        crit = " — **natural 20: critical!**" if roll.natural_20 else ""
+        lines.append(f"💥 **Hit**{crit}")
+    else:
+        lines.append("💨 **Miss**" + (" — natural 1" if roll.natural_1 and roll.automatic else ""))
+    if attack.damage is not None:
+        lines.append(damage_line(attack.damage, attack.damage.weapon))
+        lines.append(hp_line(defender, attack.hp_before, defender.nonlethal - attack.damage.nonlethal))
+    return "\n".join(lines)
+
+
+def clip(text: str) -> str:
+    return text if len(text) <= MESSAGE_LIMIT else text[: MESSAGE_LIMIT - 1] + "…"
+
+
+# ----------------------------------------------------------------------------- buttons
+
+
+Button = discord.ui.Button[discord.ui.View]
+
+
+def defense_buttons(encounter: Encounter, exchange: Exchange, passive: int) -> list[list[Button]]:
+    """Passive; Active with 1..k dice; the same with the shield; Void (R13, R14) — one row each."""
+    defender = encounter.combatant(exchange.defender)
+    left = min(defender.pool.remaining, MAX_POOL)
+    rows: list[list[Button]] = [
+        [
+            Button(
+                label=f"Passive ({passive})",
+                emoji="🛡️",
+                style=discord.ButtonStyle.secondary,
+                custom_id=exchange_custom_id(exchange, ExchangeAction.PASSIVE),
+            )
+        ]
+    ]
+    if left < 1:
+        return rows
+    rows.append(
+        [
+            Button(
+                label=f"Active {dice_count(n)}",
+                style=discord.ButtonStyle.primary,
+                custom_id=exchange_custom_id(exchange, ExchangeAction.ACTIVE, n),
+            )
+            for n in range(1, left + 1)
+        ]
+    )
+    if _shield_usable(defender, exchange):
+        rows.append(
+            [
+                Button(
+                    label=f"Shield + {dice_count(n)}",
+                    style=discord.ButtonStyle.success,
+                    custom_id=exchange_custom_id(exchange, ExchangeAction.SHIELD, n),
+                )
+                for n in range(1, left + 1)
+            ]
+        )
+    rows.append(
+        [
+            Button(
+                label=f"Void {dice_count(n)}",
+                style=discord.ButtonStyle.secondary,
+                custom_id=exchange_custom_id(exchange, ExchangeAction.VOID, n),
+            )
+            for n in range(1, left + 1)
+        ]
+    )
+    return rows
+
+
+def follow_up_buttons(encounter: Encounter, exchange: Exchange) -> list[list[Button]]:
+    """Desperation (R15), another die for a Bind (R9), and the counterattack (R14) with 1..k dice."""
+    result = exchange.result
+    if result is None:
+        return []
+    attacker = encounter.combatant(exchange.attacker)
+    defender = encounter.combatant(exchange.defender)
+    row: list[Button] = []
+    if exchange.follow_ups and may_desperately_defend(result, defender):
+        row.append(
+            Button(
+                label=f"Desperation defense ({dice_count(defender.pool.remaining)})",
+                emoji="😱",
+                style=discord.ButtonStyle.danger,
+                custom_id=exchange_custom_id(exchange, ExchangeAction.DESPERATE),
+            )
+        )
+    if exchange.follow_ups and result.attacker_bind_choice is not None:
+        face = result.attack.roll.faces[result.attacker_bind_choice]
+        row.append(
+            Button(
+                label=f"{attacker.name[:40]}: count the {face} (Bind)",
+                emoji="🎯",
+                style=discord.ButtonStyle.secondary,
+                custom_id=exchange_custom_id(exchange, ExchangeAction.ATTACKER_DIE),
+            )
+        )
+    if exchange.follow_ups and result.defender_bind_choice is not None and result.defense.roll is not None:
+        face = result.defense.roll.faces[result.defender_bind_choice]
+        row.append(
+            Button(
+                label=f"{defender.name[:40]}: count the {face} (Bind)",
+                emoji="🎯",
+                style=discord.ButtonStyle.secondary,
+                custom_id=exchange_custom_id(exchange, ExchangeAction.DEFENDER_DIE),
+            )
+        )
+    rows = [row] if row else []
+    if encounter.reaction(defender, attacker, ReactionKind.COUNTERATTACK) is not None:
+        left = min(defender.pool.remaining, MAX_POOL)
+        rows.append(
+            [
+                Button(
+                    label=f"Counterattack {dice_count(n)}",
+                    emoji="↩️",
+                    style=discord.ButtonStyle.danger,
+                    custom_id=exchange_custom_id(exchange, ExchangeAction.COUNTER, n),
+                )
+                for n in range(1, left + 1)
+            ]
+        )
+    return rows
+
+
+def view_of(rows: Sequence[Sequence[discord.ui.Item[discord.ui.View]]]) -> discord.ui.View | None:
+    """A view with the rows given (one Discord row each); None when there is nothing to click."""
+    if not any(rows):
+        return None
+    view = discord.ui.View(timeout=None)
+    for number, row in enumerate(rows):
+        for item in row:
+            item.row = number
+            view.add_item(item)
+    return view
+
+
+def exchange_log_line(encounter: Encounter, exchange: Exchange, report: ExchangeReport) -> str:
+    """The log's plain-text line for a resolved exchange."""
+    result = exchange.result
+    assert result is not None
+    attacker = encounter.combatant(exchange.attacker)
+    defender = encounter.combatant(exchange.defender)
+    attack = result.attack
+    outcome = "critical hit" if result.judgement.critical else result.outcome.value
+    if result.judgement.fumble:
+        outcome += " (fumble)"
+    defense = "passive" if result.defense.roll is None else f"active {result.defense.roll.faces}"
+    line = (
+        f"{attacker.name} → {defender.name}: attack {attack.roll.faces} = {attack.total} vs {defense} "
+        f"= {result.defense.total}: {outcome} ({result.judgement.rule})"
+    )
+    if result.damage is not None and exchange.applied.range_before is None:
+        line += f"; damage {result.damage.lethal}"
+        if result.damage.nonlethal:
+            line += f" + {result.damage.nonlethal} nonlethal"
+        line += f"; HP {report.hp_before} → {defender.hp}"
+    return line
+
+
+def request_log_line(encounter: Encounter, exchange: Exchange) -> str:
+    attacker = encounter.combatant(exchange.attacker)
+    defender = encounter.combatant(exchange.defender)
+    roll = exchange.attack
+    return f"{attacker.name} attacks {defender.name}: {roll.roll.faces} = {roll.total}; awaiting the defense"

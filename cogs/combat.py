@@ -1,0 +1,433 @@
+"""``/attack`` and the buttons of an exchange: the defender's choice, desperation, Binds, counterattacks.
+
+The attacker rolls with ``/attack`` (R9-R12, R17, R24-R26). The defender's player (the GM for NPCs) is
+asked with buttons: Passive, Active with 1..k dice, with the shield, Void (R13, R14). The table's
+defense policy answers for NPCs, and for players who let the timeout run out. The result shows both
+rolls, the outcome, the damage and its DR, and the HP left, with buttons for what may follow: a
+desperation defense (R15), another die that makes a Bind (R9), a counterattack (R14) and a morale
+check (R22). Every step is one transaction on the fight document; the buttons carry the exchange's
+id and step, so they keep working after a restart and a double click acts once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import Pommel
+from bot.encounter import Encounter
+from bot.exchanges import (
+    AcAttack,
+    Declaration,
+    DefenseChoice,
+    ExchangeReport,
+    attack_armor_class,
+    choose_die,
+    declare_attack,
+    defend,
+    desperate_defense,
+    time_out,
+)
+from bot.fighters import fighter
+from bot.fights import Outcome, update_fight
+from bot.permissions import acting_combatant
+from bot.rules.combat import passive_defense
+from bot.rules.equipment import AttackType
+from bot.rules.errors import RulesError
+from bot.ui.actors import actor_of, channel_fight, fight_channel
+from bot.ui.combatant_choices import combatant_choices
+from bot.ui.errors import answer_failure
+from bot.ui.exchange_views import (
+    EXCHANGE_BUTTON,
+    ExchangeAction,
+    ac_attack_content,
+    defense_buttons,
+    exchange_log_line,
+    follow_up_buttons,
+    request_content,
+    request_log_line,
+    result_content,
+    view_of,
+)
+from bot.ui.morale_views import proposal_button
+from bot.ui.rolls import SituationChoice, advantage_of
+
+log = logging.getLogger(__name__)
+
+AttackTypeChoice = Literal["bash", "pierce", "chop", "slash"]
+
+
+class Combat(commands.Cog):
+    def __init__(self, bot: Pommel) -> None:
+        self.bot = bot
+        self.timers: dict[tuple[int, int], asyncio.Task[None]] = {}
+        self.requests: dict[tuple[int, int], int] = {}
+        """The message asking for each pending defense, while this process knows it."""
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(ExchangeButton)
+        for channel_id in await self.bot.store.fight_channels():
+            encounter = await self.bot.store.load_encounter(channel_id)
+            if encounter is not None:
+                self.schedule_timeouts(encounter)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(ExchangeButton)
+        for task in self.timers.values():
+            task.cancel()
+        self.timers.clear()
+
+    # ------------------------------------------------------------------------------ /attack
+
+    @app_commands.command(name="attack", description="Attack with your Martial Pool dice (R9-R17)")
+    @app_commands.describe(
+        target="Whom to attack",
+        dice="Martial Pool dice to roll; the highest counts (R9)",
+        attack_type="Bash, pierce, chop or slash (default: the weapon's primary type)",
+        who="Who attacks (when you run several combatants; the GM names an NPC)",
+        grapple="Declare a grapple: a hit puts you at Grapple range (R12)",
+        bypass_armor="Aim for the gaps: the armor's Bypass penalty, and a hit ignores DR (R17)",
+        at_armor="Strike at the armor itself: damage less Hardness goes to its HP (R17)",
+        two_weapons="Fight with both weapons: +1, and the better damage (R26)",
+        holy_blessed="The weapon is Holy Blessed (it harms spirits, R27)",
+        situation="Advantage or disadvantage from the situation (R10, R25)",
+        bonus="Any other modifier the GM allows",
+        helpless="The target is unaware or helpless: defense 2 in melee, 8 against missiles (R13)",
+        against_ac="Roll a plain d20 against the target's Armor Class (R24)",
+    )
+    @app_commands.guild_only()
+    async def attack(
+        self,
+        interaction: discord.Interaction,
+        target: str,
+        dice: app_commands.Range[int, 1, 4] = 1,
+        attack_type: AttackTypeChoice | None = None,
+        who: str | None = None,
+        grapple: bool = False,
+        bypass_armor: bool = False,
+        at_armor: bool = False,
+        two_weapons: bool = False,
+        holy_blessed: bool = False,
+        situation: SituationChoice | None = None,
+        bonus: app_commands.Range[int, -20, 20] = 0,
+        helpless: bool = False,
+        against_ac: bool = False,
+    ) -> None:
+        declared = Declaration(
+            dice=dice,
+            attack_type=AttackType(attack_type) if attack_type else None,
+            grapple=grapple,
+            bypass=bypass_armor,
+            at_armor=at_armor,
+            two_weapons=two_weapons,
+            holy_blessed=holy_blessed,
+            situation=advantage_of(situation),
+            bonus=bonus,
+            helpless=helpless,
+        )
+        if against_ac:
+            await self.attack_against_ac(interaction, target, who, declared)
+            return
+        await self.declare(interaction, target, who, declared)
+
+    @attack.autocomplete("target")
+    @attack.autocomplete("who")
+    async def combatant_names(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return combatant_choices(await channel_fight(interaction), current)
+
+    async def declare(
+        self,
+        interaction: discord.Interaction,
+        target: str,
+        who: str | None,
+        declared: Declaration,
+        *,
+        counter_of: discord.Message | None = None,
+    ) -> None:
+        """Roll the attack; answer with the request for a defense, or the result when it was decided."""
+        channel_id = fight_channel(interaction)
+        actor = actor_of(interaction)
+        now = datetime.now(UTC)
+
+        def change(encounter: Encounter) -> Outcome[ExchangeReport]:
+            attacker = acting_combatant(encounter, actor, who, "attack")
+            report = declare_attack(
+                encounter,
+                self.bot.catalog,
+                actor,
+                attacker,
+                encounter.combatant(target),
+                declared,
+                self.bot.dice,
+                now,
+            )
+            exchange = encounter.exchange(report.exchange_id)
+            line = (
+                request_log_line(encounter, exchange)
+                if exchange.pending
+                else exchange_log_line(encounter, exchange, report)
+            )
+            return Outcome(report, log=[line], kind="attack")
+
+        saved, report = await update_fight(self.bot.store, channel_id, actor.user_id, change)
+        content, view, ping = self.exchange_message(saved, report)
+        mentions = discord.AllowedMentions(users=[discord.Object(ping)] if ping else [])
+        sent = await interaction.response.send_message(
+            content, view=view or discord.utils.MISSING, allowed_mentions=mentions
+        )
+        exchange = saved.exchange(report.exchange_id)
+        if exchange.pending and sent.message_id is not None:
+            self.requests[(channel_id, exchange.id)] = sent.message_id
+        self.schedule_timeouts(saved)
+        if counter_of is not None:
+            await self._refresh_buttons(saved, counter_of)
+        await self.bot.trackers.publish(saved)
+
+    def exchange_message(
+        self, encounter: Encounter, report: ExchangeReport
+    ) -> tuple[str, discord.ui.View | None, int | None]:
+        """The message about an exchange now, its buttons, and whom it pings."""
+        exchange = encounter.exchange(report.exchange_id)
+        attacker = encounter.combatant(exchange.attacker)
+        weapon = self.bot.catalog.weapon(attacker.weapon).name
+        if exchange.pending:
+            defender = encounter.combatant(exchange.defender)
+            passive = passive_defense(
+                fighter(defender, self.bot.catalog), missile=exchange.attack.missile
+            ).total
+            content = request_content(encounter, exchange, weapon, passive)
+            asked = defender.owner_id if defender.owner_id is not None else encounter.gm_id
+            return content, view_of(defense_buttons(encounter, exchange, passive)), asked
+        rows = follow_up_buttons(encounter, exchange)
+        if report.proposals:
+            rows.append([proposal_button(proposal) for proposal in report.proposals[:5]])
+        ping = encounter.gm_id if report.proposals else None
+        return result_content(encounter, exchange, weapon, report), view_of(rows), ping
+
+    async def attack_against_ac(
+        self, interaction: discord.Interaction, target: str, who: str | None, declared: Declaration
+    ) -> None:
+        channel_id = fight_channel(interaction)
+        actor = actor_of(interaction)
+
+        def change(encounter: Encounter) -> Outcome[AcAttack]:
+            attacker = acting_combatant(encounter, actor, who, "attack")
+            result = attack_armor_class(
+                encounter,
+                self.bot.catalog,
+                actor,
+                attacker,
+                encounter.combatant(target),
+                declared,
+                self.bot.dice,
+            )
+            verdict = "hit" if result.roll.hit else "miss"
+            damage = f", {result.damage.lethal} damage" if result.damage else ""
+            line = (
+                f"{attacker.name} attacks {encounter.combatant(target).name} against AC "
+                f"{result.roll.armor_class}: {result.roll.total}, {verdict}{damage}"
+            )
+            return Outcome(result, log=[line], kind="attack")
+
+        saved, result = await update_fight(self.bot.store, channel_id, actor.user_id, change)
+        weapon = self.bot.catalog.weapon(result.weapon).name
+        await interaction.response.send_message(ac_attack_content(saved, result, weapon))
+        await self.bot.trackers.publish(saved)
+
+    # ------------------------------------------------------------------------------ buttons
+
+    async def click(
+        self, interaction: discord.Interaction, exchange_id: int, step: int, action: ExchangeAction, dice: int
+    ) -> None:
+        """A button of an exchange message: answer in place, with the exchange as it now stands."""
+        if action is ExchangeAction.COUNTER:
+            await self.counterattack(interaction, exchange_id, step, dice)
+            return
+        channel_id = fight_channel(interaction)
+        actor = actor_of(interaction)
+        catalog, source = self.bot.catalog, self.bot.dice
+
+        def change(encounter: Encounter) -> Outcome[ExchangeReport]:
+            if action is ExchangeAction.DESPERATE:
+                report = desperate_defense(encounter, catalog, actor, exchange_id, step, source)
+            elif action is ExchangeAction.ATTACKER_DIE:
+                report = choose_die(encounter, catalog, actor, exchange_id, step, "attacker", source)
+            elif action is ExchangeAction.DEFENDER_DIE:
+                report = choose_die(encounter, catalog, actor, exchange_id, step, "defender", source)
+            else:
+                choice = (
+                    DefenseChoice(mode="passive")
+                    if action is ExchangeAction.PASSIVE
+                    else DefenseChoice(
+                        mode="active",
+                        dice=dice,
+                        shield=action is ExchangeAction.SHIELD,
+                        void=action is ExchangeAction.VOID,
+                    )
+                )
+                report = defend(encounter, catalog, actor, exchange_id, step, choice, source)
+            exchange = encounter.exchange(exchange_id)
+            return Outcome(report, log=[exchange_log_line(encounter, exchange, report)], kind="attack")
+
+        saved, report = await update_fight(self.bot.store, channel_id, actor.user_id, change)
+        self._forget_timer(channel_id, exchange_id)
+        content, view, ping = self.exchange_message(saved, report)
+        await interaction.response.edit_message(content=content, view=view)
+        if ping is not None and report.proposals:
+            await interaction.followup.send(
+                f"<@{ping}>: a morale check is proposed (R22); the button is on the result above.",
+                allowed_mentions=discord.AllowedMentions(users=[discord.Object(ping)]),
+            )
+        await self.bot.trackers.publish(saved)
+
+    async def counterattack(
+        self, interaction: discord.Interaction, exchange_id: int, step: int, dice: int
+    ) -> None:
+        """R14: the defender strikes back at the attacker with ``dice`` dice and its weapon's usual type."""
+        encounter = await channel_fight(interaction)
+        if encounter is None:
+            raise RulesError("There is no fight in this channel any more.")
+        exchange = encounter.exchange(exchange_id)
+        if step != exchange.step:
+            raise RulesError(
+                "That button is out of date; the latest message about this attack has the live ones."
+            )
+        message = interaction.message
+        await self.declare(
+            interaction,
+            exchange.attacker,
+            exchange.defender,
+            Declaration(dice=dice),
+            counter_of=message,
+        )
+
+    async def _refresh_buttons(self, encounter: Encounter, message: discord.Message) -> None:
+        """After a counterattack from a result's button, that result's buttons show what is left."""
+        for exchange in encounter.exchanges:
+            if exchange.result is not None and any(
+                custom_id.startswith(f"pommel:x:{exchange.id}:") for custom_id in _custom_ids(message)
+            ):
+                view = view_of(follow_up_buttons(encounter, exchange))
+                await message.edit(view=view)
+                return
+
+    # ------------------------------------------------------------------------------ timeouts
+
+    def schedule_timeouts(self, encounter: Encounter) -> None:
+        """A timer for each defense waiting with a deadline (again after a restart)."""
+        for exchange in encounter.exchanges:
+            key = (encounter.channel_id, exchange.id)
+            waiting = exchange.pending and exchange.deadline is not None and not exchange.gm_pinged
+            if waiting and exchange.deadline is not None and key not in self.timers:
+                self.timers[key] = asyncio.create_task(self._expire(key, exchange.deadline))
+
+    def _forget_timer(self, channel_id: int, exchange_id: int) -> None:
+        task = self.timers.pop((channel_id, exchange_id), None)
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+        self.requests.pop((channel_id, exchange_id), None)
+
+    async def _expire(self, key: tuple[int, int], deadline: datetime) -> None:
+        await asyncio.sleep(max(0.0, (deadline - datetime.now(UTC)).total_seconds()))
+        try:
+            await self.run_timeout(*key)
+        except RulesError:
+            pass  # answered meanwhile, or the fight ended
+        except Exception:
+            log.exception("the defense timeout of exchange %s in channel %s failed", key[1], key[0])
+        finally:
+            self.timers.pop(key, None)
+
+    async def run_timeout(self, channel_id: int, exchange_id: int) -> None:
+        """The defender did not answer in time: the policy decides, or the GM is asked."""
+        now = datetime.now(UTC)
+        catalog, source = self.bot.catalog, self.bot.dice
+
+        def change(encounter: Encounter) -> Outcome[ExchangeReport | None]:
+            report = time_out(encounter, catalog, exchange_id, source, now)
+            exchange = encounter.exchange(exchange_id)
+            if report is None:
+                defender = encounter.combatant(exchange.defender)
+                return Outcome(
+                    None, log=[f"{defender.name} did not defend in time; the GM is asked"], kind="attack"
+                )
+            return Outcome(report, log=[exchange_log_line(encounter, exchange, report)], kind="attack")
+
+        bot_id = self.bot.user.id if self.bot.user else 0
+        saved, report = await update_fight(self.bot.store, channel_id, bot_id, change)
+        channel = self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
+        if not isinstance(channel, discord.abc.Messageable):
+            return
+        request = self.requests.pop((channel_id, exchange_id), None)
+        if report is None:
+            exchange = saved.exchange(exchange_id)
+            defender = saved.combatant(exchange.defender)
+            content, view, _ = self.exchange_message(
+                saved,
+                ExchangeReport(
+                    exchange_id=exchange_id, hp_before=defender.hp, nonlethal_before=defender.nonlethal
+                ),
+            )
+            await channel.send(
+                f"⏰ <@{saved.gm_id}>: time is up and nobody picked a defense; you decide.\n{content}",
+                view=view or discord.utils.MISSING,
+                allowed_mentions=discord.AllowedMentions(users=[discord.Object(saved.gm_id)]),
+            )
+            return
+        content, view, _ = self.exchange_message(saved, report)
+        await channel.send(content, view=view or discord.utils.MISSING)
+        if request is not None:
+            await channel.get_partial_message(request).edit(view=None)
+        await self.bot.trackers.publish(saved)
+
+
+def _custom_ids(message: discord.Message) -> list[str]:
+    ids: list[str] = []
+    for row in message.components:
+        for child in getattr(row, "children", []):
+            custom_id = getattr(child, "custom_id", None)
+            if custom_id:
+                ids.append(custom_id)
+    return ids
+
+
+class ExchangeButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=EXCHANGE_BUTTON):
+    """The buttons of an exchange message, alive across restarts (the id says it all)."""
+
+    def __init__(self, exchange_id: int, step: int, action: ExchangeAction, dice: int) -> None:
+        suffix = f":{dice}" if dice else ""
+        super().__init__(discord.ui.Button(custom_id=f"pommel:x:{exchange_id}:{step}:{action.value}{suffix}"))
+        self.exchange_id, self.step, self.action, self.dice = exchange_id, step, action, dice
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ExchangeButton:
+        return cls(
+            int(match["exchange"]),
+            int(match["step"]),
+            ExchangeAction(match["action"]),
+            int(match["dice"] or 0),
+        )
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        cog = interaction.client.get_cog("Combat")
+        try:
+            if not isinstance(cog, Combat):
+                raise RulesError("Pommel is starting up; try again in a moment.")
+            await cog.click(interaction, self.exchange_id, self.step, self.action, self.dice)
+        except Exception as error:  # a button has no command tree: answer here, like tree.on_error
+            await answer_failure(interaction, error)
+
+
+async def setup(bot: Pommel) -> None:
+    await bot.add_cog(Combat(bot))
