@@ -1,0 +1,103 @@
+"""How a spiritual attack reads (R27): both rolls with their totals, who won, the ability score drained
+and, at 0, what befalls the defender."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..names import shown
+from ..notation import NotationRoll
+from ..rules.dice import Advantage, Modifier, PoolRoll
+from ..rules.spirits import SpiritProtection, SpiritualAttackResult
+from .rolls import pool_faces
+
+PROTECTION_NAMES: dict[SpiritProtection, str] = {
+    SpiritProtection.BAPTIZED: "baptized",
+    SpiritProtection.CIRCUMCISED_JEW: "a circumcised Jew",
+    SpiritProtection.SHAHADA: "spoke the Shahada aloud in Arabic, read from the Quran",
+    SpiritProtection.PAGAN_FEAST: "took part in a pagan sacrificial feast and wears Thor's hammer",
+}
+"""R27: the protections the text lists, as the reply names them (any one is enough)."""
+
+
+def protection_choice_name(protection: SpiritProtection) -> str:
+    """How ``/spirit attack`` offers a protection: its name, capitalised."""
+    name = PROTECTION_NAMES[protection]
+    return name[0].upper() + name[1:]
+
+
+@dataclass(frozen=True, slots=True)
+class SpiritAttack:
+    """What ``/spirit attack`` did: the core's result, the damage roll if one was made, and whether the
+    effect at 0 was put on the defender as a condition."""
+
+    spirit: str
+    defender: str
+    result: SpiritualAttackResult
+    damage_roll: NotationRoll | None = None
+    condition_added: bool = False
+
+
+def check_roll(roll: PoolRoll, modifiers: tuple[Modifier, ...], total: int) -> str:
+    """``d20 (**14**) +3 spirit = `17``` or ``2d20 (~~15~~, **6**) +0 WIS = `6```."""
+    dice = "d20" if len(roll.faces) == 1 else f"{len(roll.faces)}d20"
+    added = " ".join(str(m) for m in modifiers)
+    return f"{dice} ({pool_faces(roll)}) {added} = `{total}`"
+
+
+def defender_situation(result: SpiritualAttackResult) -> str:
+    """Why the defender rolled as it did: disadvantage unless protected, communion's advantage (R27)."""
+    protected = ", ".join(PROTECTION_NAMES[p] for p in result.protections)
+    reasons = [f"protected ({protected})" if protected else "no protection"]
+    if result.communion:
+        reasons.append("communion in the last week")
+    situation = {
+        Advantage.DISADVANTAGE: "at disadvantage",
+        Advantage.ADVANTAGE: "with advantage",
+        Advantage.NONE: "a plain roll",
+    }[result.defender_advantage]
+    return f"{situation}: {', '.join(reasons)}"
+
+
+def spirit_reply(attack: SpiritAttack) -> str:
+    """The table's message for ``/spirit attack``."""
+    result = attack.result
+    spirit, defender = shown(attack.spirit), shown(attack.defender)
+    ability = result.ability.value
+    lines = [
+        f"👻 **{spirit}** makes a spiritual attack on **{defender}**'s {ability} (R27)",
+        f"{spirit}: {check_roll(result.attacker_roll, result.attacker_modifiers, result.attacker_total)}",
+        f"{defender}: {check_roll(result.defender_roll, result.defender_modifiers, result.defender_total)} "
+        f"({defender_situation(result)})",
+    ]
+    if not result.attacker_wins:
+        tie = " (a tie goes to the defender)" if result.attacker_total == result.defender_total else ""
+        lines.append(f"**{defender} resists**{tie}: {ability} stays {result.score_before}.")
+        return "\n".join(lines)
+    rolled = f" (rolled {attack.damage_roll.breakdown})" if attack.damage_roll is not None else ""
+    joker = " with the Joker's bonus" if any(m.label == "Joker" for m in result.attacker_modifiers) else ""
+    rated = " (rated 7 + modifier)" if result.score_rated else ""
+    lines.append(
+        f"**{spirit} wins**: {result.damage} {ability} drained{joker}{rolled} — "
+        f"{ability}{rated} {result.score_before} → **{result.score_after}**"
+    )
+    if result.effect is not None:
+        marked = f" (now a condition on {defender})" if attack.condition_added else ""
+        lines.append(f"{ability} 0: **{defender} is {result.effect.value}**{marked}.")
+    return "\n".join(lines)
+
+
+def spirit_log_line(attack: SpiritAttack) -> str:
+    """The fight log's line: plain text, every number, for the GM reading it later."""
+    result = attack.result
+    ability = result.ability.value
+    outcome = (
+        f"won, {ability} {result.score_before} → {result.score_after}"
+        if result.attacker_wins
+        else f"lost, {ability} stays {result.score_before}"
+    )
+    effect = f"; {attack.defender} is {result.effect.value}" if result.effect is not None else ""
+    return (
+        f"{attack.spirit} made a spiritual attack on {attack.defender}'s {ability}: "
+        f"{result.attacker_total} vs {result.defender_total}, {outcome}{effect}"
+    )
