@@ -1,0 +1,287 @@
+"""How morale reads in a channel: a check (R21), a rally (R23), the proposals the bot makes (R22), and
+the buttons that confirm or dismiss them.
+
+Every message stands on its own for play-by-post: who rolled, every die (the dropped ones struck
+through), every modifier, the total against 11, and what the result means at the table. Players whose
+characters are checked or rallied are pinged, unless they caused the message themselves.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import discord
+
+from ..encounter import Combatant, Encounter, Side
+from ..fight_state import MoraleProposal
+from ..morale_table import MoraleCheckReport, RallyReport
+from ..names import shown
+from ..rules.dice import Advantage, Modifier
+from ..rules.morale import MORALE_TARGET, MoraleResult, MoraleStanding
+from .announcements import Announcement, listing
+from .rolls import pool_faces, signed
+
+MORALE_PROPOSAL_BUTTON = re.compile(r"pommel:morale:(?P<proposal>\d+)(?::(?P<action>dismiss))?")
+"""What :class:`cogs.morale.MoraleProposalButton` listens for: roll (no action) or dismiss."""
+BUTTON_LABEL_LIMIT = 80
+PROPOSAL_BUTTON_LIMIT = 12
+"""Proposals shown with buttons in one message (two buttons each; Discord allows 25 per message)."""
+NAMES_LIMIT = 300
+
+STANDING_SHOWN = {
+    MoraleStanding.STEADY: "✅ holds",
+    MoraleStanding.ROUTED: "🏃 **Routed**",
+    MoraleStanding.FRIGHTENED: "😱 **Frightened**",
+}
+MEANING = {
+    MoraleStanding.ROUTED: "Routed: flees by the nearest safe way",
+    MoraleStanding.FRIGHTENED: "Frightened: cannot get away, may surrender to a merciful enemy",
+}
+
+
+def morale_proposal_custom_id(proposal_id: int) -> str:
+    """The custom id of the button that rolls proposal ``proposal_id`` (``pommel:morale:3``)."""
+    return f"pommel:morale:{proposal_id}"
+
+
+def dismiss_custom_id(proposal_id: int) -> str:
+    return f"pommel:morale:{proposal_id}:dismiss"
+
+
+def _label(text: str) -> str:
+    return text if len(text) <= BUTTON_LABEL_LIMIT else f"{text[: BUTTON_LABEL_LIMIT - 1]}…"
+
+
+def proposal_button(proposal: MoraleProposal) -> discord.ui.Button[discord.ui.View]:
+    """R22: the GM's button that rolls the proposed check for the whole group (works after a restart)."""
+    return discord.ui.Button[discord.ui.View](
+        label=_label(f"Roll morale: {proposal.group}"),
+        emoji="🎲",
+        style=discord.ButtonStyle.primary,
+        custom_id=morale_proposal_custom_id(proposal.id),
+    )
+
+
+def dismiss_button(proposal: MoraleProposal) -> discord.ui.Button[discord.ui.View]:
+    """R22: the GM's button that declines the proposed check (no roll)."""
+    return discord.ui.Button[discord.ui.View](
+        label=_label(f"No check for {proposal.group}"),
+        style=discord.ButtonStyle.secondary,
+        custom_id=dismiss_custom_id(proposal.id),
+    )
+
+
+def proposal_view(proposals: Sequence[MoraleProposal]) -> discord.ui.View:
+    """A roll and a dismiss button for each proposal (the first :data:`PROPOSAL_BUTTON_LIMIT`)."""
+    view = discord.ui.View(timeout=None)
+    for proposal in proposals[:PROPOSAL_BUTTON_LIMIT]:
+        view.add_item(proposal_button(proposal))
+        view.add_item(dismiss_button(proposal))
+    return view
+
+
+def proposal_line(proposal: MoraleProposal) -> str:
+    """``😨 #3 **Bandits** should check morale (R22): Bandit 1, the leader, is down.``"""
+    when = f" (round {proposal.round})" if proposal.round else ""
+    group = f"**{shown(proposal.group)}**"
+    return f"😨 #{proposal.id} {group} should check morale (R22){when}: {shown(proposal.detail)}"
+
+
+def proposal_notice(proposals: Sequence[MoraleProposal], gm_id: int) -> str:
+    """For a result that made proposals: what they are and who decides (the GM, named)."""
+    lines = [proposal_line(p) for p in proposals]
+    lines.append(f"<@{gm_id}>: roll the check with the button, or dismiss it.")
+    return "\n".join(lines)
+
+
+def proposals_reply(encounter: Encounter) -> str:
+    """``/morale proposals``: the open proposals, oldest first, or a note that there are none."""
+    proposals = encounter.morale_proposals
+    if not proposals:
+        return (
+            "No morale check is waiting (R22). The bot proposes one when an NPC group's leader falls or "
+            "half the group is down; the GM can always call one with `/morale check`."
+        )
+    lines = [f"**Morale checks waiting for the GM** ({len(proposals)}):"]
+    lines += [proposal_line(p) for p in proposals]
+    if len(proposals) > PROPOSAL_BUTTON_LIMIT:
+        lines.append(f"Buttons for the first {PROPOSAL_BUTTON_LIMIT}; settle those to see the rest.")
+    return Announcement(lines).content
+
+
+def proposal_dismissed_reply(proposal: MoraleProposal, by: str) -> str:
+    return (
+        f"🚫 {by} decided **{shown(proposal.group)}** makes no morale check for proposal #{proposal.id} "
+        f"({proposal.reason.value}). Nothing was rolled."
+    )
+
+
+def proposal_empty_reply(proposal: MoraleProposal) -> str:
+    return (
+        f"😶 Morale proposal #{proposal.id} for **{shown(proposal.group)}** is settled without a roll: "
+        "nobody is left in the group who could check (all down or already fled)."
+    )
+
+
+# ----------------------------------------------------------------------------- the check
+
+
+def _modifiers(modifiers: Sequence[Modifier]) -> str:
+    return " ".join(f"{signed(m.value)} {m.label}" for m in modifiers)
+
+
+def _roll_text(result: MoraleResult) -> str:
+    """``~~18~~, **5** +1 morale = `6` vs 11``"""
+    assert result.roll is not None
+    assert result.total is not None
+    mods = _modifiers(result.modifiers)
+    return f"{pool_faces(result.roll)} {mods} = `{result.total}` vs {result.target}".replace("  ", " ")
+
+
+def result_line(combatant: Combatant, result: MoraleResult, mention: str = "") -> str:
+    """One member's check: ``• **Bandit 1**: **9** +1 morale = `10` vs 11 → 🏃 **Routed**``; a player
+    character's line names its player (``mention``)."""
+    name = f"**{shown(combatant.name)}**" + (f" ({mention})" if mention else "")
+    if result.immune:
+        return f"• {name}: no morale number — never checks (R21)"
+    return f"• {name}: {_roll_text(result)} → {STANDING_SHOWN[result.standing]}"
+
+
+def _situation(advantage: Advantage) -> str:
+    return {
+        Advantage.ADVANTAGE: " with advantage",
+        Advantage.DISADVANTAGE: " with disadvantage",
+    }.get(advantage, "")
+
+
+def _meanings(standings: Sequence[MoraleStanding], encounter: Encounter) -> str | None:
+    shown_ones = [MEANING[s] for s in (MoraleStanding.ROUTED, MoraleStanding.FRIGHTENED) if s in standings]
+    if not shown_ones:
+        return None
+    fights_worse = (
+        "both attack at disadvantage"
+        if encounter.options.routed_attack_disadvantage
+        else "a frightened one attacks at disadvantage"
+    )
+    return (
+        f"{'. '.join(shown_ones)}; {fights_worse} (R21, R25). A rally (`/morale rally`, R23) can bring "
+        "them back."
+    )
+
+
+def _player(announcement: Announcement, combatant: Combatant, actor_id: int) -> str:
+    """The mention of a player character's player (pinged unless they caused the message), else ""."""
+    if combatant.side is not Side.PLAYER or combatant.owner_id is None:
+        return ""
+    return announcement.notify(combatant.owner_id, actor_id)
+
+
+def check_announcement(
+    encounter: Encounter,
+    report: MoraleCheckReport,
+    *,
+    who: str,
+    actor_id: int,
+    proposal: MoraleProposal | None = None,
+) -> Announcement:
+    """The public reply to a morale check: the reason (a proposal), each member's roll, who was passed
+    over, and what Routed and Frightened mean."""
+    escape = "" if report.can_escape else " — they cannot escape: a fail Frightens"
+    header = (
+        f"😨 **Morale check** for **{shown(who)}**{_situation(report.advantage)} (R21: 11+ holds){escape}"
+    )
+    lines = [header]
+    if proposal is not None:
+        lines.append(f"Proposed (R22, #{proposal.id}): {shown(proposal.detail)}")
+    announcement = Announcement()
+    lines += [result_line(c, r, _player(announcement, c, actor_id)) for c, r in report.results]
+    if report.passed_over:
+        skipped = [f"**{shown(p.combatant.name)}** ({p.why})" for p in report.passed_over]
+        lines.append(f"Not checking: {listing(skipped, ', ', NAMES_LIMIT)}")
+    rolled = [r for _, r in report.results if not r.immune]
+    if rolled:
+        held = sum(1 for r in rolled if r.passed)
+        lines.append(f"**{held} of {len(rolled)} hold.**")
+    meaning = _meanings([r.standing for _, r in report.results], encounter)
+    if meaning:
+        lines.append(meaning)
+    settled = [p for p in report.settled if proposal is None or p.id != proposal.id]
+    if settled:
+        numbers = ", ".join(f"#{p.id}" for p in settled)
+        lines.append(
+            f"This check also settles the proposed check{'s' if len(settled) > 1 else ''} {numbers}."
+        )
+    announcement.lines = lines
+    return announcement
+
+
+def check_log_line(by: str, who: str, report: MoraleCheckReport) -> str:
+    """Plain text: ``Gamemaster: morale check for Bandits: Bandit 1 9+1=10 routed; Skeleton immune``."""
+    parts: list[str] = []
+    for combatant, result in report.results:
+        if result.immune:
+            parts.append(f"{combatant.name} immune")
+            continue
+        assert result.roll is not None
+        faces = "/".join(str(face) for face in result.roll.faces)
+        outcome = "holds" if result.passed else result.standing.value
+        bonus = signed(result.modifier_total)
+        parts.append(f"{combatant.name} {faces} keep {result.roll.value} {bonus} = {result.total} {outcome}")
+    situation = _situation(report.advantage)
+    escape = "" if report.can_escape else " (cannot escape)"
+    return f"{by}: morale check for {who}{situation}{escape}: {'; '.join(parts)}"
+
+
+# ----------------------------------------------------------------------------- the rally
+
+
+def rally_announcement(encounter: Encounter, report: RallyReport, *, actor_id: int) -> Announcement:
+    """The public reply to a rally: the CHA check, then each shaken ally's re-roll (on a success)."""
+    result = report.result
+    name = f"**{shown(report.rallier.name)}**"
+    why = "as the group's leader" if result.is_leader else "at disadvantage: not the group's leader"
+    lines = [
+        f"📯 {name} spends their action to rally their allies (R23: CHA check, 11+; {why})",
+        f"CHA check{_situation(result.advantage)}: {pool_faces(result.roll)} {_modifiers(result.modifiers)} "
+        f"= `{result.total}` vs {MORALE_TARGET} → "
+        + (
+            "**success**: the shaken allies re-roll morale" if result.success else "**fails**: nobody rallies"
+        ),
+    ]
+    announcement = Announcement()
+    by_name = {ally.name: ally for ally in report.allies}
+    for reroll in result.rerolls:
+        ally = by_name[reroll.subject]
+        was = reroll.previous.value
+        extra = ", at disadvantage" if reroll.previous is MoraleStanding.FRIGHTENED else ""
+        mention = _player(announcement, ally, actor_id)
+        player = f" {mention}" if mention else ""
+        outcome = "✅ back in the fight" if reroll.passed else f"still {was}"
+        lines.append(f"• **{shown(ally.name)}**{player} ({was}{extra}): {_roll_text(reroll)} → {outcome}")
+    if result.rerolls:
+        lines.append(f"**{len(result.returned)} of {len(result.rerolls)} rally.**")
+    announcement.lines = lines
+    return announcement
+
+
+def rally_log_line(by: str, report: RallyReport) -> str:
+    result = report.result
+    faces = "/".join(str(face) for face in result.roll.faces)
+    outcome = "succeeded" if result.success else "failed"
+    back = ", ".join(result.returned) or "nobody"
+    tail = f"; back: {back}" if result.success else ""
+    return (
+        f"{by}: {report.rallier.name} rallied (CHA {faces} keep {result.roll.value} "
+        f"{signed(sum(m.value for m in result.modifiers))} = {result.total}) and {outcome}{tail}"
+    )
+
+
+# ----------------------------------------------------------------------------- the GM's ruling
+
+
+def standing_reply(combatant: Combatant, previous: MoraleStanding, by: str) -> str:
+    now = combatant.standing
+    line = f"🎭 {by} rules that **{shown(combatant.name)}** is now **{now.value}** (was {previous.value})."
+    meaning = MEANING.get(now)
+    return f"{line} {meaning}." if meaning else line
