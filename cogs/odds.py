@@ -17,9 +17,18 @@ from discord.ext import commands
 from bot.app import Pommel
 from bot.catalog import Catalog
 from bot.encounter import Combatant, Encounter
+from bot.exchanges import default_attack_type
 from bot.fighters import fighter, joker_bonus, own_situations
+from bot.names import shown
 from bot.permissions import Actor, acting_combatant
-from bot.rules.combat import Attack, active_defense_bonus, attack_bonus, check_attack, passive_defense
+from bot.rules.combat import (
+    Attack,
+    AttackKind,
+    active_defense_bonus,
+    attack_bonus,
+    check_attack,
+    passive_defense,
+)
 from bot.rules.dice import Advantage, sum_of
 from bot.rules.engagement import Range
 from bot.rules.equipment import AttackType
@@ -114,28 +123,35 @@ def fight_odds(
     """The odds of ``attacker``'s next attack on ``target`` as the fight stands (R3, R11-R14, R25).
 
     The range is the one the attack would happen at (R12: a second attack in a round closes to Melee
-    unless every attack of the round used 2+ dice). Reading the fight changes nothing in it.
+    unless every attack of the round used 2+ dice), the attack type /attack would pick, and off its
+    turn an attacker owed a counterattack or opportunity attack on the target makes that (Speed, R11).
+    Reading the fight changes nothing in it.
     """
     if attacker.id == target.id:
-        raise IllegalAction(f"{attacker.name} cannot attack themself; pick a target.")
+        raise IllegalAction(f"{shown(attacker.name)} cannot attack themselves; pick another target.")
     attacking, defending = fighter(attacker, catalog), fighter(target, catalog)
     weapon = attacking.weapon
     dice = dice or 1
-    chosen = attack_type or min(weapon.primary or weapon.types)
+    chosen = attack_type or default_attack_type(weapon.types, weapon.primary)
     missile = weapon.is_missile
-    at = Range.ONSET if missile else encounter.engagement(attacker, target).range_for_attack(dice)
+    engagement = encounter.engagement(attacker, target)
+    at = engagement.range if missile else engagement.range_for_attack(dice)
+    reaction = encounter.reaction(attacker, target)
+    on_turn = encounter.initiative.turn_of == attacker.holder
+    kind = AttackKind(reaction.kind.value) if reaction is not None and not on_turn else AttackKind.NORMAL
     situations = situational_advantage(own_situations(encounter, attacker), extra)
     attack = Attack(
         attack_type=chosen,
         dice=dice,
         range=at,
+        kind=kind,
         advantage=situations.advantage,
         joker_bonus=joker_bonus(encounter, attacker, RollKind.ATTACK),
         holy_blessed=True,  # whether it can harm a spirit is a note below, not a refusal
     )
     check_attack(attacking, defending, attack)
     bonus = tuple(attack_bonus(attacking, defending, attack))
-    name = target.name
+    name, attacker_name = shown(target.name), shown(attacker.name)
     notes: list[str] = []
 
     def against(passive: int | None = None, rolled: int = 0, defense_bonus: int = 0) -> AttackOdds:
@@ -171,13 +187,13 @@ def fight_odds(
         )
     if dice > attacker.pool.remaining:
         notes.append(
-            f"{attacker.name} has {dice_count(attacker.pool.remaining)} left this round (R7): these are the "
+            f"{attacker_name} has {dice_count(attacker.pool.remaining)} left this round (R7): these are the "
             "odds of an attack it cannot make now."
         )
     if target.spirit:
         notes.append(f"{name} is a spirit: only a Holy Blessed weapon harms it (R27).")
     elif attacker.spirit:
-        notes.append(f"{attacker.name} is a spirit: it attacks the living with /spirit attack (R27).")
+        notes.append(f"{attacker_name} is a spirit: it attacks the living with /spirit attack (R27).")
     labels = situations.labels + ((SITUATION_GIVEN,) if extra is not Advantage.NONE else ())
     return FightOdds(
         attacker=attacker.name,
@@ -186,6 +202,7 @@ def fight_odds(
         dice_left=attacker.pool.remaining,
         weapon=weapon.name,
         attack_type=chosen.value,
+        kind=kind.value,
         range_label=at.label,
         bonus=bonus,
         advantage=situations.advantage,
@@ -196,7 +213,7 @@ def fight_odds(
     )
 
 
-FIGHT_ONLY = ("attacker", "attack_type")
+FIGHT_ONLY = ("who", "attack_type")
 NUMBERS_ONLY = ("bonus", "defense", "defense_dice", "defense_bonus", "missile")
 
 
@@ -212,7 +229,8 @@ def odds_in_fight(
     extra: Advantage,
     void: bool,
 ) -> FightOdds:
-    """``/odds target:``: the attacker is the one named (yours, or anyone's for the GM) or yours."""
+    """``/odds target:``: the attacker is the one named in ``who:`` (yours, or anyone for the GM), else
+    yours (:func:`~bot.permissions.acting_combatant`)."""
     if encounter is None:
         raise RulesError(f"There is no fight in this channel for `target:` to name. {NUMBERS_HELP}")
     attacking = acting_combatant(encounter, actor, attacker, "ask the odds of an attack")
@@ -236,7 +254,7 @@ class Odds(commands.Cog):
     @app_commands.command(name="odds", description="The exact odds of an attack: hit, critical, bind, fumble")
     @app_commands.describe(
         target="In a fight: whom to attack (the fight fills in every number)",
-        attacker="In a fight: who attacks (default: your combatant)",
+        who="In a fight: who attacks (default: your combatant; the GM names an NPC)",
         dice=f"Attack dice, 1 to {MAX_POOL} (default 1)",
         attack_type="In a fight: the attack type (default: the weapon's primary type)",
         bonus="Without a target: the attack bonus (Prowess + weapon + modifiers, R11)",
@@ -252,7 +270,7 @@ class Odds(commands.Cog):
         self,
         interaction: discord.Interaction,
         target: Wanted | None = None,
-        attacker: Wanted | None = None,
+        who: Wanted | None = None,
         dice: app_commands.Range[int, 1, MAX_POOL] | None = None,
         attack_type: AttackTypeChoice | None = None,
         bonus: app_commands.Range[int, -50, 50] | None = None,
@@ -265,7 +283,7 @@ class Odds(commands.Cog):
         public: bool = False,
     ) -> None:
         given = {
-            "attacker": attacker,
+            "who": who,
             "attack_type": attack_type,
             "bonus": bonus,
             "defense": defense,
@@ -286,7 +304,7 @@ class Odds(commands.Cog):
                 self.bot.catalog,
                 actor_of(interaction),
                 target=target,
-                attacker=attacker,
+                attacker=who,
                 dice=dice,
                 attack_type=AttackType(attack_type) if attack_type else None,
                 extra=advantage_of(situation),
@@ -312,7 +330,7 @@ class Odds(commands.Cog):
         await interaction.response.send_message(reply, ephemeral=not public)
 
     @odds.autocomplete("target")
-    @odds.autocomplete("attacker")
+    @odds.autocomplete("who")
     async def who_choices(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:

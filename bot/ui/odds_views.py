@@ -136,6 +136,8 @@ class FightOdds:
     dice_left: int
     weapon: str
     attack_type: str
+    kind: str
+    """``attack``, ``counterattack`` or ``opportunity attack`` (R11: the last two use Speed)."""
     range_label: str
     bonus: tuple[Modifier, ...]
     advantage: Advantage
@@ -150,6 +152,8 @@ def fight_reply(fight: FightOdds) -> str:
     attacker, target = shown(fight.attacker), shown(fight.target)
     left = f", {fight.dice_left} left this round" if fight.dice_left != fight.dice else ""
     kind = "missile attack" if fight.missile else f"{fight.attack_type} at {fight.range_label} range"
+    if fight.kind != "attack":
+        kind = f"{fight.kind}, {kind}"
     lines = [
         f"🎯 **{attacker} → {target}**: the odds of an attack now (exact, R9-R16)",
         f"**{attacker}**: {dice_count(fight.dice)}{left}, {shown(fight.weapon)}, {kind}: "

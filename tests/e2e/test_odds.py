@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from bot.encounter import Encounter
+from bot.fight_state import Reaction, ReactionKind
 from bot.rules.dice import Advantage
 from bot.rules.engagement import Range
 from bot.rules.morale import MoraleStanding
@@ -145,7 +146,7 @@ async def test_odds_work_in_a_dm_and_can_be_shown_to_the_channel(
         ({"bonus": 3, "defense": 12, "defense_dice": 2}, "You gave both of `defense:` and `defense_dice:`"),
         ({"bonus": 3, "defense": 12, "defense_bonus": 2}, "`defense_bonus:` goes with `defense_dice:`"),
         ({"bonus": 3, "defense": 12, "void": True}, "`void:` is a way to defend actively"),
-        ({"bonus": 3, "defense": 12, "attacker": "Ansel"}, "`attacker:` name someone in a fight"),
+        ({"bonus": 3, "defense": 12, "who": "Ansel"}, "`who:` name someone in a fight"),
     ],
 )
 async def test_a_wrong_combination_says_what_works(
@@ -183,7 +184,7 @@ async def test_r11_r13_r14_the_fight_fills_in_the_bonus_the_passive_defense_and_
     text = result.content
     # R11 at Onset: Prowess 2 + the arming sword's Reach 3.
     assert (
-        "**Ansel**: 1 die, 3 left this round, Sword, Arming, chop at Onset range: +5 (Prowess +2, Reach +3)"
+        "**Ansel**: 1 die, 3 left this round, Sword, Arming, pierce at Onset range: +5 (Prowess +2, Reach +3)"
         in text
     )
     # R13: 8 + Prowess 1 + Dex 1; 1 die +5 against 10, as counted by hand above.
@@ -293,21 +294,38 @@ async def test_r3_the_joker_turn_adds_its_bonus(world: World, start_bot: Any) ->
 async def test_the_gm_asks_for_an_npc_and_a_player_may_not(world: World, start_bot: Any) -> None:
     pommel = await start_bot(dice=NO_DICE)
     await skirmish(pommel, world)
-    gm = await pommel.slash("odds", user=world.gm, options={"target": "Ansel", "attacker": "Bandit"})
+    gm = await pommel.slash("odds", user=world.gm, options={"target": "Ansel", "who": "Bandit"})
     # R11: Prowess 1 + the messer's Reach 3 against Ansel's passive 8 + 2 + 1.
     assert "**Bandit**: 1 die, 2 left this round, Sword, Messer" in gm.content
     assert "+4 (Prowess +1, Reach +3)" in gm.content
     assert "**If Ansel defends passively**: 11" in gm.content
 
-    player = await pommel.slash("odds", user=world.player, options={"target": "Ansel", "attacker": "Bandit"})
+    player = await pommel.slash("odds", user=world.player, options={"target": "Ansel", "who": "Bandit"})
     assert player.ephemeral
     assert "Bandit is not yours" in player.content
+
+
+async def test_r11_r14_an_owed_counterattack_uses_speed(world: World, start_bot: Any) -> None:
+    pommel = await start_bot(dice=NO_DICE)
+    await skirmish(pommel, world)
+
+    def owe_a_counterattack(encounter: Encounter) -> None:
+        bandit, ansel = encounter.combatant("Bandit"), encounter.combatant("Ansel")
+        reason = "Ansel fumbled"
+        encounter.reactions.append(
+            Reaction(kind=ReactionKind.COUNTERATTACK, by=bandit.id, against=ansel.id, round=0, reason=reason)
+        )
+
+    await change(pommel, world, owe_a_counterattack)
+    result = await pommel.slash("odds", user=world.gm, options={"target": "Ansel", "who": "Bandit"})
+    # R11: a counterattack always uses Speed: the messer's 4, not its Reach 3.
+    assert "Sword, Messer, counterattack, chop at Onset range: +5 (Prowess +1, Speed +4)" in result.content
 
 
 @pytest.mark.parametrize(
     ("options", "says"),
     [
-        ({"target": "Ansel"}, "cannot attack themself"),
+        ({"target": "Ansel"}, "Ansel cannot attack themselves"),
         ({"target": "Nobody"}, "Nobody called 'Nobody' is in this fight"),
         ({"target": "Bandit", "attack_type": "bash"}, "Sword, Arming cannot bash"),
         ({"target": "Bandit", "defense": 12}, "leave out `defense:`"),

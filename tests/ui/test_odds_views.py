@@ -110,6 +110,7 @@ def test_fight_reply_escapes_names_and_lists_notes() -> None:
         dice_left=1,
         weapon="Sword, Arming",
         attack_type="chop",
+        kind="attack",
         range_label="Onset",
         bonus=(Modifier(label="Prowess", value=1), Modifier(label="Reach", value=3)),
         advantage=Advantage.NONE,
