@@ -88,6 +88,8 @@ def make_spiritual_attack(
             f"{shown(spirit.name)} is not a spirit; only spirits make spiritual attacks (R27). "
             "Living fighters use /attack."
         )
+    if spirit.out_of_the_fight:
+        raise IllegalAction(f"{shown(spirit.name)} is {spirit.state_label} and cannot attack (R27).")
     require_turn(encounter, spirit, DOING)
     defender = encounter.combatant(target)
     if defender.id == spirit.id:

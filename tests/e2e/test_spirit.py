@@ -239,3 +239,14 @@ async def test_r27_a_spirit_does_not_spiritually_attack_another_spirit(world: Wo
     )
     assert result.ephemeral
     assert "Brigit is a spirit too" in result.content
+
+
+async def test_r27_a_dissipated_spirit_cannot_attack(world: World, start_bot: Any) -> None:
+    pommel = await start_bot(dice=TableDice(GHOST_FIRST, []))
+    encounter = await haunted(pommel, world)
+    encounter.combatant("Ghost").hp = 0
+    await pommel.bot.store.save_encounter(encounter)
+    result = await spirit_attack(pommel, world.gm, target="Ansel", ability="WIS", modifier=2, damage=1)
+    assert result.ephemeral
+    assert "Ghost is down and cannot attack (R27)." in result.content
+    assert [e for e in await channel_log(pommel, world) if e.kind == "spirit"] == []
