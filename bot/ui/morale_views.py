@@ -88,13 +88,6 @@ def proposal_line(proposal: MoraleProposal) -> str:
     return f"😨 #{proposal.id} {group} should check morale (R22){when}: {shown(proposal.detail)}"
 
 
-def proposal_notice(proposals: Sequence[MoraleProposal], gm_id: int) -> str:
-    """For a result that made proposals: what they are and who decides (the GM, named)."""
-    lines = [proposal_line(p) for p in proposals]
-    lines.append(f"<@{gm_id}>: roll the check with the button, or dismiss it.")
-    return "\n".join(lines)
-
-
 def proposals_reply(encounter: Encounter) -> str:
     """``/morale proposals``: the open proposals, oldest first, or a note that there are none."""
     proposals = encounter.morale_proposals

@@ -19,7 +19,7 @@ from tests.rules.conftest import deck_dealing
 
 from .fake_discord import FakeMessage, World
 from .fights import channel_log, fight_of, seed_fight
-from .harness import InteractionResult, RunningBot
+from .harness import BotRunner, InteractionResult, RunningBot
 
 
 async def table(
@@ -320,6 +320,24 @@ async def test_r22_a_proposed_check_is_rolled_by_the_gms_button_once(world: Worl
     assert await fight_of(pommel, world) == after
     checks = [entry for entry in await channel_log(pommel, world) if entry.kind == "morale"]
     assert len(checks) == 1
+
+
+async def test_r22_a_proposals_button_still_rolls_after_a_restart(
+    world: World, bot_runner: BotRunner
+) -> None:
+    """R22: the proposal lives in the fight document and the button's id names it, so a GM who clicks
+    after the bot came back up gets the check."""
+    first, _ = await table(world, bot_runner.start_bot, [])
+    await propose_leader_down(first, world)
+    message = await proposals_message(first, world)
+    await first.close()
+
+    dice = ScriptedDice([13, 2])
+    second = await bot_runner.start_bot(dice=dice)
+    rolled = await second.click(message, "pommel:morale:1", user=world.gm)
+    assert not rolled.ephemeral, rolled.content
+    assert "• **Bandit 3**: **2** +0 morale = `2` vs 11 → 🏃 **Routed**" in rolled.content
+    assert dice.remaining == 0
 
 
 async def test_r22_two_clicks_at_the_same_instant_roll_the_check_once(world: World, start_bot: Any) -> None:
