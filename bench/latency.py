@@ -18,6 +18,13 @@ ends a turn and starts the next, saves the fight with its log line, and announce
 mention; after the reply, the tracker message is edited (that edit counts in throughput, not in
 latency). When a channel's round is over, the bench deals the next round before the batch, untimed.
 
+The combat workload is the GM's ``/attack`` in a duel between two NPCs, the table's policy asking the
+GM to defend: it loads the fight, spends the die, rolls, saves the exchange awaiting its defense and
+asks with the defense buttons and a mention; then the GM's click on Passive resolves it (judges, rolls
+damage, applies it, saves) and edits the message into the result. Both count from the interaction to
+the first callback; the tracker edit after each counts in throughput only. Before each batch
+(untimed) the attacker's pool and the target's HP are restored, so every attack can be made.
+
 Two scenes by default: one interaction at a time (a play-by-post table) and ten in flight at once
 (a voice session where everyone clicks together).
 """
@@ -61,6 +68,8 @@ class Workload:
 
 
 INIT_NEXT = "/init next (GM, 8 groups)"
+ATTACK = "/attack (GM, asks defense)"
+DEFEND = "defense click (Passive)"
 WORKLOADS = [
     Workload(BASELINE, "bench-ping", {}),
     Workload("/roll dice 4d20kh1+5", "roll dice", {"expression": "4d20kh1+5"}),
@@ -128,6 +137,65 @@ async def deal_where_due(pommel: RunningBot, gm: FakeUser, seats: list[tuple[Fak
             assert not result.ephemeral, result.content
 
 
+async def seed_duels(pommel: RunningBot, gm: FakeUser, guild_id: int, duels: list[FakeChannel]) -> None:
+    """A fight in every duel channel: a Raider and a Dummy (two bandits), round 1 dealt."""
+    catalog = pommel.bot.catalog
+    template = catalog.monster("bandit")
+    armor = catalog.armor(template.armor) if template.armor else None
+    for table in duels:
+        encounter = Encounter(channel_id=table.id, guild_id=guild_id, gm_id=gm.id)
+        for name in ("Raider", "Dummy"):
+            encounter.add_npcs(template, armor, count=1, name=name)
+        encounter.deal(pommel.bot.dice)
+        await pommel.bot.store.save_encounter(encounter)
+
+
+async def ready_duels(pommel: RunningBot, seats: list[tuple[FakeUser, FakeChannel]]) -> dict[int, str]:
+    """Untimed: in each seat's duel, the one whose turn it is gets its dice back and the other its HP.
+    Returns whom to attack in each channel."""
+    targets: dict[int, str] = {}
+    for _, table in seats:
+        encounter = await pommel.bot.store.load_encounter(table.id)
+        assert encounter is not None
+        assert encounter.initiative.turn_of is not None
+        attacker = encounter.members(encounter.initiative.turn_of)[0]
+        target = next(c for c in encounter.combatants if c.id != attacker.id)
+        attacker.pool.remaining = attacker.pool.size
+        target.hp, target.nonlethal = target.max_hp, 0
+        encounter.reactions = []
+        await pommel.bot.store.save_encounter(encounter)
+        targets[table.id] = target.name
+    return targets
+
+
+async def run_duels(
+    pommel: RunningBot, seats: list[tuple[FakeUser, FakeChannel]]
+) -> tuple[tuple[list[float], float], tuple[list[float], float]]:
+    """One batch of /attack, then one batch of the defender's clicks on Passive."""
+    targets = await ready_duels(pommel, seats)
+    started = time.perf_counter()
+    asked = await asyncio.gather(
+        *(
+            pommel.slash("attack", user=user, channel=channel, options={"target": targets[channel.id]})
+            for user, channel in seats
+        )
+    )
+    attack_busy = time.perf_counter() - started
+    refused = [r.content for r in asked if r.ephemeral or r.message is None]
+    assert not refused, f"/attack was refused, so it would not measure the command: {refused[0]}"
+    clicks = []
+    for (user, _), request in zip(seats, asked, strict=True):
+        assert request.message is not None
+        passive = next(i for i in request.message.custom_ids() if i.endswith(":passive"))
+        clicks.append(pommel.click(request.message, passive, user=user))
+    started = time.perf_counter()
+    answered = await asyncio.gather(*clicks)
+    defend_busy = time.perf_counter() - started
+    refused = [r.content for r in answered if r.ephemeral]
+    assert not refused, f"the defense click was refused: {refused[0]}"
+    return ([r.latency for r in asked], attack_busy), ([r.latency for r in answered], defend_busy)
+
+
 async def run_batch(
     pommel: RunningBot, workload: Workload, seats: list[tuple[FakeUser, FakeChannel]]
 ) -> tuple[list[float], float]:
@@ -145,10 +213,11 @@ async def run_batch(
 
 
 async def measure(interactions: int, channels: int, concurrency: int) -> dict[str, Measured]:
-    measured = {w.label: Measured() for w in WORKLOADS}
+    measured = {w.label: Measured() for w in WORKLOADS} | {ATTACK: Measured(), DEFEND: Measured()}
     async with FakeDiscord(validate_requests=False, validate_responses=False) as fake:
         world = build_world(fake)
         tables = [world.guild.create_text_channel(f"table-{n}") for n in range(channels)]
+        duels = [world.guild.create_text_channel(f"duel-{n}") for n in range(channels)]
         players = [fake.create_user(f"player-{n}") for n in range(concurrency)]
         for player in players:
             world.guild.add_member(player)
@@ -156,6 +225,7 @@ async def measure(interactions: int, channels: int, concurrency: int) -> dict[st
             async with BotRunner(fake, Path(scratch) / "bench.sqlite3") as runner:
                 pommel = await runner.start_bot(setup=add_baseline, dice=RandomDice.seeded(7))
                 await seed_fights(pommel, world.gm, world.guild.id, tables)
+                await seed_duels(pommel, world.gm, world.guild.id, duels)
                 batches = max(1, interactions // concurrency)
                 for number in range(-max(1, batches // 10), batches):  # the first tenth warms up
                     for workload in WORKLOADS:
@@ -174,6 +244,16 @@ async def measure(interactions: int, channels: int, concurrency: int) -> dict[st
                             measured[workload.label].busy += busy
                         gc.collect()
                         gc.freeze()
+                    duel_seats = [
+                        (world.gm, duels[(number * concurrency + i) % channels]) for i in range(concurrency)
+                    ]
+                    duel = await run_duels(pommel, duel_seats)
+                    for label, (latencies, busy) in zip((ATTACK, DEFEND), duel, strict=True):
+                        if number >= 0:
+                            measured[label].latencies += latencies
+                            measured[label].busy += busy
+                    gc.collect()
+                    gc.freeze()
                 runner.check()
     return measured
 

@@ -63,8 +63,9 @@ from .rules.initiative import RollKind
 from .rules.pool import Spend
 from .rules.situations import situational_advantage
 
-KEPT_EXCHANGES = 30
-"""Resolved exchanges kept in the document (their follow-up buttons need them); older ones go."""
+KEPT_EXCHANGES = 12
+"""Resolved exchanges of this round kept in the document (their buttons need them); older ones go, so
+the document a table saves at every step stays small."""
 
 
 class OutOfDate(RulesError):
@@ -265,6 +266,9 @@ def policy_choice(
 
 
 def _forget_old_exchanges(encounter: Encounter) -> None:
+    """Resolved exchanges of earlier rounds are settled (R5 ends their reactions and choices)."""
+    current = encounter.initiative.round
+    encounter.exchanges = [e for e in encounter.exchanges if e.pending or e.round == current]
     resolved = [e for e in encounter.exchanges if not e.pending]
     if len(resolved) > KEPT_EXCHANGES:
         drop = {e.id for e in resolved[: len(resolved) - KEPT_EXCHANGES]}

@@ -70,6 +70,8 @@ class Exchange(BaseModel):
     deadline: AwareDatetime | None = None
     """When the defense policy decides for a player who has not clicked (None: no timeout)."""
     gm_pinged: bool = False
+    message_id: int | None = None
+    """The message that asks for the defense, so a timeout can take its buttons away."""
     undefended: bool = False
     """Declared against an unaware or helpless target (R13)."""
     defense: Defense | None = None

@@ -61,6 +61,9 @@ from bot.ui.rolls import SituationChoice, advantage_of
 
 log = logging.getLogger(__name__)
 
+TIMER_MARGIN = 0.05
+"""Seconds a defense timer waits past its deadline."""
+
 AttackTypeChoice = Literal["bash", "pierce", "chop", "slash"]
 
 
@@ -68,8 +71,6 @@ class Combat(commands.Cog):
     def __init__(self, bot: Pommel) -> None:
         self.bot = bot
         self.timers: dict[tuple[int, int], asyncio.Task[None]] = {}
-        self.requests: dict[tuple[int, int], int] = {}
-        """The message asking for each pending defense, while this process knows it."""
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(ExchangeButton)
@@ -185,12 +186,30 @@ class Combat(commands.Cog):
             content, view=view or discord.utils.MISSING, allowed_mentions=mentions
         )
         exchange = saved.exchange(report.exchange_id)
-        if exchange.pending and sent.message_id is not None:
-            self.requests[(channel_id, exchange.id)] = sent.message_id
+        if exchange.pending and exchange.deadline is not None and sent.message_id is not None:
+            saved = await self._remember_request(channel_id, exchange.id, sent.message_id) or saved
         self.schedule_timeouts(saved)
         if counter_of is not None:
             await self._refresh_buttons(saved, counter_of)
         await self.bot.trackers.publish(saved)
+
+    async def _remember_request(self, channel_id: int, exchange_id: int, message_id: int) -> Encounter | None:
+        """Keep the id of the message asking for a defense with a timeout, so the timeout can take its
+        buttons away even after a restart (a transaction of its own, after the reply was sent)."""
+
+        def remember(encounter: Encounter) -> Outcome[None]:
+            for exchange in encounter.exchanges:
+                if exchange.id == exchange_id:
+                    exchange.message_id = message_id
+            return Outcome(None)
+
+        try:
+            saved, _ = await update_fight(
+                self.bot.store, channel_id, self.bot.user.id if self.bot.user else 0, remember
+            )
+        except RulesError:
+            return None  # the fight ended meanwhile
+        return saved
 
     def exchange_message(
         self, encounter: Encounter, report: ExchangeReport
@@ -334,10 +353,10 @@ class Combat(commands.Cog):
         task = self.timers.pop((channel_id, exchange_id), None)
         if task is not None and task is not asyncio.current_task():
             task.cancel()
-        self.requests.pop((channel_id, exchange_id), None)
 
     async def _expire(self, key: tuple[int, int], deadline: datetime) -> None:
-        await asyncio.sleep(max(0.0, (deadline - datetime.now(UTC)).total_seconds()))
+        # A little past the deadline: the event loop's clock and the wall clock may disagree slightly.
+        await asyncio.sleep(max(0.0, (deadline - datetime.now(UTC)).total_seconds()) + TIMER_MARGIN)
         try:
             await self.run_timeout(*key)
         except RulesError:
@@ -367,7 +386,7 @@ class Combat(commands.Cog):
         channel = self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
         if not isinstance(channel, discord.abc.Messageable):
             return
-        request = self.requests.pop((channel_id, exchange_id), None)
+        request = saved.exchange(exchange_id).message_id
         if report is None:
             exchange = saved.exchange(exchange_id)
             defender = saved.combatant(exchange.defender)

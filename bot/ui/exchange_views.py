@@ -99,8 +99,8 @@ def attack_line(roll: AttackRoll) -> str:
 
 def defense_line(defense: Defense) -> str:
     if defense.roll is None:
-        what = "undefended (R13)" if defense.mode == "undefended" else "passive defense (R13)"
-        return f"🛡️ {what.capitalize()}: {breakdown(None, defense.bonus)}"
+        what = "Undefended (R13)" if defense.mode == "undefended" else "Passive defense (R13)"
+        return f"🛡️ {what}: {breakdown(None, defense.bonus)}"
     how = ["void" if defense.void else "", "with the shield" if defense.shield else ""]
     detail = ", ".join(part for part in how if part)
     detail = f", {detail}" if detail else ""

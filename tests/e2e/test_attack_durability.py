@@ -1,0 +1,115 @@
+"""Nothing is lost while a defender decides: a restart keeps the pending defense and its buttons, a
+double click resolves once, and a timeout that ran out while the bot was down is applied on start.
+
+Alice (player, arming sword) holds K♠ and has the turn, the Bandit (GM's NPC, messer, light gambeson)
+holds 2♣; the bot's dice are scripted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from bot.encounter import TableOptions
+from bot.fight_state import DefensePolicy
+from bot.rules.dice import ScriptedDice
+from bot.store import open_store
+
+from .fake_discord import FakeMessage, World
+from .fights import StackedDice, fight_of, seed_fight
+from .harness import BotRunner, RunningBot
+
+
+async def alice_and_the_bandit(
+    pommel: RunningBot, world: World, *, cards: tuple[str, ...] = ("KS", "2C")
+) -> None:
+    encounter = await seed_fight(
+        pommel, world, players=[(world.player, "Alice")], npcs=[("bandit", 1, "Bandit")]
+    )
+    encounter.deal(StackedDice(list(cards)))
+    await pommel.bot.store.save_encounter(encounter)
+
+
+def button(message: FakeMessage, action: str) -> str:
+    for custom_id in message.custom_ids():
+        if custom_id.split(":")[4:] == action.split(":"):
+            return custom_id
+    raise AssertionError(f"no {action} button: {message.custom_ids()}")
+
+
+async def test_r14_a_defense_pending_across_a_restart_resolves_on_the_old_button_and_only_once(
+    world: World, start_bot: Any
+) -> None:
+    # Alice's attack 14, ~~7~~; after the restart the Bandit defends with one die: 9; damage 6.
+    first = await start_bot(dice=ScriptedDice([14, 7]))
+    await alice_and_the_bandit(first, world)
+    asked = await first.slash("attack", user=world.player, options={"target": "Bandit", "dice": 2})
+    assert asked.message is not None
+    assert "how does **Bandit** defend?" in asked.content
+    pending = await fight_of(first, world)
+    assert [e.pending for e in pending.exchanges] == [True]
+    assert pending.combatant("Alice").pool.remaining == 1  # the attack's dice were spent before the restart
+    await first.close()
+
+    second = await start_bot(dice=ScriptedDice([9, 6]))
+    active = button(asked.message, "active:1")
+    # A double click: both arrive before either is answered; one resolves, the other is refused.
+    clicks = await asyncio.gather(
+        second.click(asked.message, active, user=world.gm), second.click(asked.message, active, user=world.gm)
+    )
+    answered = [c for c in clicks if not c.ephemeral]
+    refused = [c for c in clicks if c.ephemeral]
+    assert len(answered) == len(refused) == 1, [c.content for c in clicks]
+    clicked = answered[0]
+    assert "🛡️ Active defense, 1 die: **9** +1 Prowess +1 Dex +3 Sword, Messer = **14**" in clicked.content
+    assert "💥 **Hit** — totals compared (R14.7)" in clicked.content
+    assert "❤️ **Bandit**: HP 11 → **8**/11" in clicked.content
+    assert "earlier moment of this attack" in refused[0].content
+    fight = await fight_of(second, world)
+    bandit = fight.combatant("Bandit")
+    assert (bandit.hp, bandit.pool.remaining) == (8, 1)  # one die spent, one blow taken: once
+
+
+async def test_a_player_who_lets_the_timeout_run_out_while_the_bot_is_down_gets_the_policy_on_start(
+    world: World, start_bot: Any, bot_runner: BotRunner
+) -> None:
+    # The Bandit's turn (K♠ to the Bandit): it attacks Alice, who is asked; she never answers.
+    first = await start_bot(dice=ScriptedDice([15]))
+    await alice_and_the_bandit(first, world, cards=("2C", "KS"))
+    fight = await fight_of(first, world)
+    fight.table = TableOptions(defense_policy=DefensePolicy.PASSIVE, defense_timeout_minutes=5)
+    await first.bot.store.save_encounter(fight)
+    asked = await first.slash("attack", user=world.gm, options={"target": "Alice"})
+    assert asked.message is not None
+    assert f"<@{world.player.id}>" in asked.content
+    assert "If nobody picks by" in asked.content
+    assert "the defense is passive" in asked.content
+    await first.close()
+
+    passive = button(asked.message, "passive")
+    # The deadline passed while the bot was down.
+    store = await open_store(bot_runner.database_path)
+    try:
+        stored = await store.load_encounter(world.table.id)
+        assert stored is not None
+        stored.exchanges[0].deadline = datetime.now(UTC) - timedelta(seconds=1)
+        await store.save_encounter(stored)
+    finally:
+        await store.close()
+    before = len(world.table.history)
+    second = await start_bot(dice=ScriptedDice([4]))  # the messer's damage: 15 + 1 + 3 > Alice's 11
+    for _ in range(100):
+        if (
+            len(world.table.history) > before
+            and "Nobody picked a defense in time" in world.table.history[-1].content
+        ):
+            break
+        await asyncio.sleep(0.02)
+    result = world.table.history[-1].content
+    assert "⏰ Nobody picked a defense in time: **passive** (the table's policy)." in result
+    assert "🛡️ Passive defense (R13)" in result
+    fight = await fight_of(second, world)
+    assert fight.combatant("Alice").hp == 14 - 4
+    assert not fight.exchanges[0].pending
+    assert passive not in world.table.messages[asked.message.id].custom_ids()  # the request lost its buttons
