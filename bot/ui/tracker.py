@@ -64,8 +64,9 @@ def _card_shown(encounter: Encounter, holder: str, card: Card, reveal: bool) -> 
 def combatant_line(combatant: Combatant) -> str:
     hp = f"HP {combatant.hp}/{combatant.max_hp}"
     parts = [f"{name(combatant.name)}", pool_pips(combatant), hp]
-    if combatant.is_down:
-        parts.append("**down**")
+    label = combatant.state_label  # down, unconscious, routed, frightened (R21, R25)
+    if label:
+        parts.append(f"**{label}**")
     if combatant.conditions:
         parts.append(", ".join(name(condition) for condition in combatant.conditions))
     if combatant.leader:
