@@ -87,6 +87,8 @@ def gear_name(catalog: Catalog, field: str, value: object) -> object:
         "armor": catalog.armors,
         "shield": catalog.shields,
     }
+    if field in ("armor_hp", "shield_hp") and value is None:
+        return "whole"
     entry = tables[field].get(value) if field in tables and isinstance(value, str) else None
     return entry.name if entry is not None else value
 
@@ -220,6 +222,7 @@ class CombatantCog(
         armor="Armor (the Martial Pool follows it, R6)",
         shield=f"Shield ('{NO_SHIELD}' for none)",
         off_hand=f"Second weapon, R26 ('{NOTHING}' to put it away)",
+        repair="Mend the armor and shield: back to their full HP (R17)",
     )
     @app_commands.autocomplete(weapon=weapon_choices, armor=armor_choices, off_hand=off_hand_choices)
     async def edit(
@@ -236,8 +239,9 @@ class CombatantCog(
         armor: Wanted | None = None,
         shield: Wanted | None = None,
         off_hand: Wanted | None = None,
+        repair: bool | None = None,
     ) -> None:
-        given = (name, prowess, dex, wis, cha, max_hp, weapon, armor, shield, off_hand)
+        given = (name, prowess, dex, wis, cha, max_hp, weapon, armor, shield, off_hand, repair or None)
         if all(value is None for value in given):
             raise RulesError("Say what to change: a name, a stat or a piece of gear.")
         actor = actor_of(interaction)
@@ -285,6 +289,10 @@ class CombatantCog(
                     "shield",
                     None if shield.strip().casefold() == NO_SHIELD else catalog.shield(shield).key,
                 )
+            if repair or armor is not None:  # new armor comes whole
+                put("armor HP", "armor_hp", None)
+            if repair or shield is not None:
+                put("shield HP", "shield_hp", None)
             if off_hand is not None:
                 put(
                     "off hand",

@@ -350,3 +350,21 @@ async def test_a_player_cannot_edit_even_their_own_combatant(world: World, start
     assert result.ephemeral
     assert "Only the GM of this fight" in result.content
     assert await fight_of(pommel, world) == before
+
+
+async def test_r17_the_gm_repairs_broken_armor_and_a_split_shield(world: World, start_bot: Any) -> None:
+    pommel = await start_bot()
+    await table(pommel, world)
+    fight = await fight_of(pommel, world)
+    fight.combatant("Bandit").armor_hp = 0
+    fight.combatant("Bandit").shield_hp = 2
+    await pommel.bot.store.save_encounter(fight)
+    result = await pommel.slash("combatant edit", user=world.gm, options={"who": "Bandit", "repair": True})
+    assert not result.ephemeral, result.content
+    assert "- armor HP: 0 → **whole**" in result.content
+    assert "- shield HP: 2 → **whole**" in result.content
+    bandit = (await fight_of(pommel, world)).combatant("Bandit")
+    assert (bandit.armor_hp, bandit.shield_hp) == (None, None)
+    again = await pommel.slash("combatant edit", user=world.gm, options={"who": "Bandit", "repair": True})
+    assert again.ephemeral
+    assert "nothing changed" in again.content
