@@ -161,7 +161,7 @@ def damage_line(damage: DamageRoll, weapon: str, *, at_armor: bool = False) -> s
         parts.append(f"+ {len(damage.critical_faces)}{die}{dynamic} crit [{crit}]")
     elif damage.critical_damage:
         parts.append(f"+{damage.critical_damage} critical (double)")
-    text = f"🩸 Damage: {' '.join(parts)} = {damage.before_dr}"
+    text = f"🩸 Damage: {' '.join(parts)} = {_before_dr(damage)}"
     if at_armor:
         return f"{text} - Hardness {damage.dr} → **{damage.armor_damage}** to {damage.armor}'s HP (R17)"
     if damage.armor is not None and damage.bypassed:
@@ -175,6 +175,12 @@ def damage_line(damage: DamageRoll, weapon: str, *, at_armor: bool = False) -> s
     if damage.knockout_threat is not None:
         dealt += f"; Knock-Out threat: a Will save against **{damage.knockout_threat}** (R16)"
     return f"{text} → {dealt}"
+
+
+def _before_dr(damage: DamageRoll) -> int:
+    """The damage before DR: the better of the two weapons counts (R26), as it does for the HP."""
+    better = max(damage.weapon_damage, damage.off_hand_damage or 0)
+    return better + damage.joker_bonus + damage.critical_damage
 
 
 def hp_line(defender: Combatant, hp_before: int, nonlethal_before: int) -> str:
