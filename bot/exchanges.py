@@ -187,6 +187,9 @@ def declare_attack(
     attacking, defending = fighter(attacker, catalog), fighter(target, catalog)
     engagement = encounter.engagement(attacker, target)
     at = engagement.range if weapon.is_missile else engagement.range_for_attack(declared.dice)
+    before_grapple = _range_before_grapple(encounter, attacker, target)
+    if kind is AttackKind.OPPORTUNITY and before_grapple is not None:
+        at = before_grapple
     situations = situational_advantage(own_situations(encounter, attacker), declared.situation)
     attack = Attack(
         attack_type=declared.attack_type or default_attack_type(weapon.types, weapon.primary),
@@ -230,6 +233,23 @@ def declare_attack(
     if target.owner_id is not None and minutes:
         exchange.deadline = now + timedelta(minutes=minutes)
     return ExchangeReport(exchange_id=exchange.id, hp_before=target.hp, nonlethal_before=target.nonlethal)
+
+
+def _range_before_grapple(encounter: Encounter, attacker: Combatant, target: Combatant) -> Range | None:
+    """R12: the target of a grapple "may take an opportunity attack first": before the Grapple holds,
+    at the range the pair was at, so a size M weapon is not shut out of it. None for other
+    opportunity attacks (leaving Grapple), which happen where the pair now stands."""
+    reaction = encounter.reaction(attacker, target, ReactionKind.OPPORTUNITY)
+    if reaction is None or reaction.reason != GRAPPLED:
+        return None
+    for exchange in reversed(encounter.exchanges):
+        grappled = exchange.attacker == target.id and exchange.defender == attacker.id
+        if grappled and exchange.applied.range_before is not None:
+            return exchange.applied.range_before
+    return None
+
+
+GRAPPLED = "was grappled"
 
 
 _SPEND = {
@@ -371,7 +391,7 @@ def _apply(
         applied.range_before = engagement.range
         engagement.enter_grapple()
         if defender.pool.remaining > 0 and not defender.out_of_the_fight:
-            _owe(encounter, ReactionKind.OPPORTUNITY, defender, attacker, "was grappled")
+            _owe(encounter, ReactionKind.OPPORTUNITY, defender, attacker, GRAPPLED)
     elif damage is not None:
         applied.hp, applied.nonlethal = damage.lethal, damage.nonlethal
         defender.hp = defender.clamp_hp(defender.hp - damage.lethal)
