@@ -384,8 +384,13 @@ class Encounter(BaseModel):
         combatant.name = name
 
     def engagement(self, a: Combatant, b: Combatant) -> Engagement:
-        """R12: the range kept for the pair (Onset until they first fight)."""
+        """R12: the range kept for the pair (Onset until they first fight), to change it."""
         return self.engagements.setdefault(pair_key(a.id, b.id), Engagement())
+
+    def engagement_now(self, a: Combatant, b: Combatant) -> Engagement:
+        """R12: the pair's range as it stands, to read (a pair that never fought is at Onset); reading
+        it leaves the fight as it was."""
+        return self.engagements.get(pair_key(a.id, b.id)) or Engagement()
 
     def reaction(
         self, by: Combatant, against: Combatant, kind: ReactionKind | None = None

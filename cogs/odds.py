@@ -134,7 +134,7 @@ def fight_odds(
     dice = dice or 1
     chosen = attack_type or default_attack_type(weapon.types, weapon.primary)
     missile = weapon.is_missile
-    engagement = encounter.engagement(attacker, target)
+    engagement = encounter.engagement_now(attacker, target)
     at = engagement.range if missile else engagement.range_for_attack(dice)
     reaction = encounter.reaction(attacker, target)
     on_turn = encounter.initiative.turn_of == attacker.holder
