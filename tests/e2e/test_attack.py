@@ -1,52 +1,879 @@
-"""``/attack`` and the defender's buttons end to end through the fake Discord (R9-R18, R22, R24-R26).
+"""``/attack`` and the defender's buttons end to end through the fake Discord (R7, R9-R18, R21-R26).
 
 Every fight here is seeded through the store with round 1 dealt from a stacked deck: Alice (player,
-pool 3, arming sword) holds K♠ and has the turn, Bob (player2, pool 3) holds 7♦, the Bandit (GM, pool
-2, messer, light gambeson) holds 2♣. The bot's dice are scripted: every d20 and damage die is known.
+pool 3, arming sword: Reach 3, Speed 3, DB 3, 1d8, primary chop/pierce; no armor, passive 11) holds K♠
+and has the turn, Bob (player2, the same sheet) holds 7♦, the Bandit (GM, pool 2, messer: Reach 3,
+Speed 4, DB 3, 1d6, primary chop; light gambeson: DR 3, Bypass -6, Hardness 1, 10 HP; passive 10,
+active +5, 11 HP) holds 2♣. The bot's dice are scripted: the attack's d20s, then the defense's d20s,
+then the damage dice, then the crit dice; every test checks that the script was used up exactly.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import asyncio
+from collections.abc import Callable, Sequence
 from typing import Any
 
+import pytest
+
+from bot.encounter import Encounter
+from bot.fight_state import DefensePolicy, ExchangeStatus, Reaction, ReactionKind
 from bot.rules.dice import ScriptedDice
+from bot.rules.engagement import Range
+from bot.rules.pool import MartialPool, Spend
 
 from .fake_discord import FakeMessage, World
 from .fights import StackedDice, fight_of, seed_fight
-from .harness import RunningBot
+from .harness import InteractionResult, RunningBot
 
+BIND = "🔗 **Bind**: the attack is stopped, the weapons are locked"
 ROUND_ONE = ("KS", "7D", "2C")
+"""Alice K♠, Bob 7♦, Bandit 2♣: Alice's turn first (R1)."""
 
 
-async def dealt_fight(world: World, start_bot: Any, faces: Sequence[int] = ()) -> RunningBot:
+async def dealt_fight(
+    world: World,
+    start_bot: Any,
+    faces: Sequence[int] = (),
+    *,
+    cards: Sequence[str] = ROUND_ONE,
+    npcs: Sequence[tuple[str, int, str]] = (("bandit", 1, "Bandit"),),
+    edit: Callable[[Encounter], None] | None = None,
+) -> RunningBot:
+    """A bot whose dice roll ``faces``, and #table's fight with round 1 dealt from ``cards``; ``edit``
+    changes the fight before the test starts (gear, policy, turns)."""
     pommel: RunningBot = await start_bot(dice=ScriptedDice(faces))
     encounter = await seed_fight(
-        pommel,
-        world,
-        players=[(world.player, "Alice"), (world.player2, "Bob")],
-        npcs=[("bandit", 1, "Bandit")],
+        pommel, world, players=[(world.player, "Alice"), (world.player2, "Bob")], npcs=npcs
     )
-    encounter.deal(StackedDice(list(ROUND_ONE)))
+    encounter.deal(StackedDice(list(cards)))
+    if edit is not None:
+        edit(encounter)
     await pommel.bot.store.save_encounter(encounter)
     return pommel
 
 
-def button(message: FakeMessage, action: str) -> str:
-    for custom_id in message.custom_ids():
-        if custom_id.split(":")[4:] == action.split(":"):
+async def edit_fight(pommel: RunningBot, world: World, edit: Callable[[Encounter], None]) -> Encounter:
+    """Change #table's fight straight in the store (to set up a state the test starts from)."""
+    encounter = await fight_of(pommel, world)
+    edit(encounter)
+    return await pommel.bot.store.save_encounter(encounter)
+
+
+def policy(chosen: DefensePolicy) -> Callable[[Encounter], None]:
+    def edit(encounter: Encounter) -> None:
+        encounter.table = encounter.table.model_copy(update={"defense_policy": chosen})
+
+    return edit
+
+
+PASSIVE_NPCS = policy(DefensePolicy.PASSIVE)
+
+
+def gear(who: str, **fields: Any) -> Callable[[Encounter], None]:
+    """Give ``who`` other gear or numbers (weapon, off_hand, shield, armor_hp, hp...)."""
+
+    def edit(encounter: Encounter) -> None:
+        combatant = encounter.combatant(who)
+        for key, value in fields.items():
+            setattr(combatant, key, value)
+
+    return edit
+
+
+def both(*edits: Callable[[Encounter], None]) -> Callable[[Encounter], None]:
+    def edit(encounter: Encounter) -> None:
+        for each in edits:
+            each(encounter)
+
+    return edit
+
+
+def bandits_turn(encounter: Encounter) -> None:
+    """Alice's and Bob's turns end: the Bandit's turn is in progress."""
+    encounter.next_turn()
+    encounter.next_turn()
+
+
+def button(message: FakeMessage | InteractionResult, action: str) -> str:
+    """The custom id of the exchange button ``action`` ("passive", "active:2", "counter:1")."""
+    found = message.message if isinstance(message, InteractionResult) else message
+    assert found is not None, "no message"
+    for custom_id in found.custom_ids():
+        if custom_id.startswith("pommel:x:") and custom_id.split(":")[4:] == action.split(":"):
             return custom_id
-    raise AssertionError(f"no {action} button: {message.custom_ids()}")
+    raise AssertionError(f"no {action} button: {found.custom_ids()}")
+
+
+def actions(message: FakeMessage | InteractionResult | None) -> list[str]:
+    """The exchange buttons a message offers, as actions ("passive", "active:1", ...), and others whole."""
+    found = message.message if isinstance(message, InteractionResult) else message
+    if found is None:
+        return []
+    return [
+        ":".join(custom_id.split(":")[4:]) if custom_id.startswith("pommel:x:") else custom_id
+        for custom_id in found.custom_ids()
+    ]
+
+
+def labels(message: FakeMessage | InteractionResult) -> list[str]:
+    found = message.message if isinstance(message, InteractionResult) else message
+    assert found is not None
+    return [
+        str(component.get("label"))
+        for row in found.components
+        for component in row.get("components", [])
+        if component.get("type") == 2
+    ]
+
+
+def all_rolled(pommel: RunningBot) -> None:
+    """Every scripted face was rolled, and no more were asked for."""
+    dice = pommel.bot.dice
+    assert isinstance(dice, ScriptedDice)
+    assert dice.remaining == 0, f"{dice.remaining} scripted faces were not rolled"
+
+
+async def attack(pommel: RunningBot, world: World, user: Any = None, **options: Any) -> InteractionResult:
+    return await pommel.slash("attack", user=user or world.player, options=options)
+
+
+async def refused(result: InteractionResult, pommel: RunningBot, world: World, before: Encounter) -> None:
+    """The answer was a private refusal and the fight is as it was."""
+    assert result.ephemeral, result.content
+    assert await fight_of(pommel, world) == before
+
+
+def pair_range(encounter: Encounter, a: str, b: str) -> Range:
+    return encounter.engagement(encounter.combatant(a), encounter.combatant(b)).range
+
+
+def remaining(encounter: Encounter, who: str) -> int:
+    return encounter.combatant(who).pool.remaining
+
+
+# ---------------------------------------------------------------------------------- R11 bonus, R12 ranges
+
+
+async def test_r11_r12_reach_at_onset_then_speed_at_melee_on_the_pairs_second_attack_ranges_per_pair(
+    world: World, start_bot: Any
+) -> None:
+    """A short sword (Reach 2, Speed 5): the first attack on the Bandit is at Onset with Reach; the second
+    between the same pair puts them in Melee, with Speed; Alice and Bob are still at Onset."""
+    pommel = await dealt_fight(
+        world, start_bot, faces=[3, 3, 3], edit=both(PASSIVE_NPCS, gear("Alice", weapon="short_sword"))
+    )
+    first = await attack(pommel, world, target="Bandit")
+    assert first.content.splitlines()[:2] == [
+        "⚔️ **Alice** attacks **Bandit** — Sword, Short, pierce, 1 die at Onset",
+        "🎲 Attack: **3** +2 Prowess +2 Reach = **7**",
+    ]
+    second = await attack(pommel, world, target="Bandit")
+    assert second.content.splitlines()[:2] == [
+        "⚔️ **Alice** attacks **Bandit** — Sword, Short, pierce, 1 die at Melee",
+        "🎲 Attack: **3** +2 Prowess +5 Speed = **10**",
+    ]
+    assert f"{BIND} — against the passive defense (R13)" in second.content.splitlines()
+    third = await attack(pommel, world, target="Bob")
+    assert third.content.splitlines()[:2] == [
+        "⚔️ **Alice** attacks **Bob** — Sword, Short, pierce, 1 die at Onset",
+        "🎲 Attack: **3** +2 Prowess +2 Reach = **7**",
+    ]
+    encounter = await fight_of(pommel, world)
+    assert pair_range(encounter, "Alice", "Bandit") is Range.MELEE
+    assert pair_range(encounter, "Alice", "Bob") is Range.ONSET
+    assert remaining(encounter, "Alice") == 0
+    all_rolled(pommel)
+
+
+async def test_r11_r3_a_joker_turn_adds_2_to_attack_and_damage(world: World, start_bot: Any) -> None:
+    pommel = await dealt_fight(world, start_bot, faces=[6, 5], cards=("BJ", "7D", "2C"), edit=PASSIVE_NPCS)
+    result = await attack(pommel, world, target="Bandit")
+    lines = result.content.splitlines()
+    assert lines[1] == "🎲 Attack: **6** +2 Prowess +3 Reach +2 Joker = **13**"
+    assert "🩸 Damage: Sword, Arming [5] 5 +2 Joker = 7 - DR 3 (Gambeson, Light) → **4**" in lines
+    assert "❤️ **Bandit**: HP 11 → **7**/11" in lines
+    assert (await fight_of(pommel, world)).combatant("Bandit").hp == 7
+    all_rolled(pommel)
+
+
+async def test_r11_r26_two_weapons_add_1_and_the_better_damage_counts(world: World, start_bot: Any) -> None:
+    pommel = await dealt_fight(
+        world, start_bot, faces=[5, 2, 6], edit=both(PASSIVE_NPCS, gear("Alice", off_hand="small_dagger"))
+    )
+    result = await attack(pommel, world, target="Bandit", two_weapons=True)
+    lines = result.content.splitlines()
+    assert lines[0].endswith("1 die at Onset, two weapons")
+    assert lines[1] == "🎲 Attack: **5** +2 Prowess +3 Reach +1 Two weapons = **11**"
+    # The dagger's 6 beats the sword's 2, and the dagger's Armor Piercing 2 lowers the DR.
+    assert (
+        "🩸 Damage: Sword, Arming [2] 2 or Dagger, Small [6] 6 (the better counts, R26) = 6"
+        " - DR 1 (Gambeson, Light, after 2 Armor Piercing) → **5**"
+    ) in lines
+    assert (await fight_of(pommel, world)).combatant("Bandit").hp == 6
+    all_rolled(pommel)
+
+
+async def test_r11_r14_4_a_defender_natural_20_misses_and_the_counterattack_button_strikes_back_with_speed(
+    world: World, start_bot: Any
+) -> None:
+    pommel = await dealt_fight(world, start_bot, faces=[15, 20, 12, 3])
+    asked = await attack(pommel, world, target="Bandit")
+    result = await pommel.click(asked, button(asked, "active:1"), user=world.gm)
+    lines = result.content.splitlines()
+    assert "🛡️ Active defense, 1 die: **20** +1 Prowess +1 Dex +3 Sword, Messer = **25**" in lines
+    assert "💨 **Miss** — the defender's natural 20 (R14.4)" in lines
+    assert "↩️ Bandit may **counterattack** (R14)" in lines
+    assert actions(result) == ["counter:1"]
+    assert labels(result) == ["Counterattack 1 die"]
+    encounter = await fight_of(pommel, world)
+    bandit, alice = encounter.combatant("Bandit"), encounter.combatant("Alice")
+    assert encounter.reactions == [
+        Reaction(
+            kind=ReactionKind.COUNTERATTACK,
+            by=bandit.id,
+            against=alice.id,
+            round=1,
+            reason="won the exchange",
+        )
+    ]
+
+    # A player cannot use the Bandit's counterattack.
+    stolen = await pommel.click(result, button(result, "counter:1"), user=world.player)
+    await refused(stolen, pommel, world, encounter)
+
+    counter = await pommel.click(result, button(result, "counter:1"), user=world.gm)
+    assert counter.callback_type == 4  # a new message: the counterattack asks Alice to defend
+    assert counter.content.splitlines()[:3] == [
+        "⚔️ **Bandit** attacks **Alice** (counterattack) — Sword, Messer, chop, 1 die at Melee",
+        "🎲 Attack: **12** +1 Prowess +4 Speed = **17**",
+        f"🛡️ <@{world.player.id}>: how does **Alice** defend? Passive **11**, or active with 1 to 2 of 2 dice "
+        "left (R13, R14).",
+    ]
+    assert actions(result.message) == []  # the result's counterattack button is gone
+    encounter = await fight_of(pommel, world)
+    assert encounter.reactions == []
+    assert encounter.combatant("Bandit").pool.spent == {Spend.ACTIVE_DEFENSE: 1, Spend.COUNTERATTACK: 1}
+
+    hit = await pommel.click(counter, button(counter, "passive"), user=world.player)
+    assert "💥 **Hit** — against the passive defense (R13)" in hit.content
+    assert "❤️ **Alice**: HP 14 → **11**/14" in hit.content
+    assert (await fight_of(pommel, world)).combatant("Alice").hp == 11
+    all_rolled(pommel)
+
+
+async def test_r11_a_counterattack_uses_speed_even_at_onset(world: World, start_bot: Any) -> None:
+    """Two attacks of 2 dice keep the pair at Onset (R12), and the counterattack still takes Speed."""
+    pommel = await dealt_fight(
+        world, start_bot, faces=[15, 3, 20, 9, 9], edit=gear("Bandit", pool=MartialPool.full(3))
+    )
+    asked = await attack(pommel, world, target="Bandit", dice=2)
+    result = await pommel.click(asked, button(asked, "active:1"), user=world.gm)
+    assert actions(result) == ["counter:1", "counter:2"]
+    counter = await pommel.click(result, button(result, "counter:2"), user=world.gm)
+    assert counter.content.splitlines()[:2] == [
+        "⚔️ **Bandit** attacks **Alice** (counterattack) — Sword, Messer, chop, 2 dice at Onset",
+        "🎲 Attack: **9**, ~~9~~ +1 Prowess +4 Speed = **14**",
+    ]
+    assert pair_range(await fight_of(pommel, world), "Alice", "Bandit") is Range.ONSET
+    all_rolled(pommel)
+
+
+async def test_r12_attacks_of_two_dice_each_keep_the_pair_at_onset(world: World, start_bot: Any) -> None:
+    pommel = await dealt_fight(world, start_bot, faces=[4, 3, 6, 2], edit=PASSIVE_NPCS)
+    await attack(pommel, world, target="Bandit", dice=2)
+    await edit_fight(pommel, world, bandits_turn)
+    asked = await attack(pommel, world, user=world.gm, target="Alice", dice=2)
+    assert asked.content.splitlines()[0] == (
+        "⚔️ **Bandit** attacks **Alice** — Sword, Messer, chop, 2 dice at Onset"
+    )
+    assert asked.content.splitlines()[1] == "🎲 Attack: **6**, ~~2~~ +1 Prowess +3 Reach = **10**"
+    encounter = await fight_of(pommel, world)
+    assert pair_range(encounter, "Alice", "Bandit") is Range.ONSET
+    pair = encounter.engagement(encounter.combatant("Alice"), encounter.combatant("Bandit"))
+    assert pair.attacks_this_round == 2
+    all_rolled(pommel)
+
+
+async def test_r12_a_grapple_with_a_small_weapon_that_hits_enters_grapple_and_gives_an_opportunity_attack(
+    world: World, start_bot: Any
+) -> None:
+    pommel = await dealt_fight(
+        world,
+        start_bot,
+        faces=[15, 4],
+        edit=both(PASSIVE_NPCS, gear("Alice", weapon="small_dagger"), gear("Bandit", weapon="small_knife")),
+    )
+    result = await attack(pommel, world, target="Bandit", grapple=True)
+    lines = result.content.splitlines()
+    assert lines[0] == "⚔️ **Alice** attacks **Bandit** — Dagger, Small, pierce, 1 die at Onset, grapple"
+    assert (
+        "🤼 **Alice** grapples **Bandit**: they are at Grapple range (R12); "
+        "Bandit may take an opportunity attack first."
+    ) in lines
+    assert not any(line.startswith("🩸") for line in lines)  # the blow is spent seizing the foe
+    encounter = await fight_of(pommel, world)
+    bandit, alice = encounter.combatant("Bandit"), encounter.combatant("Alice")
+    assert bandit.hp == 11
+    assert pair_range(encounter, "Alice", "Bandit") is Range.GRAPPLE
+    assert encounter.reactions == [
+        Reaction(
+            kind=ReactionKind.OPPORTUNITY, by=bandit.id, against=alice.id, round=1, reason="was grappled"
+        )
+    ]
+    all_rolled(pommel)
+
+
+async def test_r12_the_grappled_target_takes_its_opportunity_attack_out_of_turn(
+    world: World, start_bot: Any
+) -> None:
+    """The Bandit with a knife takes the opportunity attack the grapple gave it, on Alice's turn, with
+    Speed (R11); it strikes "first" (R12), at the range the pair had before, and they stay in Grapple."""
+    pommel = await dealt_fight(
+        world,
+        start_bot,
+        faces=[15, 4, 12],
+        edit=both(PASSIVE_NPCS, gear("Alice", weapon="small_dagger"), gear("Bandit", weapon="small_knife")),
+    )
+    await attack(pommel, world, target="Bandit", grapple=True)
+    opportunity = await attack(pommel, world, user=world.gm, who="Bandit", target="Alice")
+    assert not opportunity.ephemeral, opportunity.content
+    assert opportunity.content.splitlines()[:2] == [
+        "⚔️ **Bandit** attacks **Alice** (opportunity attack) — Knife, Small, pierce, 1 die at Onset",
+        "🎲 Attack: **12** +1 Prowess +6 Speed = **19**",
+    ]
+    encounter = await fight_of(pommel, world)
+    assert encounter.reactions == []
+    assert encounter.combatant("Bandit").pool.spent == {Spend.OPPORTUNITY_ATTACK: 1}
+    assert pair_range(encounter, "Alice", "Bandit") is Range.GRAPPLE
+    all_rolled(pommel)
+
+
+async def test_r12_a_grappled_target_with_a_size_m_weapon_can_still_take_its_opportunity_attack(
+    world: World, start_bot: Any
+) -> None:
+    """R12: "the target may take an opportunity attack first": first, before the Grapple, so a Bandit
+    with its messer (size M) is not shut out of the attack the rules just gave it."""
+    pommel = await dealt_fight(
+        world, start_bot, faces=[15, 4, 12], edit=both(PASSIVE_NPCS, gear("Alice", weapon="small_dagger"))
+    )
+    await attack(pommel, world, target="Bandit", grapple=True)
+    opportunity = await attack(pommel, world, user=world.gm, who="Bandit", target="Alice")
+    assert not opportunity.ephemeral, opportunity.content
+    assert opportunity.content.splitlines()[:2] == [
+        "⚔️ **Bandit** attacks **Alice** (opportunity attack) — Sword, Messer, chop, 1 die at Onset",
+        "🎲 Attack: **12** +1 Prowess +4 Speed = **17**",
+    ]
+    assert pair_range(await fight_of(pommel, world), "Alice", "Bandit") is Range.GRAPPLE
+    all_rolled(pommel)
+
+
+async def test_r12_a_size_m_weapon_cannot_grapple_and_nothing_is_spent(world: World, start_bot: Any) -> None:
+    pommel = await dealt_fight(world, start_bot)
+    before = await fight_of(pommel, world)
+    result = await attack(pommel, world, target="Bandit", grapple=True)
+    await refused(result, pommel, world, before)
+    assert "A size M weapon (Sword, Arming) cannot start a grapple" in result.content
+    assert remaining(before, "Alice") == 3
+
+
+# ---------------------------------------------------------------------------------- R13 passive defense
+
+
+@pytest.mark.parametrize(
+    ("face", "outcome", "hp"),
+    [
+        (6, "💥 **Hit** — against the passive defense (R13)", 9),
+        (4, "💨 **Miss** — against the passive defense (R13)", 11),
+        (5, f"{BIND} — against the passive defense (R13)", 11),
+    ],
+    ids=["r13_above_hits", "r13_below_misses", "r13_a_tie_is_a_bind"],
+)
+async def test_r13_passive_defense_hit_miss_and_tie_is_a_bind(
+    world: World, start_bot: Any, face: int, outcome: str, hp: int
+) -> None:
+    faces = [face, 5] if face == 6 else [face]
+    pommel = await dealt_fight(world, start_bot, faces=faces)
+    asked = await attack(pommel, world, target="Bandit")
+    assert asked.content.splitlines()[2] == (
+        f"🛡️ <@{world.gm.id}> (GM): how does **Bandit** defend? Passive **10**, or active with 1 to 2 of 2 "
+        "dice left (R13, R14)."
+    )
+    assert actions(asked) == ["passive", "active:1", "active:2", "void:1", "void:2"]
+    result = await pommel.click(asked, button(asked, "passive"), user=world.gm)
+    assert result.callback_type == 7  # the request is edited into the result
+    lines = result.content.splitlines()
+    assert "🛡️ Passive defense (R13): +8 Base +1 Prowess +1 Dex = **10**" in lines
+    assert outcome in lines
+    encounter = await fight_of(pommel, world)
+    assert encounter.combatant("Bandit").hp == hp
+    assert remaining(encounter, "Bandit") == 2
+    assert encounter.exchanges[-1].status is ExchangeStatus.RESOLVED
+    assert actions(result) == []
+    all_rolled(pommel)
+
+
+async def test_r13_a_helpless_target_defends_with_2_in_melee(world: World, start_bot: Any) -> None:
+    pommel = await dealt_fight(world, start_bot, faces=[2, 3])
+    result = await attack(pommel, world, target="Bandit", helpless=True)
+    lines = result.content.splitlines()
+    assert "🛡️ Undefended (R13): +2 Undefended = **2**" in lines
+    assert "💥 **Hit** — against the passive defense (R13)" in lines
+    assert actions(result) == []  # nobody was asked
+    assert (await fight_of(pommel, world)).combatant("Bandit").hp == 11
+    all_rolled(pommel)
+
+
+# ---------------------------------------------------------------------------------- R14 active defense
+
+
+async def defended(
+    pommel: RunningBot, world: World, defense: str, *, user: Any = None, **options: Any
+) -> InteractionResult:
+    """Alice attacks the Bandit with ``options``, and the GM clicks the Bandit's ``defense`` button."""
+    asked = await attack(pommel, world, target="Bandit", **options)
+    assert not asked.ephemeral, asked.content
+    return await pommel.click(asked, button(asked, defense), user=user or world.gm)
+
+
+async def test_r14_1_both_natural_1s_are_a_bind_and_nobody_fumbles(world: World, start_bot: Any) -> None:
+    pommel = await dealt_fight(world, start_bot, faces=[1, 1])
+    result = await defended(pommel, world, "active:1")
+    lines = result.content.splitlines()
+    assert f"{BIND} — both counting dice are natural 1s (R14.1)" in lines
+    assert "fumble" not in result.content
+    assert actions(result) == []
+    encounter = await fight_of(pommel, world)
+    assert (encounter.combatant("Bandit").hp, remaining(encounter, "Bandit")) == (11, 1)
+    assert encounter.reactions == []
+    all_rolled(pommel)
+
+
+async def test_r14_2_a_defender_natural_1_is_a_hit_whatever_the_totals(world: World, start_bot: Any) -> None:
+    pommel = await dealt_fight(world, start_bot, faces=[3, 1, 4])
+    result = await defended(pommel, world, "active:1", bonus=-5)
+    lines = result.content.splitlines()
+    assert "🎲 Attack: **3** +2 Prowess +3 Reach -5 Situational = **3**" in lines
+    assert "🛡️ Active defense, 1 die: **1** +1 Prowess +1 Dex +3 Sword, Messer = **6**" in lines
+    assert "💥 **Hit** — the defender's counting die is a natural 1 (R14.2)" in lines
+    assert "❤️ **Bandit**: HP 11 → **10**/11" in lines
+    assert actions(result) == ["desperate"]
+    assert (await fight_of(pommel, world)).combatant("Bandit").hp == 10
+    all_rolled(pommel)
+
+
+async def test_r14_3_an_attacker_natural_20_hits_but_is_no_critical_unless_its_total_is_above(
+    world: World, start_bot: Any
+) -> None:
+    pommel = await dealt_fight(world, start_bot, faces=[20, 15, 6])
+    result = await defended(pommel, world, "active:1", bonus=-20)
+    lines = result.content.splitlines()
+    assert "🎲 Attack: **20** +2 Prowess +3 Reach -20 Situational = **5**" in lines
+    assert "💥 **Hit** — a natural 20 (R14.3)" in lines
+    assert "🩸 Damage: Sword, Arming [6] 6 = 6 - DR 3 (Gambeson, Light) → **3**" in lines  # no crit die
+    assert (await fight_of(pommel, world)).combatant("Bandit").hp == 8
+    all_rolled(pommel)
+
+
+async def test_r14_3_r14_4_both_natural_20s_the_hit_lands_and_the_defender_may_counterattack(
+    world: World, start_bot: Any
+) -> None:
+    pommel = await dealt_fight(world, start_bot, faces=[20, 20, 7])
+    result = await defended(pommel, world, "active:1")
+    lines = result.content.splitlines()
+    assert "💥 **Hit** — a natural 20 (R14.3)" in lines  # 25 against 25: no critical
+    assert "↩️ Bandit may **counterattack** (R14)" in lines
+    assert "❤️ **Bandit**: HP 11 → **7**/11" in lines
+    assert actions(result) == ["desperate", "counter:1"]
+    encounter = await fight_of(pommel, world)
+    assert [r.kind for r in encounter.reactions] == [ReactionKind.COUNTERATTACK]
+    all_rolled(pommel)
+
+
+async def test_r14_5_an_attacker_fumble_misses_and_offers_the_counterattack(
+    world: World, start_bot: Any
+) -> None:
+    pommel = await dealt_fight(world, start_bot, faces=[1, 1, 8])
+    result = await defended(pommel, world, "active:1", dice=2)
+    lines = result.content.splitlines()
+    assert "🎲 Attack: **1**, ~~1~~ +2 Prowess +3 Reach = **6**" in lines
+    assert (
+        "🤦 **Miss — Alice fumbles** (dropped weapon or similar: the GM decides) — "
+        "the attacker fumbled (R14.5)"
+    ) in lines
+    assert "↩️ Bandit may **counterattack** (R14)" in lines
+    assert actions(result) == ["counter:1"]
+    encounter = await fight_of(pommel, world)
+    assert [r.kind for r in encounter.reactions] == [ReactionKind.COUNTERATTACK]
+    assert encounter.combatant("Bandit").hp == 11
+    all_rolled(pommel)
+
+
+async def test_r14_6_the_same_faces_are_a_bind_whatever_the_totals(world: World, start_bot: Any) -> None:
+    pommel = await dealt_fight(world, start_bot, faces=[12, 12])
+    result = await defended(pommel, world, "active:1", bonus=5)
+    lines = result.content.splitlines()
+    assert "🎲 Attack: **12** +2 Prowess +3 Reach +5 Situational = **22**" in lines  # against 17
+    assert f"{BIND} — the counting dice show the same number (R14.6)" in lines
+    assert actions(result) == []
+    assert (await fight_of(pommel, world)).combatant("Bandit").hp == 11
+    all_rolled(pommel)
+
+
+async def test_r14_6_a_void_defense_with_the_same_faces_is_no_bind_the_totals_decide(
+    world: World, start_bot: Any
+) -> None:
+    pommel = await dealt_fight(world, start_bot, faces=[12, 12, 5])
+    result = await defended(pommel, world, "void:1")
+    lines = result.content.splitlines()
+    assert "🛡️ Active defense, 1 die, void: **12** +1 Prowess +1 Dex = **14**" in lines
+    assert "💥 **Hit** — totals compared (R14.7)" in lines
+    assert "❤️ **Bandit**: HP 11 → **9**/11" in lines
+    encounter = await fight_of(pommel, world)
+    assert encounter.exchanges[-1].defense is not None
+    assert encounter.exchanges[-1].defense.void
+    assert encounter.combatant("Bandit").hp == 9
+    all_rolled(pommel)
 
 
 async def test_r14_7_an_active_defense_that_loses_takes_the_damage_less_dr(
     world: World, start_bot: Any
 ) -> None:
     pommel = await dealt_fight(world, start_bot, faces=[14, 7, 9, 6])
-    asked = await pommel.slash("attack", user=world.player, options={"target": "Bandit", "dice": 2})
-    print(asked.content)
-    assert asked.message is not None
-    result = await pommel.click(asked.message, button(asked.message, "active:1"), user=world.gm)
-    print(result.content)
-    fight = await fight_of(pommel, world)
-    assert fight.combatant("Bandit").hp == 8
+    result = await defended(pommel, world, "active:1", dice=2)
+    lines = result.content.splitlines()
+    assert lines == [
+        "⚔️ **Alice** attacks **Bandit** — Sword, Arming, pierce, 2 dice at Onset",
+        "🎲 Attack: **14**, ~~7~~ +2 Prowess +3 Reach = **19**",
+        "🛡️ Active defense, 1 die: **9** +1 Prowess +1 Dex +3 Sword, Messer = **14**",
+        "💥 **Hit** — totals compared (R14.7)",
+        "🩸 Damage: Sword, Arming [6] 6 = 6 - DR 3 (Gambeson, Light) → **3**",
+        "❤️ **Bandit**: HP 11 → **8**/11",
+        "😱 Bandit may make a **desperation defense** with the last die left (R15).",
+    ]
+    encounter = await fight_of(pommel, world)
+    assert encounter.combatant("Bandit").hp == 8
+    assert encounter.combatant("Bandit").pool.spent == {Spend.ACTIVE_DEFENSE: 1}
+    assert encounter.combatant("Alice").pool.spent == {Spend.ATTACK: 2}
+    all_rolled(pommel)
+
+
+async def test_r14_7_a_higher_active_defense_misses(world: World, start_bot: Any) -> None:
+    pommel = await dealt_fight(world, start_bot, faces=[10, 11])
+    result = await defended(pommel, world, "active:1")
+    assert "💨 **Miss** — totals compared (R14.7)" in result.content.splitlines()  # 15 against 16
+    assert actions(result) == []
+    all_rolled(pommel)
+
+
+async def test_r14_a_shield_adds_a_free_die_to_the_active_defense(world: World, start_bot: Any) -> None:
+    pommel = await dealt_fight(world, start_bot, faces=[15, 5, 16], edit=gear("Bandit", shield="buckler"))
+    asked = await attack(pommel, world, target="Bandit")
+    assert asked.content.splitlines()[2] == (
+        f"🛡️ <@{world.gm.id}> (GM): how does **Bandit** defend? Passive **11**, or active with 1 to 2 of 2 "
+        "dice left (+1 free die with the shield) (R13, R14)."
+    )
+    assert actions(asked) == [
+        "passive", "active:1", "active:2", "shield:1", "shield:2", "void:1", "void:2"
+    ]  # fmt: skip
+    result = await pommel.click(asked, button(asked, "shield:1"), user=world.gm)
+    lines = result.content.splitlines()
+    assert (
+        "🛡️ Active defense, 1 die, with the shield: ~~5~~, **16** +1 Prowess +1 Dex +3 Sword, Messer = **21**"
+        in (lines)
+    )
+    assert "💨 **Miss** — totals compared (R14.7)" in lines
+    encounter = await fight_of(pommel, world)
+    assert encounter.combatant("Bandit").pool.spent == {Spend.ACTIVE_DEFENSE: 1}  # the shield's die is free
+    all_rolled(pommel)
+
+
+# ---------------------------------------------------------------------------------- R15 desperation
+
+
+async def test_r15_a_desperation_defense_that_does_better_stands_and_costs_a_die_next_round(
+    world: World, start_bot: Any
+) -> None:
+    pommel = await dealt_fight(world, start_bot, faces=[15, 9, 6, 18])
+    hit = await defended(pommel, world, "active:1")
+    assert actions(hit) == ["desperate"]
+    assert labels(hit) == ["Desperation defense (1 die)"]
+    assert (await fight_of(pommel, world)).combatant("Bandit").hp == 8
+
+    saved = await pommel.click(hit, button(hit, "desperate"), user=world.gm)
+    lines = saved.content.splitlines()
+    assert (
+        "😱 Desperation defense (R15): **18** +1 Prowess +1 Dex +3 Sword, Messer = **23** — it stands"
+        in lines
+    )
+    assert "📉 Bandit loses 1 die next round (R6, R15)." in lines
+    assert "💨 **Miss** — totals compared (R14.7)" in lines
+    assert not any(line.startswith("🩸") for line in lines)
+    assert actions(saved) == []
+    encounter = await fight_of(pommel, world)
+    bandit = encounter.combatant("Bandit")
+    assert bandit.hp == 11  # the blow is taken back
+    assert bandit.pool.spent == {Spend.ACTIVE_DEFENSE: 1, Spend.DESPERATION_DEFENSE: 1}
+    assert bandit.pool.penalty_next_round == 1
+    assert encounter.initiative.swaps == []
+    all_rolled(pommel)
+
+
+async def test_r15_a_desperation_defense_that_does_worse_leaves_the_first_defense_standing(
+    world: World, start_bot: Any
+) -> None:
+    pommel = await dealt_fight(world, start_bot, faces=[15, 9, 6, 5])
+    hit = await defended(pommel, world, "active:1")
+    worse = await pommel.click(hit, button(hit, "desperate"), user=world.gm)
+    lines = worse.content.splitlines()
+    assert (
+        "😱 Desperation defense (R15): **5** +1 Prowess +1 Dex +3 Sword, Messer = **10** — "
+        "the first defense was better and stands"
+    ) in lines
+    assert "💥 **Hit** — totals compared (R14.7)" in lines
+    assert "❤️ **Bandit**: HP 11 → **8**/11" in lines
+    encounter = await fight_of(pommel, world)
+    assert encounter.combatant("Bandit").hp == 8  # counted once, not twice
+    assert encounter.combatant("Bandit").pool.penalty_next_round == 1
+    all_rolled(pommel)
+
+
+async def test_r15_a_desperation_defense_by_the_side_with_the_initiative_swaps_it_next_round(
+    world: World, start_bot: Any
+) -> None:
+    """Alice (K♠) went before the Bandit (2♣): her desperation defense swaps initiative, no die lost."""
+    pommel = await dealt_fight(world, start_bot, faces=[15, 9, 4, 17, 3], edit=bandits_turn)
+    asked = await attack(pommel, world, user=world.gm, target="Alice")
+    hit = await pommel.click(asked, button(asked, "active:1"), user=world.player)
+    assert "❤️ **Alice**: HP 14 → **10**/14" in hit.content.splitlines()
+    assert labels(hit) == ["Desperation defense (2 dice)"]
+    saved = await pommel.click(hit, button(hit, "desperate"), user=world.player)
+    lines = saved.content.splitlines()
+    assert (
+        "😱 Desperation defense (R15): **17**, ~~3~~ +2 Prowess +1 Dex +3 Sword, Arming = **23** — it stands"
+        in (lines)
+    )
+    assert "🔄 Alice had the initiative: the two swap it next round (R15)." in lines
+    encounter = await fight_of(pommel, world)
+    alice, bandit = encounter.combatant("Alice"), encounter.combatant("Bandit")
+    assert alice.hp == 14
+    assert alice.pool.penalty_next_round == 0
+    assert encounter.initiative.swaps == [(alice.holder, bandit.holder)]
+    all_rolled(pommel)
+
+
+# ---------------------------------------------------------------------------------- R16 criticals
+
+
+@pytest.mark.parametrize(
+    ("attack_type", "die"),
+    [("pierce", 6), ("chop", 8), ("slash", 10)],
+    ids=["pierce_d6", "chop_d8", "slash_d10"],
+)
+async def test_r16_a_critical_rolls_the_crit_die_of_the_attack_type(
+    world: World, start_bot: Any, attack_type: str, die: int
+) -> None:
+    pommel = await dealt_fight(world, start_bot, faces=[20, 5, 4], edit=PASSIVE_NPCS)
+    result = await attack(pommel, world, target="Bandit", attack_type=attack_type)
+    lines = result.content.splitlines()
+    assert "💥 **Critical hit!** — a natural 20 (R16)" in lines
+    assert f"🩸 Damage: Sword, Arming [5] 5 + 1d{die} crit [4] = 9 - DR 3 (Gambeson, Light) → **6**" in lines
+    assert "❤️ **Bandit**: HP 11 → **5**/11" in lines
+    all_rolled(pommel)
+
+
+async def test_r16_a_natural_20_below_the_passive_defense_hits_without_a_critical(
+    world: World, start_bot: Any
+) -> None:
+    pommel = await dealt_fight(world, start_bot, faces=[20, 5], edit=PASSIVE_NPCS)
+    result = await attack(pommel, world, target="Bandit", bonus=-20)
+    lines = result.content.splitlines()
+    assert "💥 **Hit** — a natural 20 (R16)" in lines  # 5 against 10
+    assert "🩸 Damage: Sword, Arming [5] 5 = 5 - DR 3 (Gambeson, Light) → **2**" in lines
+    all_rolled(pommel)
+
+
+async def test_r16_a_dynamic_critical_rolls_a_crit_die_per_attack_die_of_a_primary_type(
+    world: World, start_bot: Any
+) -> None:
+    pommel = await dealt_fight(world, start_bot, faces=[20, 3, 5, 4, 2], edit=PASSIVE_NPCS)
+    result = await attack(pommel, world, target="Bandit", dice=2)
+    lines = result.content.splitlines()
+    assert (
+        "🩸 Damage: Sword, Arming [5] 5 + 2d6 dynamic crit [4, 2] = 11 - DR 3 (Gambeson, Light) → **8**"
+        in lines
+    )
+    assert (await fight_of(pommel, world)).combatant("Bandit").hp == 3
+    all_rolled(pommel)
+
+
+async def test_r16_a_critical_of_a_type_that_is_not_primary_is_not_dynamic(
+    world: World, start_bot: Any
+) -> None:
+    pommel = await dealt_fight(world, start_bot, faces=[20, 3, 5, 4], edit=PASSIVE_NPCS)
+    result = await attack(pommel, world, target="Bandit", dice=2, attack_type="slash")
+    assert "🩸 Damage: Sword, Arming [5] 5 + 1d10 crit [4] = 9 - DR 3 (Gambeson, Light) → **6**" in (
+        result.content.splitlines()
+    )
+    all_rolled(pommel)
+
+
+async def test_r16_a_bash_critical_is_nonlethal(world: World, start_bot: Any) -> None:
+    pommel = await dealt_fight(
+        world, start_bot, faces=[20, 6, 5], edit=both(PASSIVE_NPCS, gear("Alice", weapon="war_club"))
+    )
+    result = await attack(pommel, world, target="Bandit")
+    lines = result.content.splitlines()
+    assert (
+        "🩸 Damage: Club, War [6] 6 + 1d6 crit [5] = 11 - DR 3 (Gambeson, Light) → **3** + **5 nonlethal** "
+        "(Bash critical, R16)"
+    ) in lines
+    assert "❤️ **Bandit**: HP 11 → **8**/11, nonlethal 5" in lines
+    bandit = (await fight_of(pommel, world)).combatant("Bandit")
+    assert (bandit.hp, bandit.nonlethal) == (8, 5)
+    all_rolled(pommel)
+
+
+# ---------------------------------------------------------------------------------- R17 armor, R18 fumble
+
+
+async def test_r17_armor_piercing_lowers_the_dr(world: World, start_bot: Any) -> None:
+    pommel = await dealt_fight(
+        world, start_bot, faces=[15, 5], edit=both(PASSIVE_NPCS, gear("Alice", weapon="small_dagger"))
+    )
+    result = await attack(pommel, world, target="Bandit")
+    assert "🩸 Damage: Dagger, Small [5] 5 = 5 - DR 1 (Gambeson, Light, after 2 Armor Piercing) → **4**" in (
+        result.content.splitlines()
+    )
+    assert (await fight_of(pommel, world)).combatant("Bandit").hp == 7
+    all_rolled(pommel)
+
+
+async def test_r17_bypassing_the_armor_takes_its_penalty_and_a_hit_ignores_dr(
+    world: World, start_bot: Any
+) -> None:
+    pommel = await dealt_fight(world, start_bot, faces=[16, 5], edit=PASSIVE_NPCS)
+    result = await attack(pommel, world, target="Bandit", bypass_armor=True)
+    lines = result.content.splitlines()
+    assert lines[0].endswith("1 die at Onset, bypassing the armor")
+    assert lines[1] == "🎲 Attack: **16** +2 Prowess +3 Reach -6 Bypass Gambeson, Light = **15**"
+    assert "🩸 Damage: Sword, Arming [5] 5 = 5; Gambeson, Light bypassed: no DR (R17) → **5**" in lines
+    assert (await fight_of(pommel, world)).combatant("Bandit").hp == 6
+    all_rolled(pommel)
+
+
+async def test_r17_attacking_the_armor_damages_its_hp_after_hardness_and_broken_armor_gives_no_dr(
+    world: World, start_bot: Any
+) -> None:
+    pommel = await dealt_fight(world, start_bot, faces=[15, 7, 15, 8, 15, 5], edit=PASSIVE_NPCS)
+    first = await attack(pommel, world, target="Bandit", at_armor=True)
+    lines = first.content.splitlines()
+    assert lines[0].endswith("1 die at Onset, at the armor")
+    assert "🩸 Damage: Sword, Arming [7] 7 = 7 - Hardness 1 → **6** to Gambeson, Light's HP (R17)" in lines
+    assert "🪖 Bandit's armor: 4 HP left" in lines
+    bandit = (await fight_of(pommel, world)).combatant("Bandit")
+    assert (bandit.hp, bandit.armor_hp) == (11, 4)
+
+    second = await attack(pommel, world, target="Bandit", at_armor=True)
+    assert (
+        "🪖 Bandit's armor: 0 HP left — **broken**: no protection until repaired"
+        in second.content.splitlines()
+    )
+
+    third = await attack(pommel, world, target="Bandit")
+    assert "🩸 Damage: Sword, Arming [5] 5 = 5 - DR 0 (Gambeson, Light) → **5**" in third.content.splitlines()
+    bandit = (await fight_of(pommel, world)).combatant("Bandit")
+    assert (bandit.hp, bandit.armor_hp) == (6, 0)
+    all_rolled(pommel)
+
+
+async def test_r17_a_bind_against_an_active_shield_damages_the_shield(world: World, start_bot: Any) -> None:
+    pommel = await dealt_fight(world, start_bot, faces=[12, 3, 12, 8], edit=gear("Bandit", shield="buckler"))
+    result = await defended(pommel, world, "shield:1")
+    lines = result.content.splitlines()
+    assert f"{BIND} — the counting dice show the same number (R14.6)" in lines
+    assert "🛡️ The Bind strikes the shield (R17): 8 - Toughness 6 = **2** to Buckler; 8 HP left" in lines
+    bandit = (await fight_of(pommel, world)).combatant("Bandit")
+    assert (bandit.hp, bandit.shield_hp) == (11, 8)
+    all_rolled(pommel)
+
+
+async def test_r18_a_fumble_against_the_passive_defense_misses_without_a_counterattack(
+    world: World, start_bot: Any
+) -> None:
+    pommel = await dealt_fight(world, start_bot, faces=[1], edit=PASSIVE_NPCS)
+    result = await attack(pommel, world, target="Bandit")
+    assert (
+        "🤦 **Miss — Alice fumbles** (dropped weapon or similar: the GM decides) — "
+        "every die that could count shows 1 (R18)"
+    ) in result.content.splitlines()
+    assert actions(result) == []
+    assert (await fight_of(pommel, world)).reactions == []
+    all_rolled(pommel)
+
+
+# ---------------------------------------------------------------------------------- R9 another die
+
+
+async def test_r9_the_defender_counts_its_other_die_to_turn_the_hit_into_a_bind(
+    world: World, start_bot: Any
+) -> None:
+    pommel = await dealt_fight(world, start_bot, faces=[15, 16, 15, 6])
+    hit = await defended(pommel, world, "active:2", bonus=5)
+    lines = hit.content.splitlines()
+    assert "🛡️ Active defense, 2 dice: **16**, ~~15~~ +1 Prowess +1 Dex +3 Sword, Messer = **21**" in lines
+    assert "💥 **Hit** — totals compared (R14.7)" in lines  # 25 against 21
+    assert "🎯 Bandit may count the **15** instead: a Bind (R9)." in lines
+    assert actions(hit) == ["defenderdie"]
+    assert labels(hit) == ["Bandit: count the 15 (Bind)"]
+    assert (await fight_of(pommel, world)).combatant("Bandit").hp == 8
+
+    before = await fight_of(pommel, world)
+    stolen = await pommel.click(hit, button(hit, "defenderdie"), user=world.player)
+    await refused(stolen, pommel, world, before)
+
+    bind = await pommel.click(hit, button(hit, "defenderdie"), user=world.gm)
+    lines = bind.content.splitlines()
+    assert "🎯 Bandit counts another die to force a Bind (R9)." in lines
+    assert f"{BIND} — the counting dice show the same number (R14.6)" in lines
+    assert not any(line.startswith("🩸") for line in lines)
+    assert actions(bind) == []
+    encounter = await fight_of(pommel, world)
+    assert encounter.combatant("Bandit").hp == 11  # the HP come back
+    defense = encounter.exchanges[-1].defense
+    assert defense is not None
+    assert defense.roll is not None
+    assert defense.roll.value == 15
+    all_rolled(pommel)
+
+
+# ---------------------------------------------------------------------------------- R7 spending
+
+
+async def test_r7_an_attack_with_more_dice_than_remain_is_refused_with_the_number_left(
+    world: World, start_bot: Any
+) -> None:
+    pommel = await dealt_fight(world, start_bot)
+    before = await fight_of(pommel, world)
+    result = await attack(pommel, world, target="Bandit", dice=4)
+    await refused(result, pommel, world, before)
+    assert "only 3 dice remain in your Martial Pool this round. Nothing was spent." in result.content
+
+
+async def test_r7_two_attacks_at_once_cannot_overdraw_the_pool(world: World, start_bot: Any) -> None:
+    def two_dice_spent(encounter: Encounter) -> None:
+        encounter.combatant("Alice").pool.spend(2, Spend.MOVEMENT)
+
+    pommel = await dealt_fight(world, start_bot, faces=[3], edit=both(PASSIVE_NPCS, two_dice_spent))
+    results = await asyncio.gather(
+        attack(pommel, world, target="Bandit"), attack(pommel, world, target="Bandit")
+    )
+    answered = sorted(result.ephemeral for result in results)
+    assert answered == [False, True]
+    refusal = next(result for result in results if result.ephemeral)
+    assert "only 0 dice remain in your Martial Pool this round. Nothing was spent." in refusal.content
+    encounter = await fight_of(pommel, world)
+    assert encounter.combatant("Alice").pool.remaining == 0
+    assert encounter.combatant("Alice").pool.spent == {Spend.MOVEMENT: 2, Spend.ATTACK: 1}
+    assert len(encounter.exchanges) == 1
+    all_rolled(pommel)
