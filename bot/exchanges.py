@@ -625,7 +625,7 @@ def attack_armor_class(
     check_attack(attacking, defending, attack)
     attacker.pool.spend(1, _SPEND[kind])
     if defending.armor is not None:
-        ac = armor_class_of(defending.armor, target.dex_mod, defending.shield is not None, target.ac_modifier)
+        ac = armor_class_of(defending.armor, target.dex_mod, defending.shield is not None)
     else:
         ac = monster_armor_class(target.ac_modifier) + (2 if defending.shield is not None else 0)
     bonus = sum_of(attack_bonus(attacking, defending, attack.model_copy(update={"joker_bonus": 0})))
