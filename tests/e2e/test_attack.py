@@ -20,6 +20,7 @@ from bot.encounter import Encounter
 from bot.fight_state import DefensePolicy, ExchangeStatus, Reaction, ReactionKind
 from bot.rules.dice import ScriptedDice
 from bot.rules.engagement import Range
+from bot.rules.morale import MoraleStanding
 from bot.rules.pool import MartialPool, Spend
 
 from .fake_discord import FakeMessage, World
@@ -876,4 +877,219 @@ async def test_r7_two_attacks_at_once_cannot_overdraw_the_pool(world: World, sta
     assert encounter.combatant("Alice").pool.remaining == 0
     assert encounter.combatant("Alice").pool.spent == {Spend.MOVEMENT: 2, Spend.ATTACK: 1}
     assert len(encounter.exchanges) == 1
+    all_rolled(pommel)
+
+
+# ---------------------------------------------------------------------------------- R21-R23, R25 morale
+
+
+def bandits_led_by_the_first(encounter: Encounter) -> None:
+    """Bandits 1 (the leader, 2 HP left) and 2; NPC defenses are passive."""
+    leader = encounter.combatant("Bandit 1")
+    leader.leader, leader.hp = True, 2
+
+
+async def test_r22_the_leader_going_down_proposes_a_morale_check_and_the_gm_rolls_it_r21(
+    world: World, start_bot: Any
+) -> None:
+    pommel = await dealt_fight(
+        world,
+        start_bot,
+        faces=[15, 6, 14],
+        npcs=[("bandit", 2, "Bandits")],
+        edit=both(PASSIVE_NPCS, bandits_led_by_the_first),
+    )
+    result = await attack(pommel, world, target="Bandit 1")
+    lines = result.content.splitlines()
+    assert "❤️ **Bandit 1**: HP 2 → **-1**/11 — **down**" in lines
+    assert lines[-2:] == [
+        "😨 #1 **Bandits** should check morale (R22) (round 1): Bandit 1, the leader, is down.",
+        "😨 #2 **Bandits** should check morale (R22) (round 1): 1 of 2 are out of the fight.",
+    ]
+    assert actions(result) == ["pommel:morale:1", "pommel:morale:2"]
+    assert labels(result) == ["Roll morale: Bandits", "Roll morale: Bandits"]
+    encounter = await fight_of(pommel, world)
+    assert [(p.id, p.group) for p in encounter.morale_proposals] == [(1, "Bandits"), (2, "Bandits")]
+
+    player = await pommel.click(result, "pommel:morale:1", user=world.player)
+    assert player.ephemeral
+    assert await fight_of(pommel, world) == encounter
+    rolled = await pommel.click(result, "pommel:morale:1", user=world.gm)
+    assert not rolled.ephemeral, rolled.content
+    assert rolled.text.splitlines()[:6] == [
+        "😨 **Morale check** for **Bandits** (R21: 11+ holds)",
+        "Proposed (R22, #1): Bandit 1, the leader, is down.",
+        "• **Bandit 2**: **14** +0 morale = `14` vs 11 → ✅ holds",
+        "Not checking: **Bandit 1** (down)",
+        "**1 of 1 hold.**",
+        "This check also settles the proposed check #2.",
+    ]
+    after = await fight_of(pommel, world)
+    assert after.combatant("Bandit 2").standing is MoraleStanding.STEADY
+    assert after.morale_proposals == []  # both proposals are settled by the one check
+    all_rolled(pommel)
+
+
+async def test_r25_a_frightened_attacker_attacks_at_disadvantage(world: World, start_bot: Any) -> None:
+    pommel = await dealt_fight(
+        world,
+        start_bot,
+        faces=[18, 6],
+        edit=both(bandits_turn, gear("Bandit", standing=MoraleStanding.FRIGHTENED)),
+    )
+    asked = await attack(pommel, world, user=world.gm, target="Alice")
+    lines = asked.content.splitlines()
+    assert lines[0] == "⚔️ **Bandit** attacks **Alice** — Sword, Messer, chop, 1 die at Onset, at disadvantage"
+    assert (
+        lines[1] == "🎲 Attack: ~~18~~, **6** +1 Prowess +3 Reach = **10**"
+    )  # one extra die, the highest removed
+    encounter = await fight_of(pommel, world)
+    assert encounter.combatant("Bandit").pool.spent == {Spend.ATTACK: 1}  # the extra die is free
+    all_rolled(pommel)
+
+
+# ---------------------------------------------------------------------------------- R24 against AC
+
+
+async def test_r24_against_ac_is_a_plain_d20_against_the_armor_class(world: World, start_bot: Any) -> None:
+    pommel = await dealt_fight(world, start_bot, faces=[11, 5, 7])
+    hit = await attack(pommel, world, target="Bandit", against_ac=True)
+    assert hit.content.splitlines() == [
+        "⚔️ **Alice** attacks **Bandit** against AC — Sword, Arming",
+        "🎲 **11** +5 attack = **16** against **AC 13** (R24)",  # light armor 12 + Dex 1
+        "💥 **Hit**",
+        "🩸 Damage: Sword, Arming [5] 5 = 5 → **5**",
+        "❤️ **Bandit**: HP 11 → **6**/11",
+    ]
+    assert actions(hit) == []  # nobody is asked to defend
+    miss = await attack(pommel, world, target="Bandit", against_ac=True)
+    assert miss.content.splitlines()[1:] == [
+        "🎲 **7** +5 attack = **12** against **AC 13** (R24)",
+        "💨 **Miss**",
+    ]
+    encounter = await fight_of(pommel, world)
+    assert encounter.combatant("Bandit").hp == 6
+    assert encounter.combatant("Alice").pool.spent == {Spend.ATTACK: 2}
+    all_rolled(pommel)
+
+
+# ---------------------------------------------------------------------------------- who may do what
+
+
+async def test_a_player_cannot_attack_with_another_players_combatant(world: World, start_bot: Any) -> None:
+    pommel = await dealt_fight(world, start_bot)
+    before = await fight_of(pommel, world)
+    result = await attack(pommel, world, user=world.player2, who="Alice", target="Bandit")
+    await refused(result, pommel, world, before)
+    assert result.content == f"Alice is not yours: only <@{world.player.id}> or the GM can attack for them."
+
+
+async def test_r1_attacking_out_of_turn_is_refused_when_no_counterattack_is_owed(
+    world: World, start_bot: Any
+) -> None:
+    pommel = await dealt_fight(world, start_bot)
+    before = await fight_of(pommel, world)
+    result = await attack(pommel, world, user=world.player2, target="Bandit")
+    await refused(result, pommel, world, before)
+    assert result.content == (
+        "Bob can attack only on their own turn, and it is Alice's turn; out of turn only a counterattack "
+        "(R14) or an opportunity attack (R12) the rules give is allowed."
+    )
+
+
+async def test_r14_a_counterattack_owed_may_be_taken_out_of_turn_with_attack(
+    world: World, start_bot: Any
+) -> None:
+    """The counterattack the button offers can also be typed: /attack on the attacker, out of turn."""
+    pommel = await dealt_fight(world, start_bot, faces=[15, 20, 4])
+    await defended(pommel, world, "active:1")
+    counter = await attack(pommel, world, user=world.gm, who="Bandit", target="Alice")
+    assert counter.content.splitlines()[0] == (
+        "⚔️ **Bandit** attacks **Alice** (counterattack) — Sword, Messer, chop, 1 die at Melee"
+    )
+    before = await fight_of(pommel, world)
+    assert before.reactions == []
+    again = await attack(pommel, world, user=world.gm, who="Bandit", target="Alice")
+    await refused(again, pommel, world, before)  # owed once
+    all_rolled(pommel)
+
+
+async def test_a_player_cannot_click_the_defense_of_someone_elses_combatant(
+    world: World, start_bot: Any
+) -> None:
+    pommel = await dealt_fight(world, start_bot, faces=[15], edit=bandits_turn)
+    asked = await attack(pommel, world, user=world.gm, target="Alice")
+    before = await fight_of(pommel, world)
+    stolen = await pommel.click(asked, button(asked, "passive"), user=world.player2)
+    await refused(stolen, pommel, world, before)
+    assert stolen.content == f"Alice is not yours: only <@{world.player.id}> or the GM can defend for them."
+    assert before.exchanges[-1].status is ExchangeStatus.AWAITING_DEFENSE
+    assert "how does **Alice** defend?" in asked.content  # the request still stands, buttons and all
+    assert "passive" in actions(asked)
+
+
+async def test_a_double_click_on_a_defense_button_resolves_once(world: World, start_bot: Any) -> None:
+    pommel = await dealt_fight(world, start_bot, faces=[15, 9, 6])
+    asked = await attack(pommel, world, target="Bandit")
+    defense = button(asked, "active:1")
+    clicks = await asyncio.gather(
+        pommel.click(asked, defense, user=world.gm), pommel.click(asked, defense, user=world.gm)
+    )
+    assert sorted(click.ephemeral for click in clicks) == [False, True]
+    second = next(click for click in clicks if click.ephemeral)
+    assert "Nothing was changed" in second.content
+    encounter = await fight_of(pommel, world)
+    bandit = encounter.combatant("Bandit")
+    assert (bandit.hp, bandit.pool.remaining) == (8, 1)  # one blow, one die
+    assert "❤️ **Bandit**: HP 11 → **8**/11" in asked.content.splitlines()
+
+    all_rolled(pommel)
+
+
+# ---------------------------------------------------------------------------------- defense policy
+
+
+async def test_defense_policy_passive_answers_for_the_npc_at_once(world: World, start_bot: Any) -> None:
+    pommel = await dealt_fight(world, start_bot, faces=[12, 4], edit=PASSIVE_NPCS)
+    result = await attack(pommel, world, target="Bandit")
+    assert result.callback_type == 4
+    assert result.content.splitlines() == [
+        "⚔️ **Alice** attacks **Bandit** — Sword, Arming, pierce, 1 die at Onset",
+        "🎲 Attack: **12** +2 Prowess +3 Reach = **17**",
+        "🛡️ Passive defense (R13): +8 Base +1 Prowess +1 Dex = **10**",
+        "💥 **Hit** — against the passive defense (R13)",
+        "🩸 Damage: Sword, Arming [4] 4 = 4 - DR 3 (Gambeson, Light) → **1**",
+        "❤️ **Bandit**: HP 11 → **10**/11",
+    ]
+    assert actions(result) == []
+    encounter = await fight_of(pommel, world)
+    assert encounter.exchanges[-1].status is ExchangeStatus.RESOLVED
+    assert remaining(encounter, "Bandit") == 2
+    all_rolled(pommel)
+
+
+async def test_defense_policy_active_with_all_dice_rolls_every_die_left_for_the_npc(
+    world: World, start_bot: Any
+) -> None:
+    pommel = await dealt_fight(world, start_bot, faces=[15, 4, 9, 6], edit=policy(DefensePolicy.ACTIVE_ALL))
+    result = await attack(pommel, world, target="Bandit")
+    lines = result.content.splitlines()
+    assert "🛡️ Active defense, 2 dice: ~~4~~, **9** +1 Prowess +1 Dex +3 Sword, Messer = **14**" in lines
+    assert "💥 **Hit** — totals compared (R14.7)" in lines
+    assert actions(result) == []  # no die left for a desperation defense
+    encounter = await fight_of(pommel, world)
+    bandit = encounter.combatant("Bandit")
+    assert (bandit.hp, bandit.pool.spent) == (8, {Spend.ACTIVE_DEFENSE: 2})
+    all_rolled(pommel)
+
+
+async def test_defense_policy_does_not_answer_for_players(world: World, start_bot: Any) -> None:
+    pommel = await dealt_fight(
+        world, start_bot, faces=[15], edit=both(bandits_turn, policy(DefensePolicy.PASSIVE))
+    )
+    asked = await attack(pommel, world, user=world.gm, target="Alice")
+    assert f"🛡️ <@{world.player.id}>: how does **Alice** defend?" in asked.content
+    assert "⏰ If nobody picks by <t:" in asked.content
+    assert "the defense is passive." in asked.content
+    assert (await fight_of(pommel, world)).exchanges[-1].status is ExchangeStatus.AWAITING_DEFENSE
     all_rolled(pommel)
