@@ -35,7 +35,7 @@ from .fight_state import (
     Reaction,
     ReactionKind,
 )
-from .fighters import fighter, joker_bonus, own_situations
+from .fighters import fighter, joker_bonus, own_situations, target_situations
 from .morale_table import group_snapshot, propose_checks
 from .names import shown
 from .permissions import Actor, require_control
@@ -185,12 +185,15 @@ def declare_attack(
     kind = attack_kind(encounter, attacker, target)
     weapon = catalog.weapon(attacker.weapon)
     attacking, defending = fighter(attacker, catalog), fighter(target, catalog)
-    engagement = encounter.engagement(attacker, target)
+    engagement = encounter.engagement_now(attacker, target)
     at = engagement.range if weapon.is_missile else engagement.range_for_attack(declared.dice)
-    before_grapple = _range_before_grapple(encounter, attacker, target)
-    if kind is AttackKind.OPPORTUNITY and before_grapple is not None:
-        at = before_grapple
-    situations = situational_advantage(own_situations(encounter, attacker), declared.situation)
+    owed = encounter.reaction(attacker, target) if kind is not AttackKind.NORMAL else None
+    if owed is not None and owed.at is not None:
+        at = owed.at
+    situations = situational_advantage(
+        own_situations(encounter, attacker) + target_situations(target, missile=weapon.is_missile),
+        declared.situation,
+    )
     attack = Attack(
         attack_type=declared.attack_type or default_attack_type(weapon.types, weapon.primary),
         dice=declared.dice,
@@ -212,7 +215,7 @@ def declare_attack(
             r for r in encounter.reactions if not (r.by == attacker.id and r.against == target.id)
         ]
     rolled = roll_attack(attacking, defending, attack, dice)
-    engagement.record_attack(declared.dice, missile=rolled.missile)
+    encounter.engagement(attacker, target).record_attack(declared.dice, missile=rolled.missile)
     exchange = Exchange(
         id=encounter.next_exchange,
         attacker=attacker.id,
@@ -221,35 +224,19 @@ def declare_attack(
         weapon=attacker.weapon,
         round=encounter.initiative.round,
         asked_at=now,
+        situations=[situation.label for situation in situations.situations],
     )
     encounter.next_exchange += 1
     encounter.exchanges.append(exchange)
     _forget_old_exchanges(encounter)
     exchange.undefended = declared.helpless
-    automatic = _automatic_defense(encounter, target, declared)
+    automatic = _automatic_defense(encounter, target, exchange)
     if automatic is not None:
         return _resolve(encounter, catalog, exchange, automatic, dice, decided_by="policy")
     minutes = encounter.table.defense_timeout_minutes
     if target.owner_id is not None and minutes:
         exchange.deadline = now + timedelta(minutes=minutes)
     return ExchangeReport(exchange_id=exchange.id, hp_before=target.hp, nonlethal_before=target.nonlethal)
-
-
-def _range_before_grapple(encounter: Encounter, attacker: Combatant, target: Combatant) -> Range | None:
-    """R12: the target of a grapple "may take an opportunity attack first": before the Grapple holds,
-    at the range the pair was at, so a size M weapon is not shut out of it. None for other
-    opportunity attacks (leaving Grapple), which happen where the pair now stands."""
-    reaction = encounter.reaction(attacker, target, ReactionKind.OPPORTUNITY)
-    if reaction is None or reaction.reason != GRAPPLED:
-        return None
-    for exchange in reversed(encounter.exchanges):
-        grappled = exchange.attacker == target.id and exchange.defender == attacker.id
-        if grappled and exchange.applied.range_before is not None:
-            return exchange.applied.range_before
-    return None
-
-
-GRAPPLED = "was grappled"
 
 
 _SPEND = {
@@ -259,17 +246,13 @@ _SPEND = {
 }
 
 
-def _automatic_defense(
-    encounter: Encounter, target: Combatant, declared: Declaration
-) -> DefenseChoice | None:
+def _automatic_defense(encounter: Encounter, target: Combatant, exchange: Exchange) -> DefenseChoice | None:
     """The defense nobody needs to be asked about: helpless targets, defenders without dice or out of
     the fight, and NPCs under a policy other than asking the GM."""
-    if declared.helpless:
-        return DefenseChoice(mode="passive")
-    if target.pool.remaining < 1 or target.out_of_the_fight:
+    if exchange.undefended or target.pool.remaining < 1 or target.out_of_the_fight:
         return PASSIVE
     if target.owner_id is None and encounter.table.defense_policy is not DefensePolicy.ASK_GM:
-        return policy_choice(encounter.table.defense_policy, target, encounter, None)
+        return policy_choice(encounter.table.defense_policy, target, encounter, exchange)
     return None
 
 
@@ -391,7 +374,14 @@ def _apply(
         applied.range_before = engagement.range
         engagement.enter_grapple()
         if defender.pool.remaining > 0 and not defender.out_of_the_fight:
-            _owe(encounter, ReactionKind.OPPORTUNITY, defender, attacker, GRAPPLED)
+            _owe(
+                encounter,
+                ReactionKind.OPPORTUNITY,
+                defender,
+                attacker,
+                "was grappled",
+                at=applied.range_before,
+            )
     elif damage is not None:
         applied.hp, applied.nonlethal = damage.lethal, damage.nonlethal
         defender.hp = defender.clamp_hp(defender.hp - damage.lethal)
@@ -439,9 +429,17 @@ def _undo(encounter: Encounter, exchange: Exchange, attacker: Combatant, defende
     exchange.applied = Applied()
 
 
-def _owe(encounter: Encounter, kind: ReactionKind, by: Combatant, against: Combatant, reason: str) -> None:
+def _owe(
+    encounter: Encounter,
+    kind: ReactionKind,
+    by: Combatant,
+    against: Combatant,
+    reason: str,
+    *,
+    at: Range | None = None,
+) -> None:
     reaction = Reaction(
-        kind=kind, by=by.id, against=against.id, round=encounter.initiative.round, reason=reason
+        kind=kind, by=by.id, against=against.id, round=encounter.initiative.round, reason=reason, at=at
     )
     if reaction not in encounter.reactions:
         encounter.reactions.append(reaction)
@@ -611,7 +609,7 @@ def attack_armor_class(
     kind = attack_kind(encounter, attacker, target)
     weapon = catalog.weapon(attacker.weapon)
     attacking, defending = fighter(attacker, catalog), fighter(target, catalog)
-    engagement = encounter.engagement(attacker, target)
+    engagement = encounter.engagement_now(attacker, target)
     attack = Attack(
         attack_type=declared.attack_type or default_attack_type(weapon.types, weapon.primary),
         dice=1,
@@ -629,7 +627,10 @@ def attack_armor_class(
     else:
         ac = monster_armor_class(target.ac_modifier) + (2 if defending.shield is not None else 0)
     bonus = sum_of(attack_bonus(attacking, defending, attack.model_copy(update={"joker_bonus": 0})))
-    situation = situational_advantage(own_situations(encounter, attacker), declared.situation).advantage
+    situation = situational_advantage(
+        own_situations(encounter, attacker) + target_situations(target, missile=weapon.is_missile),
+        declared.situation,
+    ).advantage
     roll = attack_against_ac(
         dice, bonus, ac, situation, attack.joker_bonus, natural_results=encounter.options.ac_natural_results
     )

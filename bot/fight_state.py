@@ -74,6 +74,8 @@ class Exchange(BaseModel):
     """The message that asks for the defense, so a timeout can take its buttons away."""
     undefended: bool = False
     """Declared against an unaware or helpless target (R13)."""
+    situations: list[str] = Field(default_factory=list)
+    """The R25 situations that gave the attack advantage or disadvantage, as the message names them."""
     defense: Defense | None = None
     result: AttackResult | None = None
     applied: Applied = Field(default_factory=Applied)
@@ -106,6 +108,9 @@ class Reaction(BaseModel):
     against: str
     round: int
     reason: str
+    at: Range | None = None
+    """The range the attack is made at when it is not the pair's range now: a grappled target strikes
+    "first", before the Grapple holds (R12)."""
 
 
 class MoraleProposal(BaseModel):

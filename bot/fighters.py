@@ -37,6 +37,14 @@ def joker_bonus(encounter: Encounter, combatant: Combatant, kind: RollKind) -> i
     return encounter.initiative.bonus_for(combatant.holder, kind, encounter.options.joker_bonus)
 
 
+def target_situations(target: Combatant, *, missile: bool) -> list[Situation]:
+    """R25 situations the fight knows about the target: prone (a condition) helps in melee and hinders
+    missiles."""
+    if target.condition_named("prone") is None:
+        return []
+    return [Situation.PRONE_TARGET_RANGED if missile else Situation.PRONE_TARGET_MELEE]
+
+
 def own_situations(encounter: Encounter, combatant: Combatant) -> list[Situation]:
     """R25 situations the fight knows about the attacker itself: Frightened (and, by option, Routed)."""
     situation = morale_situation(combatant.standing, routed_too=encounter.options.routed_attack_disadvantage)

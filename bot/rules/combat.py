@@ -392,7 +392,8 @@ class DamageRoll(BaseModel):
 
     @property
     def before_dr(self) -> int:
-        return self.weapon_damage + self.joker_bonus + self.critical_damage
+        """Weapon damage (the better of two weapons, R26) + Joker + crit dice."""
+        return max(self.weapon_damage, self.off_hand_damage or 0) + self.joker_bonus + self.critical_damage
 
 
 def _dr(defender: Fighter, attack: Attack, weapon: Weapon, options: RuleOptions) -> tuple[int, int]:

@@ -64,10 +64,14 @@ def breakdown(roll: PoolRoll | None, bonus: Sequence[Modifier]) -> str:
     return f"{' '.join(parts)} = **{total}**"
 
 
-def _situation(advantage: Advantage) -> str:
-    return {Advantage.ADVANTAGE: ", with advantage", Advantage.DISADVANTAGE: ", at disadvantage"}.get(
-        advantage, ""
-    )
+def _situation(advantage: Advantage, why: Sequence[str] = ()) -> str:
+    """R10, R25: the roll's situation, with the situations the fight applied by itself."""
+    reasons = f" ({'; '.join(why)})" if why else ""
+    if advantage is Advantage.ADVANTAGE:
+        return f", with advantage{reasons}"
+    if advantage is Advantage.DISADVANTAGE:
+        return f", at disadvantage{reasons}"
+    return f", advantage and disadvantage cancel{reasons}" if why else ""
 
 
 def attack_headline(encounter: Encounter, exchange: Exchange, weapon: str) -> str:
@@ -89,7 +93,7 @@ def attack_headline(encounter: Encounter, exchange: Exchange, weapon: str) -> st
     return (
         f"⚔️ **{name(attacker.name)}** attacks **{name(defender.name)}**{kind} — {weapon}, "
         f"{attack.attack_type.value}, {dice_count(attack.dice)} at {attack.range.label}"
-        f"{extra}{_situation(exchange.attack.roll.advantage)}"
+        f"{extra}{_situation(exchange.attack.roll.advantage, exchange.situations)}"
     )
 
 
@@ -161,7 +165,7 @@ def damage_line(damage: DamageRoll, weapon: str, *, at_armor: bool = False) -> s
         parts.append(f"+ {len(damage.critical_faces)}{die}{dynamic} crit [{crit}]")
     elif damage.critical_damage:
         parts.append(f"+{damage.critical_damage} critical (double)")
-    text = f"🩸 Damage: {' '.join(parts)} = {_before_dr(damage)}"
+    text = f"🩸 Damage: {' '.join(parts)} = {damage.before_dr}"
     if at_armor:
         return f"{text} - Hardness {damage.dr} → **{damage.armor_damage}** to {damage.armor}'s HP (R17)"
     if damage.armor is not None and damage.bypassed:
@@ -175,12 +179,6 @@ def damage_line(damage: DamageRoll, weapon: str, *, at_armor: bool = False) -> s
     if damage.knockout_threat is not None:
         dealt += f"; Knock-Out threat: a Will save against **{damage.knockout_threat}** (R16)"
     return f"{text} → {dealt}"
-
-
-def _before_dr(damage: DamageRoll) -> int:
-    """The damage before DR: the better of the two weapons counts (R26), as it does for the HP."""
-    better = max(damage.weapon_damage, damage.off_hand_damage or 0)
-    return better + damage.joker_bonus + damage.critical_damage
 
 
 def hp_line(defender: Combatant, hp_before: int, nonlethal_before: int) -> str:

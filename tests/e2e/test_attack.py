@@ -319,7 +319,12 @@ async def test_r12_a_grapple_with_a_small_weapon_that_hits_enters_grapple_and_gi
     assert pair_range(encounter, "Alice", "Bandit") is Range.GRAPPLE
     assert encounter.reactions == [
         Reaction(
-            kind=ReactionKind.OPPORTUNITY, by=bandit.id, against=alice.id, round=1, reason="was grappled"
+            kind=ReactionKind.OPPORTUNITY,
+            by=bandit.id,
+            against=alice.id,
+            round=1,
+            reason="was grappled",
+            at=Range.ONSET,  # the target strikes first, before the Grapple holds (R12)
         )
     ]
     all_rolled(pommel)
@@ -939,13 +944,50 @@ async def test_r25_a_frightened_attacker_attacks_at_disadvantage(world: World, s
     )
     asked = await attack(pommel, world, user=world.gm, target="Alice")
     lines = asked.content.splitlines()
-    assert lines[0] == "⚔️ **Bandit** attacks **Alice** — Sword, Messer, chop, 1 die at Onset, at disadvantage"
+    assert lines[0] == (
+        "⚔️ **Bandit** attacks **Alice** — Sword, Messer, chop, 1 die at Onset, "
+        "at disadvantage (attacker is frightened)"
+    )
     assert (
         lines[1] == "🎲 Attack: ~~18~~, **6** +1 Prowess +3 Reach = **10**"
     )  # one extra die, the highest removed
     encounter = await fight_of(pommel, world)
     assert encounter.combatant("Bandit").pool.spent == {Spend.ATTACK: 1}  # the extra die is free
     all_rolled(pommel)
+
+
+async def test_r25_a_prone_target_is_attacked_with_advantage_in_melee(world: World, start_bot: Any) -> None:
+    """R25, R10: the fight knows the target is prone (a condition): advantage in melee, one free die."""
+    pommel = await dealt_fight(world, start_bot, faces=[5, 17], edit=both(bandits_turn, prone("Alice")))
+    asked = await attack(pommel, world, user=world.gm, target="Alice")
+    lines = asked.content.splitlines()
+    assert lines[0].endswith("1 die at Onset, with advantage (prone target, in melee)")
+    assert lines[1] == "🎲 Attack: ~~5~~, **17** +1 Prowess +3 Reach = **21**"
+    all_rolled(pommel)
+
+
+async def test_r25_r10_a_frightened_attacker_against_a_prone_target_has_neither(
+    world: World, start_bot: Any
+) -> None:
+    cancelled = await dealt_fight(
+        world,
+        start_bot,
+        faces=[9],
+        edit=both(bandits_turn, prone("Alice"), gear("Bandit", standing=MoraleStanding.FRIGHTENED)),
+    )
+    asked = await attack(cancelled, world, user=world.gm, target="Alice")
+    first = asked.content.splitlines()[0]
+    assert first.endswith(
+        "advantage and disadvantage cancel (attacker is frightened; prone target, in melee)"
+    )
+    all_rolled(cancelled)
+
+
+def prone(who: str) -> Callable[[Encounter], None]:
+    def edit(encounter: Encounter) -> None:
+        encounter.combatant(who).add_condition("prone")
+
+    return edit
 
 
 # ---------------------------------------------------------------------------------- R24 against AC

@@ -781,6 +781,7 @@ def test_r26_both_damages_rolled_and_the_better_kept() -> None:
     assert result.damage.off_hand_damage == 5
     assert result.damage.off_hand_weapon == "Dagger"
     assert result.damage.lethal == 5
+    assert result.damage.before_dr == 5  # the better weapon's damage is the one before DR
 
 
 def test_r26_main_weapon_damage_kept_when_better() -> None:

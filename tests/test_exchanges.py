@@ -1,0 +1,186 @@
+"""Exchanges on the fight document: invariants over any sequence of attacks, defenses and follow-ups
+(R7, R9, R14, R15), and the bookkeeping a choice must undo.
+
+The dice are random but seeded by hypothesis; whatever they show, no pool goes below zero, HP stay
+within their bounds, a follow-up never counts a blow twice, and a refused step changes nothing.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.catalog import load_catalog
+from bot.encounter import Encounter, TableOptions
+from bot.exchanges import (
+    Declaration,
+    DefenseChoice,
+    choose_die,
+    declare_attack,
+    defend,
+    desperate_defense,
+)
+from bot.fight_state import DefensePolicy
+from bot.permissions import Actor
+from bot.rules.dice import RandomDice, ScriptedDice
+from bot.rules.errors import RulesError
+from tests.rules.conftest import deck_dealing
+from tests.sheets import character
+
+CATALOG = load_catalog()
+GM = Actor(user_id=1)
+NOW = datetime(2026, 12, 1, tzinfo=UTC)
+
+
+def duel(policy: DefensePolicy = DefensePolicy.ASK_GM) -> Encounter:
+    """Alice (player 11, arming sword, pool 3) against a Bandit (messer, light gambeson, pool 2);
+    Alice's turn (K♠ against 2♣)."""
+    encounter = Encounter(
+        channel_id=5, guild_id=6, gm_id=GM.user_id, table=TableOptions(defense_policy=policy)
+    )
+    sheet = character("Alice", shield="buckler")
+    encounter.join(11, sheet, CATALOG.armor(sheet.armor))
+    bandit = CATALOG.monster("bandit")
+    encounter.add_npcs(bandit, CATALOG.armor(bandit.armor or "none"), count=1)
+    encounter.initiative.deck = deck_dealing("KS", "2C")
+    encounter.deal(ScriptedDice([]))
+    return encounter
+
+
+def alice_attacks(encounter: Encounter, dice: RandomDice | ScriptedDice, n: int = 1) -> int:
+    alice, bandit = encounter.combatant("Alice"), encounter.combatant("Bandit")
+    report = declare_attack(encounter, CATALOG, GM, alice, bandit, Declaration(dice=n), dice, NOW)
+    return report.exchange_id
+
+
+def test_r9_counting_another_die_for_a_bind_gives_the_hp_back() -> None:
+    """R9, R14.6: hit by 25 against 21, the Bandit counts its other die, the 15 the attack showed: a
+    Bind, and the 3 HP the hit took come back."""
+    encounter = duel()
+    declared = Declaration(dice=1, bonus=5)
+    alice, bandit = encounter.combatant("Alice"), encounter.combatant("Bandit")
+    exchange_id = declare_attack(
+        encounter, CATALOG, GM, alice, bandit, declared, ScriptedDice([15]), NOW
+    ).exchange_id
+    # 15 + 2 Prowess + 3 Reach + 5 = 25 against 16 + 1 Prowess + 1 Dex + 3 Messer = 21: 6 damage - 3 DR.
+    defend(
+        encounter,
+        CATALOG,
+        GM,
+        exchange_id,
+        0,
+        DefenseChoice(mode="active", dice=2),
+        ScriptedDice([16, 15, 6]),
+    )
+    exchange = encounter.exchange(exchange_id)
+    assert exchange.result is not None
+    assert exchange.result.hit
+    assert exchange.result.defender_bind_choice == 1
+    assert bandit.hp == 8
+    choose_die(encounter, CATALOG, GM, exchange_id, exchange.step, "defender", ScriptedDice([]))
+    assert exchange.result.outcome.value == "bind"
+    assert exchange.result.judgement.rule == "R14.6"
+    assert bandit.hp == 11
+    assert bandit.pool.remaining == 0  # the defense's dice stay spent
+    assert not exchange.follow_ups
+    before = encounter.model_dump()
+    try:
+        choose_die(encounter, CATALOG, GM, exchange_id, exchange.step, "defender", ScriptedDice([]))
+    except RulesError:
+        pass
+    else:
+        raise AssertionError("a second choice was allowed")
+    assert encounter.model_dump() == before
+
+
+def test_r15_a_desperation_defense_that_stands_takes_the_blow_back_and_costs_a_die_next_round() -> None:
+    """R15: the Bandit (who acts after Alice: no initiative) is hit through one die, spends its last
+    die on a second defense that wins; the hit is undone and it loses a die at the next refill (R6)."""
+    encounter = duel()
+    exchange_id = alice_attacks(encounter, ScriptedDice([15]))
+    defend(encounter, CATALOG, GM, exchange_id, 0, DefenseChoice(mode="active", dice=1), ScriptedDice([4, 6]))
+    bandit = encounter.combatant("Bandit")
+    assert bandit.hp == 8
+    exchange = encounter.exchange(exchange_id)
+    report = desperate_defense(encounter, CATALOG, GM, exchange_id, exchange.step, ScriptedDice([18]))
+    assert report.desperation_improved
+    assert exchange.result is not None
+    assert exchange.result.outcome.value == "miss"
+    assert bandit.hp == 11
+    assert (bandit.pool.remaining, bandit.pool.penalty_next_round) == (0, 1)
+    assert report.pool_penalty == 1
+    assert not report.swap_initiative
+
+
+OPERATIONS = st.lists(
+    st.tuples(st.sampled_from(["attack", "defend", "choose", "desperate"]), st.integers(1, 4), st.booleans()),
+    max_size=12,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(operations=OPERATIONS, seed=st.integers(0, 2**32 - 1))
+def test_no_sequence_of_steps_overdraws_a_pool_or_counts_a_blow_twice(
+    operations: list[tuple[str, int, bool]], seed: int
+) -> None:
+    """R7: pools never go below zero; HP only ever move by the damage of the exchanges as they stand
+    now (a Bind by choice or a desperation defense takes its blow back); refusals change nothing."""
+    encounter = duel()
+    dice = RandomDice.seeded(seed)
+    for operation, n, shield in operations:
+        before = encounter.model_dump()
+        try:
+            if operation == "attack":
+                alice_attacks(encounter, dice, n)
+            else:
+                open_ones = [e for e in encounter.exchanges if e.pending or e.follow_ups]
+                if not open_ones:
+                    continue
+                exchange = open_ones[-1]
+                if operation == "defend":
+                    choice = (
+                        DefenseChoice(mode="active", dice=n, shield=shield)
+                        if n < 4
+                        else DefenseChoice(mode="passive")
+                    )
+                    defend(encounter, CATALOG, GM, exchange.id, exchange.step, choice, dice)
+                elif operation == "choose":
+                    choose_die(
+                        encounter,
+                        CATALOG,
+                        GM,
+                        exchange.id,
+                        exchange.step,
+                        "defender" if shield else "attacker",
+                        dice,
+                    )
+                else:
+                    desperate_defense(encounter, CATALOG, GM, exchange.id, exchange.step, dice)
+        except RulesError:
+            assert encounter.model_dump() == before, f"a refused {operation} changed the fight"
+        for combatant in encounter.combatants:
+            assert 0 <= combatant.pool.remaining <= combatant.pool.size
+            assert -combatant.max_hp <= combatant.hp <= combatant.max_hp
+        bandit = encounter.combatant("Bandit")
+        dealt = sum(e.applied.hp for e in encounter.exchanges if e.defender == bandit.id)
+        assert bandit.hp == max(-bandit.max_hp, bandit.max_hp - dealt) or bandit.hp == -bandit.max_hp
+
+
+def test_r12_r14_the_all_dice_policy_leaves_the_shield_out_at_grapple_range() -> None:
+    """R12: at Grapple a shield defends passively only, so the policy defends with the dice alone
+    (before, it picked the shield and the attack itself was refused)."""
+    encounter = duel(DefensePolicy.ACTIVE_ALL)
+    alice, bandit = encounter.combatant("Alice"), encounter.combatant("Bandit")
+    alice.weapon, bandit.shield = "small_dagger", "buckler"
+    encounter.engagement(alice, bandit).enter_grapple()
+    # Alice 10 + 2 Prowess + 6 Speed = 18; the Bandit's two dice 3 and 12 + 1 + 1 (no weapon DB at
+    # Grapple, no shield) = 14: a hit for the dagger's 4 - 3 DR (its AP 2 leaves 1).
+    exchange_id = alice_attacks(encounter, ScriptedDice([10, 3, 12, 4]))
+    exchange = encounter.exchange(exchange_id)
+    assert exchange.defense is not None
+    assert exchange.defense.roll is not None
+    assert (exchange.defense.roll.committed, exchange.defense.shield) == (2, False)
+    assert exchange.result is not None
+    assert exchange.result.hit
