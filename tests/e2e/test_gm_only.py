@@ -23,13 +23,17 @@ def gm_only_commands(world: World) -> dict[str, dict[str, Any]]:
         "npc add": {"template": "bandit", "count": 2},
         "npc remove": {"who": "Bandit 1"},
         "combatant edit": {"who": "Brigit", "prowess": 4},
+        "morale check": {"who": "Bandit 1"},
+        "morale set": {"who": "Bandit 2", "standing": "routed"},
     }
 
 
 def synced_gm_commands(fake: FakeDiscord, world: World) -> set[str]:
     found = set()
-    for root in ("encounter", "init", "npc", "combatant", "character", "roll", "join", "leave"):
-        command = fake.find_command(root, world.guild)
+    for command in fake.commands_for(world.guild):
+        if command.get("type", 1) != 1:
+            continue
+        root = command["name"]
         for sub in command.get("options", []):
             if sub.get("type") == 1 and sub["description"].startswith("GM:"):
                 found.add(f"{root} {sub['name']}")
@@ -65,6 +69,13 @@ async def test_every_gm_only_command_is_refused_to_a_player_and_changes_nothing(
     assert await pommel.bot.store.read_log(channel_id=world.table.id) == log_before
 
     # The same commands work for the GM (so the refusals above were about who asked).
-    for command in ("npc add", "combatant edit", "init deal", "encounter options", "npc remove"):
+    for command in (
+        "npc add",
+        "combatant edit",
+        "init deal",
+        "encounter options",
+        "morale set",
+        "npc remove",
+    ):
         allowed = await pommel.slash(command, user=world.gm, options=commands[command])
         assert not allowed.ephemeral, f"/{command}: {allowed.content}"
