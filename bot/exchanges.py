@@ -55,7 +55,7 @@ from .rules.combat import (
     roll_attack,
     roll_damage,
 )
-from .rules.dice import Advantage, DiceSource, sum_of
+from .rules.dice import Advantage, DiceSource, Modifier, sum_of
 from .rules.engagement import Range
 from .rules.equipment import AttackType
 from .rules.errors import IllegalAction, RulesError
@@ -583,6 +583,8 @@ class AcAttack(BaseModel):
     attacker: str
     defender: str
     weapon: str
+    bonus: list[Modifier]
+    """The attack bonus line by line (R11: Prowess, the weapon's, the rest); the Joker's is in the roll."""
     roll: AcAttackResult
     damage: DamageRoll | None = None
     hp_before: int
@@ -626,7 +628,8 @@ def attack_armor_class(
         ac = armor_class_of(defending.armor, target.dex_mod, defending.shield is not None)
     else:
         ac = monster_armor_class(target.ac_modifier) + (2 if defending.shield is not None else 0)
-    bonus = sum_of(attack_bonus(attacking, defending, attack.model_copy(update={"joker_bonus": 0})))
+    parts = attack_bonus(attacking, defending, attack.model_copy(update={"joker_bonus": 0}))
+    bonus = sum_of(parts)
     situation = situational_advantage(
         own_situations(encounter, attacker) + target_situations(target, missile=weapon.is_missile),
         declared.situation,
@@ -647,6 +650,7 @@ def attack_armor_class(
         attacker=attacker.id,
         defender=target.id,
         weapon=attacker.weapon,
+        bonus=parts,
         roll=roll,
         damage=damage,
         hp_before=hp_before,

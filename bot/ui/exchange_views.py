@@ -148,7 +148,9 @@ def outcome_line(judgement: Judgement, attacker: str, defender: str) -> str:
     return line
 
 
-def damage_line(damage: DamageRoll, weapon: str, *, at_armor: bool = False) -> str:
+def damage_line(
+    damage: DamageRoll, weapon: str, *, at_armor: bool = False, broken_armor: bool = False
+) -> str:
     """Damage with its whole breakdown: weapon dice, Joker, crit dice, then DR (R16, R17, R26)."""
     parts = [f"{weapon} [{', '.join(map(str, damage.faces))}] {damage.weapon_damage}"]
     if damage.off_hand_weapon is not None:
@@ -170,6 +172,8 @@ def damage_line(damage: DamageRoll, weapon: str, *, at_armor: bool = False) -> s
         return f"{text} - Hardness {damage.dr} → **{damage.armor_damage}** to {damage.armor}'s HP (R17)"
     if damage.armor is not None and damage.bypassed:
         text += f"; {damage.armor} bypassed: no DR (R17)"
+    elif damage.armor is not None and broken_armor:
+        text += f" - DR 0 ({damage.armor}: broken, R17)"
     elif damage.armor is not None:
         ap = f", after {damage.armor_piercing} Armor Piercing" if damage.armor_piercing else ""
         text += f" - DR {damage.dr} ({damage.armor}{ap})"
@@ -254,7 +258,10 @@ def result_content(encounter: Encounter, exchange: Exchange, weapon: str, report
         )
     elif result.damage is not None:
         at_armor = result.attack.attack.at_armor
-        lines.append(damage_line(result.damage, weapon_name(result, weapon), at_armor=at_armor))
+        broken = defender.armor_hp == 0 and not at_armor
+        lines.append(
+            damage_line(result.damage, weapon_name(result, weapon), at_armor=at_armor, broken_armor=broken)
+        )
         if result.damage.armor_damage:
             lines.append(
                 f"🪖 {name(defender.name)}'s armor: {defender.armor_hp} HP left{_broken(defender.armor_hp)}"
@@ -315,7 +322,8 @@ def ac_attack_content(encounter: Encounter, attack: AcAttack, weapon: str) -> st
     roll = attack.roll
     lines = [
         f"⚔️ **{name(attacker.name)}** attacks **{name(defender.name)}** against AC — {weapon}",
-        f"🎲 {breakdown(roll.roll, roll.modifiers)} against **AC {roll.armor_class}** (R24)",
+        f"🎲 {breakdown(roll.roll, attack.bonus + [m for m in roll.modifiers if m.label == 'Joker'])} "
+        f"against **AC {roll.armor_class}** (R24)",
     ]
     if roll.hit:
         crit = " — **natural 20: critical!**" if roll.natural_20 else ""

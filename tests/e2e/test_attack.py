@@ -787,7 +787,8 @@ async def test_r17_attacking_the_armor_damages_its_hp_after_hardness_and_broken_
     )
 
     third = await attack(pommel, world, target="Bandit")
-    assert "🩸 Damage: Sword, Arming [5] 5 = 5 - DR 0 (Gambeson, Light) → **5**" in third.content.splitlines()
+    broken = "🩸 Damage: Sword, Arming [5] 5 = 5 - DR 0 (Gambeson, Light: broken, R17) → **5**"
+    assert broken in third.content.splitlines()
     bandit = (await fight_of(pommel, world)).combatant("Bandit")
     assert (bandit.hp, bandit.armor_hp) == (6, 0)
     all_rolled(pommel)
@@ -998,7 +999,7 @@ async def test_r24_against_ac_is_a_plain_d20_against_the_armor_class(world: Worl
     hit = await attack(pommel, world, target="Bandit", against_ac=True)
     assert hit.content.splitlines() == [
         "⚔️ **Alice** attacks **Bandit** against AC — Sword, Arming",
-        "🎲 **11** +5 attack = **16** against **AC 13** (R24)",  # light armor 12 + Dex 1
+        "🎲 **11** +2 Prowess +3 Reach = **16** against **AC 13** (R24)",  # light armor 12 + Dex 1
         "💥 **Hit**",
         "🩸 Damage: Sword, Arming [5] 5 = 5 → **5**",
         "❤️ **Bandit**: HP 11 → **6**/11",
@@ -1006,7 +1007,7 @@ async def test_r24_against_ac_is_a_plain_d20_against_the_armor_class(world: Worl
     assert actions(hit) == []  # nobody is asked to defend
     miss = await attack(pommel, world, target="Bandit", against_ac=True)
     assert miss.content.splitlines()[1:] == [
-        "🎲 **7** +5 attack = **12** against **AC 13** (R24)",
+        "🎲 **7** +2 Prowess +3 Reach = **12** against **AC 13** (R24)",
         "💨 **Miss**",
     ]
     encounter = await fight_of(pommel, world)
