@@ -362,38 +362,31 @@ def defense_buttons(encounter: Encounter, exchange: Exchange, passive: int) -> l
     ]
     if left < 1:
         return rows
-    rows.append(
-        [
-            Button(
-                label=f"Active {dice_count(n)}",
-                style=discord.ButtonStyle.primary,
-                custom_id=exchange_custom_id(exchange, ExchangeAction.ACTIVE, n),
-            )
-            for n in range(1, left + 1)
-        ]
-    )
+    rows.append(_dice_row(exchange, ExchangeAction.ACTIVE, "Active", discord.ButtonStyle.primary, left))
     if _shield_usable(defender, exchange):
-        rows.append(
-            [
-                Button(
-                    label=f"Shield + {dice_count(n)}",
-                    style=discord.ButtonStyle.success,
-                    custom_id=exchange_custom_id(exchange, ExchangeAction.SHIELD, n),
-                )
-                for n in range(1, left + 1)
-            ]
-        )
-    rows.append(
-        [
-            Button(
-                label=f"Void {dice_count(n)}",
-                style=discord.ButtonStyle.secondary,
-                custom_id=exchange_custom_id(exchange, ExchangeAction.VOID, n),
-            )
-            for n in range(1, left + 1)
-        ]
-    )
+        rows.append(_dice_row(exchange, ExchangeAction.SHIELD, "Shield +", discord.ButtonStyle.success, left))
+    rows.append(_dice_row(exchange, ExchangeAction.VOID, "Void", discord.ButtonStyle.secondary, left))
     return rows
+
+
+def _dice_row(
+    exchange: Exchange,
+    action: ExchangeAction,
+    label: str,
+    style: discord.ButtonStyle,
+    left: int,
+    emoji: str | None = None,
+) -> list[Button]:
+    """One button per number of dice, 1 to ``left``."""
+    return [
+        Button(
+            label=f"{label} {dice_count(n)}",
+            emoji=emoji,
+            style=style,
+            custom_id=exchange_custom_id(exchange, action, n),
+        )
+        for n in range(1, left + 1)
+    ]
 
 
 def follow_up_buttons(encounter: Encounter, exchange: Exchange) -> list[list[Button]]:
@@ -437,15 +430,9 @@ def follow_up_buttons(encounter: Encounter, exchange: Exchange) -> list[list[But
     if encounter.reaction(defender, attacker, ReactionKind.COUNTERATTACK) is not None:
         left = min(defender.pool.remaining, MAX_POOL)
         rows.append(
-            [
-                Button(
-                    label=f"Counterattack {dice_count(n)}",
-                    emoji="↩️",
-                    style=discord.ButtonStyle.danger,
-                    custom_id=exchange_custom_id(exchange, ExchangeAction.COUNTER, n),
-                )
-                for n in range(1, left + 1)
-            ]
+            _dice_row(
+                exchange, ExchangeAction.COUNTER, "Counterattack", discord.ButtonStyle.danger, left, "↩️"
+            )
         )
     return rows
 

@@ -6,12 +6,13 @@ initiative start from a known roster instead of going through them every time.
 
 from __future__ import annotations
 
-from collections.abc import MutableSequence, Sequence
+from collections.abc import Callable, MutableSequence, Sequence
 from typing import Any
 
 from bot.characters import Character
 from bot.encounter import Encounter
 from bot.rules.cards import Card
+from bot.rules.dice import ScriptedDice
 from bot.store import LogEntry
 from tests import sheets
 
@@ -144,3 +145,46 @@ async def gather_four_through_commands(pommel: RunningBot, world: World) -> None
         options = {"template": template, "count": 2, "group": group}
         added = await pommel.slash("npc add", user=world.gm, options=options)
         assert not added.ephemeral, added.content
+
+
+ROUND_ONE = ("KS", "7D", "2C")
+"""Alice K♠, Bob 7♦, Bandit 2♣: Alice's turn first (R1)."""
+
+
+async def dealt_fight(
+    world: World,
+    start_bot: Any,
+    faces: Sequence[int] = (),
+    *,
+    cards: Sequence[str] = ROUND_ONE,
+    npcs: Sequence[tuple[str, int, str]] = (("bandit", 1, "Bandit"),),
+    edit: Callable[[Encounter], None] | None = None,
+) -> RunningBot:
+    """A bot whose dice roll ``faces``, and #table's fight with round 1 dealt from ``cards``; ``edit``
+    changes the fight before the test starts (gear, policy, turns)."""
+    pommel: RunningBot = await start_bot(dice=ScriptedDice(faces))
+    encounter = await seed_fight(
+        pommel, world, players=[(world.player, "Alice"), (world.player2, "Bob")], npcs=npcs
+    )
+    encounter.deal(StackedDice(list(cards)))
+    if edit is not None:
+        edit(encounter)
+    await pommel.bot.store.save_encounter(encounter)
+    return pommel
+
+
+async def edit_fight(pommel: RunningBot, world: World, edit: Callable[[Encounter], None]) -> Encounter:
+    """Change #table's fight straight in the store (to set up a state the test starts from)."""
+    encounter = await fight_of(pommel, world)
+    edit(encounter)
+    return await pommel.bot.store.save_encounter(encounter)
+
+
+def exchange_button(message: FakeMessage | InteractionResult, action: str) -> str:
+    """The custom id of the exchange button ``action`` ("passive", "active:2", "counter:1")."""
+    found = message.message if isinstance(message, InteractionResult) else message
+    assert found is not None, "no message"
+    for custom_id in found.custom_ids():
+        if custom_id.startswith("pommel:x:") and custom_id.split(":")[4:] == action.split(":"):
+            return custom_id
+    raise AssertionError(f"no {action} button: {found.custom_ids()}")

@@ -11,7 +11,7 @@ then the damage dice, then the crit dice; every test checks that the script was 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -24,41 +24,10 @@ from bot.rules.morale import MoraleStanding
 from bot.rules.pool import MartialPool, Spend
 
 from .fake_discord import FakeMessage, World
-from .fights import StackedDice, fight_of, seed_fight
+from .fights import dealt_fight, edit_fight, exchange_button, fight_of
 from .harness import InteractionResult, RunningBot
 
 BIND = "🔗 **Bind**: the attack is stopped, the weapons are locked"
-ROUND_ONE = ("KS", "7D", "2C")
-"""Alice K♠, Bob 7♦, Bandit 2♣: Alice's turn first (R1)."""
-
-
-async def dealt_fight(
-    world: World,
-    start_bot: Any,
-    faces: Sequence[int] = (),
-    *,
-    cards: Sequence[str] = ROUND_ONE,
-    npcs: Sequence[tuple[str, int, str]] = (("bandit", 1, "Bandit"),),
-    edit: Callable[[Encounter], None] | None = None,
-) -> RunningBot:
-    """A bot whose dice roll ``faces``, and #table's fight with round 1 dealt from ``cards``; ``edit``
-    changes the fight before the test starts (gear, policy, turns)."""
-    pommel: RunningBot = await start_bot(dice=ScriptedDice(faces))
-    encounter = await seed_fight(
-        pommel, world, players=[(world.player, "Alice"), (world.player2, "Bob")], npcs=npcs
-    )
-    encounter.deal(StackedDice(list(cards)))
-    if edit is not None:
-        edit(encounter)
-    await pommel.bot.store.save_encounter(encounter)
-    return pommel
-
-
-async def edit_fight(pommel: RunningBot, world: World, edit: Callable[[Encounter], None]) -> Encounter:
-    """Change #table's fight straight in the store (to set up a state the test starts from)."""
-    encounter = await fight_of(pommel, world)
-    edit(encounter)
-    return await pommel.bot.store.save_encounter(encounter)
 
 
 def policy(chosen: DefensePolicy) -> Callable[[Encounter], None]:
@@ -94,16 +63,6 @@ def bandits_turn(encounter: Encounter) -> None:
     """Alice's and Bob's turns end: the Bandit's turn is in progress."""
     encounter.next_turn()
     encounter.next_turn()
-
-
-def button(message: FakeMessage | InteractionResult, action: str) -> str:
-    """The custom id of the exchange button ``action`` ("passive", "active:2", "counter:1")."""
-    found = message.message if isinstance(message, InteractionResult) else message
-    assert found is not None, "no message"
-    for custom_id in found.custom_ids():
-        if custom_id.startswith("pommel:x:") and custom_id.split(":")[4:] == action.split(":"):
-            return custom_id
-    raise AssertionError(f"no {action} button: {found.custom_ids()}")
 
 
 def actions(message: FakeMessage | InteractionResult | None) -> list[str]:
@@ -220,7 +179,7 @@ async def test_r11_r14_4_a_defender_natural_20_misses_and_the_counterattack_butt
 ) -> None:
     pommel = await dealt_fight(world, start_bot, faces=[15, 20, 12, 3])
     asked = await attack(pommel, world, target="Bandit")
-    result = await pommel.click(asked, button(asked, "active:1"), user=world.gm)
+    result = await pommel.click(asked, exchange_button(asked, "active:1"), user=world.gm)
     lines = result.content.splitlines()
     assert "🛡️ Active defense, 1 die: **20** +1 Prowess +1 Dex +3 Sword, Messer = **25**" in lines
     assert "💨 **Miss** — the defender's natural 20 (R14.4)" in lines
@@ -240,10 +199,10 @@ async def test_r11_r14_4_a_defender_natural_20_misses_and_the_counterattack_butt
     ]
 
     # A player cannot use the Bandit's counterattack.
-    stolen = await pommel.click(result, button(result, "counter:1"), user=world.player)
+    stolen = await pommel.click(result, exchange_button(result, "counter:1"), user=world.player)
     await refused(stolen, pommel, world, encounter)
 
-    counter = await pommel.click(result, button(result, "counter:1"), user=world.gm)
+    counter = await pommel.click(result, exchange_button(result, "counter:1"), user=world.gm)
     assert counter.callback_type == 4  # a new message: the counterattack asks Alice to defend
     assert counter.content.splitlines()[:3] == [
         "⚔️ **Bandit** attacks **Alice** (counterattack) — Sword, Messer, chop, 1 die at Melee",
@@ -256,7 +215,7 @@ async def test_r11_r14_4_a_defender_natural_20_misses_and_the_counterattack_butt
     assert encounter.reactions == []
     assert encounter.combatant("Bandit").pool.spent == {Spend.ACTIVE_DEFENSE: 1, Spend.COUNTERATTACK: 1}
 
-    hit = await pommel.click(counter, button(counter, "passive"), user=world.player)
+    hit = await pommel.click(counter, exchange_button(counter, "passive"), user=world.player)
     assert "💥 **Hit** — against the passive defense (R13)" in hit.content
     assert "❤️ **Alice**: HP 14 → **11**/14" in hit.content
     assert (await fight_of(pommel, world)).combatant("Alice").hp == 11
@@ -269,9 +228,9 @@ async def test_r11_a_counterattack_uses_speed_even_at_onset(world: World, start_
         world, start_bot, faces=[15, 3, 20, 9, 9], edit=gear("Bandit", pool=MartialPool.full(3))
     )
     asked = await attack(pommel, world, target="Bandit", dice=2)
-    result = await pommel.click(asked, button(asked, "active:1"), user=world.gm)
+    result = await pommel.click(asked, exchange_button(asked, "active:1"), user=world.gm)
     assert actions(result) == ["counter:1", "counter:2"]
-    counter = await pommel.click(result, button(result, "counter:2"), user=world.gm)
+    counter = await pommel.click(result, exchange_button(result, "counter:2"), user=world.gm)
     assert counter.content.splitlines()[:2] == [
         "⚔️ **Bandit** attacks **Alice** (counterattack) — Sword, Messer, chop, 2 dice at Onset",
         "🎲 Attack: **9**, ~~9~~ +1 Prowess +4 Speed = **14**",
@@ -406,7 +365,7 @@ async def test_r13_passive_defense_hit_miss_and_tie_is_a_bind(
         "dice left (R13, R14)."
     )
     assert actions(asked) == ["passive", "active:1", "active:2", "void:1", "void:2"]
-    result = await pommel.click(asked, button(asked, "passive"), user=world.gm)
+    result = await pommel.click(asked, exchange_button(asked, "passive"), user=world.gm)
     assert result.callback_type == 7  # the request is edited into the result
     lines = result.content.splitlines()
     assert "🛡️ Passive defense (R13): +8 Base +1 Prowess +1 Dex = **10**" in lines
@@ -439,7 +398,7 @@ async def defended(
     """Alice attacks the Bandit with ``options``, and the GM clicks the Bandit's ``defense`` button."""
     asked = await attack(pommel, world, target="Bandit", **options)
     assert not asked.ephemeral, asked.content
-    return await pommel.click(asked, button(asked, defense), user=user or world.gm)
+    return await pommel.click(asked, exchange_button(asked, defense), user=user or world.gm)
 
 
 async def test_r14_1_both_natural_1s_are_a_bind_and_nobody_fumbles(world: World, start_bot: Any) -> None:
@@ -582,7 +541,7 @@ async def test_r14_a_shield_adds_a_free_die_to_the_active_defense(world: World, 
     assert actions(asked) == [
         "passive", "active:1", "active:2", "shield:1", "shield:2", "void:1", "void:2"
     ]  # fmt: skip
-    result = await pommel.click(asked, button(asked, "shield:1"), user=world.gm)
+    result = await pommel.click(asked, exchange_button(asked, "shield:1"), user=world.gm)
     lines = result.content.splitlines()
     assert (
         "🛡️ Active defense, 1 die, with the shield: ~~5~~, **16** +1 Prowess +1 Dex +3 Sword, Messer = **21**"
@@ -606,7 +565,7 @@ async def test_r15_a_desperation_defense_that_does_better_stands_and_costs_a_die
     assert labels(hit) == ["Desperation defense (1 die)"]
     assert (await fight_of(pommel, world)).combatant("Bandit").hp == 8
 
-    saved = await pommel.click(hit, button(hit, "desperate"), user=world.gm)
+    saved = await pommel.click(hit, exchange_button(hit, "desperate"), user=world.gm)
     lines = saved.content.splitlines()
     assert (
         "😱 Desperation defense (R15): **18** +1 Prowess +1 Dex +3 Sword, Messer = **23** — it stands"
@@ -630,7 +589,7 @@ async def test_r15_a_desperation_defense_that_does_worse_leaves_the_first_defens
 ) -> None:
     pommel = await dealt_fight(world, start_bot, faces=[15, 9, 6, 5])
     hit = await defended(pommel, world, "active:1")
-    worse = await pommel.click(hit, button(hit, "desperate"), user=world.gm)
+    worse = await pommel.click(hit, exchange_button(hit, "desperate"), user=world.gm)
     lines = worse.content.splitlines()
     assert (
         "😱 Desperation defense (R15): **5** +1 Prowess +1 Dex +3 Sword, Messer = **10** — "
@@ -650,10 +609,10 @@ async def test_r15_a_desperation_defense_by_the_side_with_the_initiative_swaps_i
     """Alice (K♠) went before the Bandit (2♣): her desperation defense swaps initiative, no die lost."""
     pommel = await dealt_fight(world, start_bot, faces=[15, 9, 4, 17, 3], edit=bandits_turn)
     asked = await attack(pommel, world, user=world.gm, target="Alice")
-    hit = await pommel.click(asked, button(asked, "active:1"), user=world.player)
+    hit = await pommel.click(asked, exchange_button(asked, "active:1"), user=world.player)
     assert "❤️ **Alice**: HP 14 → **10**/14" in hit.content.splitlines()
     assert labels(hit) == ["Desperation defense (2 dice)"]
-    saved = await pommel.click(hit, button(hit, "desperate"), user=world.player)
+    saved = await pommel.click(hit, exchange_button(hit, "desperate"), user=world.player)
     lines = saved.content.splitlines()
     assert (
         "😱 Desperation defense (R15): **17**, ~~3~~ +2 Prowess +1 Dex +3 Sword, Arming = **23** — it stands"
@@ -836,10 +795,10 @@ async def test_r9_the_defender_counts_its_other_die_to_turn_the_hit_into_a_bind(
     assert (await fight_of(pommel, world)).combatant("Bandit").hp == 8
 
     before = await fight_of(pommel, world)
-    stolen = await pommel.click(hit, button(hit, "defenderdie"), user=world.player)
+    stolen = await pommel.click(hit, exchange_button(hit, "defenderdie"), user=world.player)
     await refused(stolen, pommel, world, before)
 
-    bind = await pommel.click(hit, button(hit, "defenderdie"), user=world.gm)
+    bind = await pommel.click(hit, exchange_button(hit, "defenderdie"), user=world.gm)
     lines = bind.content.splitlines()
     assert "🎯 Bandit counts another die to force a Bind (R9)." in lines
     assert f"{BIND} — the counting dice show the same number (R14.6)" in lines
@@ -1063,7 +1022,7 @@ async def test_a_player_cannot_click_the_defense_of_someone_elses_combatant(
     pommel = await dealt_fight(world, start_bot, faces=[15], edit=bandits_turn)
     asked = await attack(pommel, world, user=world.gm, target="Alice")
     before = await fight_of(pommel, world)
-    stolen = await pommel.click(asked, button(asked, "passive"), user=world.player2)
+    stolen = await pommel.click(asked, exchange_button(asked, "passive"), user=world.player2)
     await refused(stolen, pommel, world, before)
     assert stolen.content == f"Alice is not yours: only <@{world.player.id}> or the GM can defend for them."
     assert before.exchanges[-1].status is ExchangeStatus.AWAITING_DEFENSE
@@ -1074,7 +1033,7 @@ async def test_a_player_cannot_click_the_defense_of_someone_elses_combatant(
 async def test_a_double_click_on_a_defense_button_resolves_once(world: World, start_bot: Any) -> None:
     pommel = await dealt_fight(world, start_bot, faces=[15, 9, 6])
     asked = await attack(pommel, world, target="Bandit")
-    defense = button(asked, "active:1")
+    defense = exchange_button(asked, "active:1")
     clicks = await asyncio.gather(
         pommel.click(asked, defense, user=world.gm), pommel.click(asked, defense, user=world.gm)
     )

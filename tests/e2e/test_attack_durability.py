@@ -16,8 +16,8 @@ from bot.fight_state import DefensePolicy
 from bot.rules.dice import ScriptedDice
 from bot.store import open_store
 
-from .fake_discord import FakeMessage, World
-from .fights import StackedDice, fight_of, seed_fight
+from .fake_discord import World
+from .fights import StackedDice, exchange_button, fight_of, seed_fight
 from .harness import BotRunner, RunningBot
 
 
@@ -29,13 +29,6 @@ async def alice_and_the_bandit(
     )
     encounter.deal(StackedDice(list(cards)))
     await pommel.bot.store.save_encounter(encounter)
-
-
-def button(message: FakeMessage, action: str) -> str:
-    for custom_id in message.custom_ids():
-        if custom_id.split(":")[4:] == action.split(":"):
-            return custom_id
-    raise AssertionError(f"no {action} button: {message.custom_ids()}")
 
 
 async def test_r14_a_defense_pending_across_a_restart_resolves_on_the_old_button_and_only_once(
@@ -53,7 +46,7 @@ async def test_r14_a_defense_pending_across_a_restart_resolves_on_the_old_button
     await first.close()
 
     second = await start_bot(dice=ScriptedDice([9, 6]))
-    active = button(asked.message, "active:1")
+    active = exchange_button(asked.message, "active:1")
     # A double click: both arrive before either is answered; one resolves, the other is refused.
     clicks = await asyncio.gather(
         second.click(asked.message, active, user=world.gm), second.click(asked.message, active, user=world.gm)
@@ -87,7 +80,7 @@ async def test_a_player_who_lets_the_timeout_run_out_while_the_bot_is_down_gets_
     assert "the defense is passive" in asked.content
     await first.close()
 
-    passive = button(asked.message, "passive")
+    passive = exchange_button(asked.message, "passive")
     # The deadline passed while the bot was down.
     store = await open_store(bot_runner.database_path)
     try:

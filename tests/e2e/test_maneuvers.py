@@ -8,46 +8,18 @@ the bot no faces, and any roll would fail it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from bot.encounter import Encounter, player_holder
 from bot.fight_state import Reaction, ReactionKind
-from bot.rules.dice import ScriptedDice
 from bot.rules.engagement import Range
 from bot.rules.pool import Spend
 
 from .fake_discord import World
-from .fights import StackedDice, channel_log, fight_of, seed_fight, stored_tracker
-from .harness import RunningBot
-
-ROUND_ONE = ("KS", "7D", "2C")
-"""Alice K♠, Bob 7♦, Bandit 2♣: Alice's turn first (R1)."""
-
-
-async def dealt_fight(
-    world: World, start_bot: Any, faces: Sequence[int] = (), cards: Sequence[str] = ROUND_ONE
-) -> RunningBot:
-    """A bot whose dice roll ``faces``, and #table's fight with round 1 dealt from ``cards``."""
-    pommel: RunningBot = await start_bot(dice=ScriptedDice(faces))
-    encounter = await seed_fight(
-        pommel,
-        world,
-        players=[(world.player, "Alice"), (world.player2, "Bob")],
-        npcs=[("bandit", 1, "Bandit")],
-    )
-    encounter.deal(StackedDice(list(cards)))
-    await pommel.bot.store.save_encounter(encounter)
-    return pommel
-
-
-async def edit_fight(pommel: RunningBot, world: World, edit: Callable[[Encounter], None]) -> Encounter:
-    """Change #table's fight straight in the store (to set up a state the test starts from)."""
-    encounter = await fight_of(pommel, world)
-    edit(encounter)
-    return await pommel.bot.store.save_encounter(encounter)
+from .fights import channel_log, dealt_fight, edit_fight, fight_of, seed_fight, stored_tracker
 
 
 def two_turns_on(encounter: Encounter) -> None:
