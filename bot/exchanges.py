@@ -546,11 +546,6 @@ def desperate_defense(
 # ----------------------------------------------------------------------------- timeouts
 
 
-def overdue_exchanges(encounter: Encounter, now: datetime) -> list[Exchange]:
-    """Exchanges whose defender let the timeout run out (and whose GM was not already asked)."""
-    return [e for e in encounter.exchanges if e.overdue(now) and not e.gm_pinged]
-
-
 def time_out(
     encounter: Encounter, catalog: Catalog, exchange_id: int, dice: DiceSource, now: datetime
 ) -> ExchangeReport | None:
@@ -668,6 +663,5 @@ __all__ = [
     "declare_attack",
     "defend",
     "desperate_defense",
-    "overdue_exchanges",
     "time_out",
 ]

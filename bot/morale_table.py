@@ -19,7 +19,7 @@ Choices where the rulings are silent, recorded once here and on the functions th
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from .encounter import Combatant, Encounter, Side, group_holder
@@ -96,11 +96,6 @@ def group_snapshot(encounter: Encounter, group_name: str) -> CombatGroup:
     )
 
 
-def snapshot_groups(encounter: Encounter) -> dict[str, CombatGroup]:
-    """Every NPC group's snapshot, for a change that may touch several groups (a counterattack)."""
-    return {group: group_snapshot(encounter, group) for group in encounter.groups}
-
-
 # ----------------------------------------------------------------------------- proposals (R22)
 
 
@@ -118,9 +113,13 @@ def propose_checks(encounter: Encounter, before: CombatGroup) -> list[MoraleProp
     ``before`` is :func:`group_snapshot` taken before the change; the group as it is now is compared
     with it by :func:`~bot.rules.morale.morale_triggers`. One proposal per trigger, numbered from
     ``encounter.next_proposal``; a trigger for which the same group already has an open proposal
-    with the same reason adds nothing. Returns the proposals added (the GM is asked about those).
+    with the same reason adds nothing, and a group whose members still standing never check (R21)
+    is proposed nothing. Returns the proposals added (the GM is asked about those).
     """
     after = group_snapshot(encounter, before.name)
+    checkers = [c for c in group_members(encounter, before.name) if member_status(c) is MemberStatus.ACTIVE]
+    if all(morale_subject(c).immune for c in checkers):
+        return []  # R21: nobody left in the group would roll (undead, constructs): nothing to propose
     added: list[MoraleProposal] = []
     for trigger in morale_triggers(before, after):
         already = any(p.reason is trigger.reason for p in open_proposals(encounter, trigger.group))
@@ -137,11 +136,6 @@ def propose_checks(encounter: Encounter, before: CombatGroup) -> list[MoraleProp
         encounter.morale_proposals.append(proposal)
         added.append(proposal)
     return added
-
-
-def propose_all(encounter: Encounter, before: Mapping[str, CombatGroup]) -> list[MoraleProposal]:
-    """:func:`propose_checks` for every group of a :func:`snapshot_groups`."""
-    return [proposal for snapshot in before.values() for proposal in propose_checks(encounter, snapshot)]
 
 
 class ProposalResolved(RulesError):

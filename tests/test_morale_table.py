@@ -20,11 +20,9 @@ from bot.morale_table import (
     group_snapshot,
     member_status,
     open_proposals,
-    propose_all,
     propose_checks,
     rally_allies,
     roll_proposal,
-    snapshot_groups,
 )
 from bot.rules.dice import Advantage, ScriptedDice
 from bot.rules.equipment import MonsterTemplate
@@ -179,17 +177,14 @@ def test_r22_nothing_changed_or_a_leaderless_loss_below_half_proposes_nothing() 
     assert encounter.next_proposal == 1
 
 
-def test_r21_r22_a_group_without_morale_is_proposed_a_check_it_will_not_roll() -> None:
-    """R22 proposes from the group's losses; R21 then makes every Skeleton immune at the roll."""
+def test_r21_r22_a_group_without_morale_is_proposed_no_check() -> None:
+    """R22 would propose from the group's losses, but R21 makes every Skeleton immune: the GM is not
+    asked about a check nobody would roll."""
     encounter = fight()
-    before = snapshot_groups(encounter)
+    before = group_snapshot(encounter, "Skeletons")
     encounter.combatant("Skeleton 1").hp = 0
-    [proposal] = propose_all(encounter, before)
-    assert proposal.group == "Skeletons"
-    rolled = roll_proposal(encounter, proposal.id, NO_DICE)
-    assert rolled.report is not None
-    assert [(c.name, r.immune) for c, r in rolled.report.results] == [("Skeleton 2", True)]
-    assert encounter.combatant("Skeleton 2").standing is MoraleStanding.STEADY
+    assert propose_checks(encounter, before) == []
+    assert encounter.morale_proposals == []
 
 
 # ----------------------------------------------------------------------------- the check (R21)
