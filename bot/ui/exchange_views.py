@@ -450,25 +450,36 @@ def view_of(rows: Sequence[Sequence[discord.ui.Item[discord.ui.View]]]) -> disco
 
 
 def exchange_log_line(encounter: Encounter, exchange: Exchange, report: ExchangeReport) -> str:
-    """The log's plain-text line for a resolved exchange."""
+    """The log's plain-text line for a resolved exchange: every die, both totals, what it did."""
     result = exchange.result
     assert result is not None
     attacker = encounter.combatant(exchange.attacker)
     defender = encounter.combatant(exchange.defender)
-    attack = result.attack
     outcome = "critical hit" if result.judgement.critical else result.outcome.value
     if result.judgement.fumble:
         outcome += " (fumble)"
-    defense = "passive" if result.defense.roll is None else f"active {result.defense.roll.faces}"
-    line = (
-        f"{attacker.name} → {defender.name}: attack {attack.roll.faces} = {attack.total} vs {defense} "
-        f"= {result.defense.total}: {outcome} ({result.judgement.rule})"
+    defense = "passive" if result.defense.roll is None else f"active {_plain(result.defense.roll)}"
+    desperate = (
+        f", desperation {_plain(result.desperation.roll)}"
+        if result.desperation and result.desperation.roll
+        else ""
     )
-    if result.damage is not None and exchange.applied.range_before is None:
-        line += f"; damage {result.damage.lethal}"
-        if result.damage.nonlethal:
-            line += f" + {result.damage.nonlethal} nonlethal"
+    line = (
+        f"{attacker.name} → {defender.name}: attack {_plain(result.attack.roll)} = {result.attack.total} "
+        f"vs {defense}{desperate} = {result.defense.total}: {outcome} ({result.judgement.rule})"
+    )
+    if exchange.applied.range_before is not None:
+        return f"{line}; now at Grapple"
+    damage = result.damage
+    if damage is not None and damage.armor_damage:
+        line += f"; {damage.armor_damage} to the armor, {defender.armor_hp} HP left"
+    elif damage is not None:
+        line += f"; damage {damage.lethal}"
+        if damage.nonlethal:
+            line += f" + {damage.nonlethal} nonlethal"
         line += f"; HP {report.hp_before} → {defender.hp}"
+    if result.shield_damage is not None:
+        line += f"; {result.shield_damage.damage} to the shield, {defender.shield_hp} HP left"
     return line
 
 
@@ -476,4 +487,12 @@ def request_log_line(encounter: Encounter, exchange: Exchange) -> str:
     attacker = encounter.combatant(exchange.attacker)
     defender = encounter.combatant(exchange.defender)
     roll = exchange.attack
-    return f"{attacker.name} attacks {defender.name}: {roll.roll.faces} = {roll.total}; awaiting the defense"
+    return (
+        f"{attacker.name} attacks {defender.name}: {_plain(roll.roll)} = {roll.total}; awaiting the defense"
+    )
+
+
+def _plain(roll: PoolRoll) -> str:
+    """``20 (7)``: the die that counts, then the others in brackets (plain text, for the log)."""
+    others = [str(face) for index, face in enumerate(roll.faces) if index != roll.counting]
+    return f"{roll.value} ({', '.join(others)})" if others else str(roll.value)

@@ -24,7 +24,7 @@ from bot.rules.morale import MoraleStanding
 from bot.rules.pool import MartialPool, Spend
 
 from .fake_discord import FakeMessage, World
-from .fights import dealt_fight, edit_fight, exchange_button, fight_of
+from .fights import channel_log, dealt_fight, edit_fight, exchange_button, fight_of
 from .harness import InteractionResult, RunningBot
 
 BIND = "🔗 **Bind**: the attack is stopped, the weapons are locked"
@@ -520,6 +520,11 @@ async def test_r14_7_an_active_defense_that_loses_takes_the_damage_less_dr(
     assert encounter.combatant("Bandit").hp == 8
     assert encounter.combatant("Bandit").pool.spent == {Spend.ACTIVE_DEFENSE: 1}
     assert encounter.combatant("Alice").pool.spent == {Spend.ATTACK: 2}
+    log = [entry.text for entry in await channel_log(pommel, world) if entry.kind == "attack"]
+    assert log == [
+        "Alice attacks Bandit: 14 (7) = 19; awaiting the defense",
+        "Alice → Bandit: attack 14 (7) = 19 vs active 9 = 14: hit (R14.7); damage 3; HP 11 → 8",
+    ]
     all_rolled(pommel)
 
 
