@@ -390,7 +390,8 @@ def _dice_row(
 
 
 def follow_up_buttons(encounter: Encounter, exchange: Exchange) -> list[list[Button]]:
-    """Desperation (R15), another die for a Bind (R9), and the counterattack (R14) with 1..k dice."""
+    """Desperation (R15), another die for a Bind (R9), and the counterattack (R14) or the grappled
+    target's opportunity attack (R12) with 1..k dice."""
     result = exchange.result
     if result is None:
         return []
@@ -427,13 +428,11 @@ def follow_up_buttons(encounter: Encounter, exchange: Exchange) -> list[list[But
             )
         )
     rows = [row] if row else []
-    if encounter.reaction(defender, attacker, ReactionKind.COUNTERATTACK) is not None:
+    owed = encounter.reaction(defender, attacker)
+    if owed is not None:
+        label = "Counterattack" if owed.kind is ReactionKind.COUNTERATTACK else "Opportunity attack"
         left = min(defender.pool.remaining, MAX_POOL)
-        rows.append(
-            _dice_row(
-                exchange, ExchangeAction.COUNTER, "Counterattack", discord.ButtonStyle.danger, left, "↩️"
-            )
-        )
+        rows.append(_dice_row(exchange, ExchangeAction.COUNTER, label, discord.ButtonStyle.danger, left, "↩️"))
     return rows
 
 

@@ -314,6 +314,32 @@ async def test_r12_the_grappled_target_takes_its_opportunity_attack_out_of_turn(
     all_rolled(pommel)
 
 
+async def test_r12_the_grapple_result_offers_the_opportunity_attack_as_a_button(
+    world: World, start_bot: Any
+) -> None:
+    """R12: the result of a grapple that holds offers the target's opportunity attack with 1..k dice;
+    the GM's click makes it (Speed, R11), and the button is gone from the result afterwards."""
+    pommel = await dealt_fight(world, start_bot, faces=[15, 4, 12], edit=gear("Alice", weapon="small_dagger"))
+    asked = await attack(pommel, world, target="Bandit", grapple=True)
+    grappled = await pommel.click(asked, exchange_button(asked, "passive"), user=world.gm)
+    assert actions(grappled) == ["counter:1", "counter:2"]
+    labels = [c["label"] for row in grappled.components for c in row["components"]]
+    assert labels == ["Opportunity attack 1 die", "Opportunity attack 2 dice"]
+    refused = await pommel.click(grappled, exchange_button(grappled, "counter:1"), user=world.player)
+    assert refused.ephemeral
+    struck = await pommel.click(grappled, exchange_button(grappled, "counter:1"), user=world.gm)
+    assert not struck.ephemeral, struck.content
+    assert struck.content.splitlines()[:2] == [
+        "⚔️ **Bandit** attacks **Alice** (opportunity attack) — Sword, Messer, chop, 1 die at Onset",
+        "🎲 Attack: **12** +1 Prowess +4 Speed = **17**",
+    ]
+    assert actions(world.table.messages[grappled.message.id]) == []  # type: ignore[union-attr]
+    encounter = await fight_of(pommel, world)
+    assert encounter.reactions == []
+    assert encounter.combatant("Bandit").pool.spent == {Spend.OPPORTUNITY_ATTACK: 1}
+    all_rolled(pommel)
+
+
 async def test_r12_a_grappled_target_with_a_size_m_weapon_can_still_take_its_opportunity_attack(
     world: World, start_bot: Any
 ) -> None:
