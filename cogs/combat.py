@@ -46,6 +46,7 @@ from bot.ui.combatant_choices import combatant_choices
 from bot.ui.errors import answer_failure
 from bot.ui.exchange_views import (
     EXCHANGE_BUTTON,
+    REACTION_BUTTON,
     ExchangeAction,
     ac_attack_content,
     defense_buttons,
@@ -73,14 +74,14 @@ class Combat(commands.Cog):
         self.timers: dict[tuple[int, int], asyncio.Task[None]] = {}
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(ExchangeButton)
+        self.bot.add_dynamic_items(ExchangeButton, ReactionButton)
         for channel_id in await self.bot.store.fight_channels():
             encounter = await self.bot.store.load_encounter(channel_id)
             if encounter is not None:
                 self.schedule_timeouts(encounter)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(ExchangeButton)
+        self.bot.remove_dynamic_items(ExchangeButton, ReactionButton)
         for task in self.timers.values():
             task.cancel()
         self.timers.clear()
@@ -268,9 +269,6 @@ class Combat(commands.Cog):
         self, interaction: discord.Interaction, exchange_id: int, step: int, action: ExchangeAction, dice: int
     ) -> None:
         """A button of an exchange message: answer in place, with the exchange as it now stands."""
-        if action is ExchangeAction.COUNTER:
-            await self.counterattack(interaction, exchange_id, step, dice)
-            return
         channel_id = fight_channel(interaction)
         actor = actor_of(interaction)
         catalog, source = self.bot.catalog, self.bot.dice
@@ -308,36 +306,20 @@ class Combat(commands.Cog):
             )
         await self.bot.trackers.publish(saved)
 
-    async def counterattack(
-        self, interaction: discord.Interaction, exchange_id: int, step: int, dice: int
-    ) -> None:
-        """R14: the defender strikes back at the attacker with ``dice`` dice and its weapon's usual type."""
-        encounter = await channel_fight(interaction)
-        if encounter is None:
-            raise RulesError("There is no fight in this channel any more.")
-        exchange = encounter.exchange(exchange_id)
-        if step != exchange.step:
-            raise RulesError(
-                "That button is out of date; the latest message about this attack has the live ones."
-            )
-        message = interaction.message
-        await self.declare(
-            interaction,
-            exchange.attacker,
-            exchange.defender,
-            Declaration(dice=dice),
-            counter_of=message,
-        )
+    async def react(self, interaction: discord.Interaction, by: str, against: str, dice: int) -> None:
+        """R12, R14: a counterattack or opportunity attack owed, from its button: ``by`` strikes
+        ``against`` with ``dice`` dice and its weapon's usual attack type."""
+        await self.declare(interaction, against, by, Declaration(dice=dice), counter_of=interaction.message)
 
     async def _refresh_buttons(self, encounter: Encounter, message: discord.Message) -> None:
-        """After a counterattack from a result's button, that result's buttons show what is left."""
+        """After an attack owed was made from a message's button, that message keeps only what is left:
+        an exchange's other choices, or nothing."""
+        ids = _custom_ids(message)
+        view = None
         for exchange in encounter.exchanges:
-            if exchange.result is not None and any(
-                custom_id.startswith(f"pommel:x:{exchange.id}:") for custom_id in _custom_ids(message)
-            ):
+            if exchange.result is not None and any(i.startswith(f"pommel:x:{exchange.id}:") for i in ids):
                 view = view_of(follow_up_buttons(encounter, exchange))
-                await message.edit(view=view)
-                return
+        await message.edit(view=view)
 
     # ------------------------------------------------------------------------------ timeouts
 
@@ -444,6 +426,29 @@ class ExchangeButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
             if not isinstance(cog, Combat):
                 raise RulesError("Pommel is starting up; try again in a moment.")
             await cog.click(interaction, self.exchange_id, self.step, self.action, self.dice)
+        except Exception as error:  # a button has no command tree: answer here, like tree.on_error
+            await answer_failure(interaction, error)
+
+
+class ReactionButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=REACTION_BUTTON):
+    """The buttons of an attack owed (a counterattack, an opportunity attack), alive across restarts."""
+
+    def __init__(self, by: str, against: str, dice: int) -> None:
+        super().__init__(discord.ui.Button(custom_id=f"pommel:react:{by}:{against}:{dice}"))
+        self.by, self.against, self.dice = by, against, dice
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ReactionButton:
+        return cls(match["by"], match["against"], int(match["dice"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        cog = interaction.client.get_cog("Combat")
+        try:
+            if not isinstance(cog, Combat):
+                raise RulesError("Pommel is starting up; try again in a moment.")
+            await cog.react(interaction, self.by, self.against, self.dice)
         except Exception as error:  # a button has no command tree: answer here, like tree.on_error
             await answer_failure(interaction, error)
 

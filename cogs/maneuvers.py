@@ -31,6 +31,7 @@ from bot.rules.pool import MAX_POOL, Spend
 from bot.rules.saves import SaveResult, saving_throw
 from bot.ui.actors import actor_of, channel_fight, fight_channel
 from bot.ui.combatant_choices import combatant_choices
+from bot.ui.exchange_views import reaction_buttons, view_of
 from bot.ui.maneuver_views import (
     move_log_line,
     move_reply,
@@ -191,8 +192,12 @@ class Maneuvers(commands.Cog):
             target_controller=done.controller,
             actor_id=actor.user_id,
         )
+        owed = saved.reaction(done.target, done.mover, ReactionKind.OPPORTUNITY)
+        buttons = view_of([reaction_buttons(saved, owed)]) if owed is not None else None
         await interaction.response.send_message(
-            announcement.content, allowed_mentions=announcement.allowed_mentions
+            announcement.content,
+            allowed_mentions=announcement.allowed_mentions,
+            view=buttons or discord.utils.MISSING,
         )
         await self.bot.trackers.publish(saved)
 

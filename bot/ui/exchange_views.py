@@ -16,7 +16,7 @@ import discord
 
 from ..encounter import Combatant, Encounter
 from ..exchanges import AcAttack, ExchangeReport, may_desperately_defend
-from ..fight_state import DefensePolicy, Exchange, ReactionKind
+from ..fight_state import DefensePolicy, Exchange, Reaction, ReactionKind
 from ..rules.combat import AttackKind, AttackResult, AttackRoll, DamageRoll, Defense, Judgement, Outcome
 from ..rules.dice import Advantage, Modifier, PoolRoll
 from ..rules.engagement import Range
@@ -27,6 +27,8 @@ from .tracker import name
 
 MESSAGE_LIMIT = 2000
 
+Button = discord.ui.Button[discord.ui.View]
+
 
 class ExchangeAction(StrEnum):
     PASSIVE = "passive"
@@ -36,12 +38,34 @@ class ExchangeAction(StrEnum):
     DESPERATE = "desperate"
     ATTACKER_DIE = "attackerdie"
     DEFENDER_DIE = "defenderdie"
-    COUNTER = "counter"
 
 
 EXCHANGE_BUTTON = re.compile(
     r"pommel:x:(?P<exchange>\d+):(?P<step>\d+):(?P<action>[a-z]+)(?::(?P<dice>[1-4]))?"
 )
+
+
+REACTION_BUTTON = re.compile(r"pommel:react:(?P<by>c\d+):(?P<against>c\d+):(?P<dice>[1-4])")
+"""A counterattack or opportunity attack owed (R12, R14): ``by`` strikes ``against`` with ``dice``."""
+
+
+def reaction_custom_id(reaction: Reaction, dice: int) -> str:
+    return f"pommel:react:{reaction.by}:{reaction.against}:{dice}"
+
+
+def reaction_buttons(encounter: Encounter, reaction: Reaction) -> list[Button]:
+    """R12, R14: the attack owed, with 1..k of the striker's dice left (none when it has none)."""
+    by = encounter.combatant(reaction.by)
+    label = "Counterattack" if reaction.kind is ReactionKind.COUNTERATTACK else "Opportunity attack"
+    return [
+        Button(
+            label=f"{label} {dice_count(n)}",
+            emoji="↩️",
+            style=discord.ButtonStyle.danger,
+            custom_id=reaction_custom_id(reaction, n),
+        )
+        for n in range(1, min(by.pool.remaining, MAX_POOL) + 1)
+    ]
 
 
 def exchange_custom_id(exchange: Exchange, action: ExchangeAction, dice: int | None = None) -> str:
@@ -343,9 +367,6 @@ def clip(text: str) -> str:
 # ----------------------------------------------------------------------------- buttons
 
 
-Button = discord.ui.Button[discord.ui.View]
-
-
 def defense_buttons(encounter: Encounter, exchange: Exchange, passive: int) -> list[list[Button]]:
     """Passive; Active with 1..k dice; the same with the shield; Void (R13, R14) — one row each."""
     defender = encounter.combatant(exchange.defender)
@@ -430,9 +451,7 @@ def follow_up_buttons(encounter: Encounter, exchange: Exchange) -> list[list[But
     rows = [row] if row else []
     owed = encounter.reaction(defender, attacker)
     if owed is not None:
-        label = "Counterattack" if owed.kind is ReactionKind.COUNTERATTACK else "Opportunity attack"
-        left = min(defender.pool.remaining, MAX_POOL)
-        rows.append(_dice_row(exchange, ExchangeAction.COUNTER, label, discord.ButtonStyle.danger, left, "↩️"))
+        rows.append(reaction_buttons(encounter, owed))
     return rows
 
 

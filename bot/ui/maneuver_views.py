@@ -127,7 +127,8 @@ def range_announcement(
         )
         announcement.lines.append(
             f"⚠️ Leaving Grapple provokes an opportunity attack (R12): **{name(target.name)}** may now "
-            f"attack **{name(mover.name)}** with `/attack` before the round ends ({cost_note}). "
+            f"attack **{name(mover.name)}** (the buttons below, or `/attack`) before the round ends "
+            f"({cost_note}). "
             f"{mention}".rstrip()
         )
     elif change.provokes_opportunity_attack:

@@ -180,11 +180,22 @@ async def edit_fight(pommel: RunningBot, world: World, edit: Callable[[Encounter
     return await pommel.bot.store.save_encounter(encounter)
 
 
+def exchange_action(custom_id: str) -> str:
+    """A button's action as tests name it: an exchange's "passive", "active:2", "desperate"...; an
+    attack owed (counterattack or opportunity attack) with n dice is "counter:n"; others whole."""
+    if custom_id.startswith("pommel:x:"):
+        return ":".join(custom_id.split(":")[4:])
+    if custom_id.startswith("pommel:react:"):
+        return f"counter:{custom_id.rsplit(':', 1)[1]}"
+    return custom_id
+
+
 def exchange_button(message: FakeMessage | InteractionResult, action: str) -> str:
-    """The custom id of the exchange button ``action`` ("passive", "active:2", "counter:1")."""
+    """The custom id of the button ``action`` ("passive", "active:2", "counter:1", see
+    :func:`exchange_action`)."""
     found = message.message if isinstance(message, InteractionResult) else message
     assert found is not None, "no message"
     for custom_id in found.custom_ids():
-        if custom_id.startswith("pommel:x:") and custom_id.split(":")[4:] == action.split(":"):
+        if exchange_action(custom_id) == action:
             return custom_id
     raise AssertionError(f"no {action} button: {found.custom_ids()}")

@@ -24,7 +24,7 @@ from bot.rules.morale import MoraleStanding
 from bot.rules.pool import MartialPool, Spend
 
 from .fake_discord import FakeMessage, World
-from .fights import channel_log, dealt_fight, edit_fight, exchange_button, fight_of
+from .fights import channel_log, dealt_fight, edit_fight, exchange_action, exchange_button, fight_of
 from .harness import InteractionResult, RunningBot
 
 BIND = "🔗 **Bind**: the attack is stopped, the weapons are locked"
@@ -70,10 +70,7 @@ def actions(message: FakeMessage | InteractionResult | None) -> list[str]:
     found = message.message if isinstance(message, InteractionResult) else message
     if found is None:
         return []
-    return [
-        ":".join(custom_id.split(":")[4:]) if custom_id.startswith("pommel:x:") else custom_id
-        for custom_id in found.custom_ids()
-    ]
+    return [exchange_action(custom_id) for custom_id in found.custom_ids()]
 
 
 def labels(message: FakeMessage | InteractionResult) -> list[str]:

@@ -19,7 +19,15 @@ from bot.rules.engagement import Range
 from bot.rules.pool import Spend
 
 from .fake_discord import World
-from .fights import channel_log, dealt_fight, edit_fight, fight_of, seed_fight, stored_tracker
+from .fights import (
+    channel_log,
+    dealt_fight,
+    edit_fight,
+    exchange_action,
+    fight_of,
+    seed_fight,
+    stored_tracker,
+)
 
 
 def two_turns_on(encounter: Encounter) -> None:
@@ -243,9 +251,10 @@ async def test_r12_leaving_grapple_provokes_an_opportunity_attack(world: World, 
         "↔️ **Alice** changes range with **Bandit**: Grapple → **Melee** (1 die from the Martial Pool, "
         "1 per step) — 2/3 dice left\n"
         "⚠️ Leaving Grapple provokes an opportunity attack (R12): **Bandit** may now attack **Alice** "
-        "with `/attack` before the round ends (it costs Martial Pool dice, and Bandit has 2/2 left). "
-        f"<@{world.gm.id}>"
+        "(the buttons below, or `/attack`) before the round ends (it costs Martial Pool dice, and Bandit "
+        f"has 2/2 left). <@{world.gm.id}>"
     )
+    assert [exchange_action(i) for i in result.message.custom_ids()] == ["counter:1", "counter:2"]  # type: ignore[union-attr]
     assert result.callback is not None
     mentions = result.callback.data["allowed_mentions"]
     assert (mentions["parse"], mentions["users"]) == ([], [world.gm.id])  # only the Bandit's GM
@@ -269,6 +278,27 @@ async def test_r12_leaving_grapple_provokes_an_opportunity_attack(world: World, 
     assert (
         "May make: opportunity attack on **Alice** (Alice left Grapple range) with `/attack`" in owed.content
     )
+
+
+async def test_r12_the_opportunity_attack_for_leaving_grapple_is_a_button_on_the_range_message(
+    world: World, start_bot: Any
+) -> None:
+    """R12, R11: the GM clicks the Bandit's opportunity attack on /range's reply: one die at Melee with
+    Speed; Alice is asked to defend, and the reply's buttons are gone."""
+    pommel = await dealt_fight(world, start_bot, faces=[12])
+    await edit_fight(pommel, world, grapple("Bandit"))
+    moved = await pommel.slash("range", user=world.player, options={"target": "Bandit", "range": "melee"})
+    assert moved.message is not None
+    struck = await pommel.click(moved.message, moved.message.custom_ids()[0], user=world.gm)
+    assert not struck.ephemeral, struck.content
+    assert struck.content.splitlines()[:2] == [
+        "⚔️ **Bandit** attacks **Alice** (opportunity attack) — Sword, Messer, chop, 1 die at Melee",
+        "🎲 Attack: **12** +1 Prowess +4 Speed = **17**",
+    ]
+    assert world.table.messages[moved.message.id].custom_ids() == []
+    encounter = await fight_of(pommel, world)
+    assert encounter.reactions == []
+    assert encounter.combatant("Bandit").pool.spent == {Spend.OPPORTUNITY_ATTACK: 1}
 
 
 async def test_r12_grapple_to_onset_takes_two_steps_and_two_dice(world: World, start_bot: Any) -> None:
