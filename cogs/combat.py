@@ -384,10 +384,10 @@ class Combat(commands.Cog):
                 allowed_mentions=discord.AllowedMentions(users=[discord.Object(saved.gm_id)]),
             )
             return
+        if request is not None:  # the old buttons go first, so nobody clicks them beside the result
+            await channel.get_partial_message(request).edit(view=None)
         content, view, _ = self.exchange_message(saved, report)
         await channel.send(content, view=view or discord.utils.MISSING)
-        if request is not None:
-            await channel.get_partial_message(request).edit(view=None)
         await self.bot.trackers.publish(saved)
 
 
