@@ -233,7 +233,7 @@ def request_content(encounter: Encounter, exchange: Exchange, weapon: str, passi
         f"🛡️ {who}: how does **{name(defender.name)}** defend? Passive **{passive}**, or active with "
         f"1 to {left} of {dice_count(left)} left{shield} (R13, R14).",
     ]
-    if exchange.deadline is not None:
+    if exchange.deadline is not None and not exchange.gm_pinged:
         fallback = encounter.table.defense_policy
         then = "the GM is asked" if fallback is DefensePolicy.ASK_GM else f"the defense is {fallback.value}"
         lines.append(f"⏰ If nobody picks by <t:{int(exchange.deadline.timestamp())}:t>, {then}.")

@@ -105,3 +105,38 @@ async def test_a_player_who_lets_the_timeout_run_out_while_the_bot_is_down_gets_
     assert fight.combatant("Alice").hp == 14 - 4
     assert not fight.exchanges[0].pending
     assert passive not in world.table.messages[asked.message.id].custom_ids()  # the request lost its buttons
+
+
+async def test_with_ask_the_gm_a_timeout_pings_the_gm_whose_click_then_decides(
+    world: World, start_bot: Any
+) -> None:
+    """The default policy: when Alice lets the timeout run out, the GM is pinged with the defense
+    buttons (nothing is decided for her); the GM's Passive resolves it, once."""
+    pommel = await start_bot(dice=ScriptedDice([15, 4]))
+    await alice_and_the_bandit(pommel, world, cards=("2C", "KS"))
+    asked = await pommel.slash("attack", user=world.gm, options={"target": "Alice"})
+    assert "If nobody picks by" in asked.content
+    assert "the GM is asked" in asked.content
+    combat: Any = pommel.bot.get_cog("Combat")  # loaded as an extension: not this module's class
+    assert combat is not None
+    assert list(combat.timers) == [(world.table.id, 1)]  # the timer waits for the deadline
+    fight = await fight_of(pommel, world)
+    fight.exchanges[0].deadline = datetime.now(UTC) - timedelta(seconds=1)
+    await pommel.bot.store.save_encounter(fight)
+    before = len(world.table.history)
+    await combat.run_timeout(world.table.id, 1)  # what the timer does when the deadline comes
+    [notice] = world.table.history[before:]
+    assert notice.content.startswith(
+        f"⏰ <@{world.gm.id}>: time is up and nobody picked a defense; you decide."
+    )
+    assert [user.id for user in notice.mentions] == [world.gm.id]  # the GM is pinged, not Alice
+    assert "If nobody picks by" not in notice.content  # the time is up: no deadline any more
+    still = await fight_of(pommel, world)
+    assert still.exchanges[0].pending
+    assert still.exchanges[0].gm_pinged
+    decided = await pommel.click(notice, exchange_button(notice, "passive"), user=world.gm)
+    assert not decided.ephemeral, decided.content
+    assert "❤️ **Alice**: HP 14 → **10**/14" in decided.content
+    late = await pommel.click(asked.message, exchange_button(asked.message, "active:1"), user=world.player)
+    assert late.ephemeral
+    assert "already" in late.content or "earlier moment" in late.content
