@@ -64,8 +64,7 @@ from .rules.pool import Spend
 from .rules.situations import situational_advantage
 
 KEPT_EXCHANGES = 12
-"""Resolved exchanges of this round kept in the document (their buttons need them); older ones go, so
-the document a table saves at every step stays small."""
+"""At most this many resolved exchanges with choices still open are kept (the oldest go first)."""
 
 
 class OutOfDate(RulesError):
@@ -269,13 +268,16 @@ def policy_choice(
 
 
 def _forget_old_exchanges(encounter: Encounter) -> None:
-    """Resolved exchanges of earlier rounds are settled (R5 ends their reactions and choices)."""
+    """Keep what buttons may still need: exchanges waiting for a defense, and resolved ones whose
+    choices (R9, R15) are still open in this round. Settled ones go when the next attack is declared,
+    so the document saved at every step stays small."""
     current = encounter.initiative.round
-    encounter.exchanges = [e for e in encounter.exchanges if e.pending or e.round == current]
-    resolved = [e for e in encounter.exchanges if not e.pending]
+    kept = [e for e in encounter.exchanges if e.pending or (e.follow_ups and e.round == current)]
+    resolved = [e for e in kept if not e.pending]
     if len(resolved) > KEPT_EXCHANGES:
         drop = {e.id for e in resolved[: len(resolved) - KEPT_EXCHANGES]}
-        encounter.exchanges = [e for e in encounter.exchanges if e.id not in drop]
+        kept = [e for e in kept if e.id not in drop]
+    encounter.exchanges = kept
 
 
 # ----------------------------------------------------------------------------- defending
