@@ -89,6 +89,8 @@ def gear_name(catalog: Catalog, field: str, value: object) -> object:
     }
     if field in ("armor_hp", "shield_hp") and value is None:
         return "whole"
+    if field == "leader":
+        return "yes" if value else "no"
     entry = tables[field].get(value) if field in tables and isinstance(value, str) else None
     return entry.name if entry is not None else value
 
@@ -223,6 +225,7 @@ class CombatantCog(
         shield=f"Shield ('{NO_SHIELD}' for none)",
         off_hand=f"Second weapon, R26 ('{NOTHING}' to put it away)",
         repair="Mend the armor and shield: back to their full HP (R17)",
+        leader="Make it its group's leader (R22, R23): the NPC group's, or the party's for a PC",
     )
     @app_commands.autocomplete(weapon=weapon_choices, armor=armor_choices, off_hand=off_hand_choices)
     async def edit(
@@ -240,8 +243,22 @@ class CombatantCog(
         shield: Wanted | None = None,
         off_hand: Wanted | None = None,
         repair: bool | None = None,
+        leader: bool | None = None,
     ) -> None:
-        given = (name, prowess, dex, wis, cha, max_hp, weapon, armor, shield, off_hand, repair or None)
+        given = (
+            name,
+            prowess,
+            dex,
+            wis,
+            cha,
+            max_hp,
+            weapon,
+            armor,
+            shield,
+            off_hand,
+            repair or None,
+            leader,
+        )
         if all(value is None for value in given):
             raise RulesError("Say what to change: a name, a stat or a piece of gear.")
         actor = actor_of(interaction)
@@ -289,6 +306,14 @@ class CombatantCog(
                     "shield",
                     None if shield.strip().casefold() == NO_SHIELD else catalog.shield(shield).key,
                 )
+            if leader is not None:
+                if leader:  # one leader per NPC group, and one for the party of player characters
+                    for other in encounter.combatants:
+                        same = other.group == combatant.group and other.side is combatant.side
+                        if same and other.id != combatant.id and other.leader:
+                            other.leader = False
+                            changes.append((f"{other.name} leader", "yes", "no"))
+                put("leader", "leader", leader)
             if repair or armor is not None:  # new armor comes whole
                 put("armor HP", "armor_hp", None)
             if repair or shield is not None:

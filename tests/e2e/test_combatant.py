@@ -368,3 +368,18 @@ async def test_r17_the_gm_repairs_broken_armor_and_a_split_shield(world: World, 
     again = await pommel.slash("combatant edit", user=world.gm, options={"who": "Bandit", "repair": True})
     assert again.ephemeral
     assert "nothing changed" in again.content
+
+
+async def test_r23_the_gm_makes_a_player_character_the_partys_leader(world: World, start_bot: Any) -> None:
+    pommel = await start_bot()
+    await table(pommel, world)
+    made = await pommel.slash("combatant edit", user=world.gm, options={"who": "Alice", "leader": True})
+    assert made.content == "✏️ **Alice** changed:\n- leader: no → **yes**"
+    moved = await pommel.slash("combatant edit", user=world.gm, options={"who": "Bob", "leader": True})
+    assert moved.content == "✏️ **Bob** changed:\n- Alice leader: yes → **no**\n- leader: no → **yes**"
+    fight = await fight_of(pommel, world)
+    assert [(c.name, c.leader) for c in fight.combatants] == [
+        ("Alice", False),
+        ("Bob", True),
+        ("Bandit", False),
+    ]
