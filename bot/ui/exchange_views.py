@@ -430,29 +430,25 @@ def follow_up_buttons(encounter: Encounter, exchange: Exchange) -> list[list[But
         )
     if exchange.follow_ups and result.attacker_bind_choice is not None:
         face = result.attack.roll.faces[result.attacker_bind_choice]
-        row.append(
-            Button(
-                label=f"{attacker.name[:40]}: count the {face} (Bind)",
-                emoji="🎯",
-                style=discord.ButtonStyle.secondary,
-                custom_id=exchange_custom_id(exchange, ExchangeAction.ATTACKER_DIE),
-            )
-        )
+        row.append(_bind_button(exchange, attacker, face, ExchangeAction.ATTACKER_DIE))
     if exchange.follow_ups and result.defender_bind_choice is not None and result.defense.roll is not None:
         face = result.defense.roll.faces[result.defender_bind_choice]
-        row.append(
-            Button(
-                label=f"{defender.name[:40]}: count the {face} (Bind)",
-                emoji="🎯",
-                style=discord.ButtonStyle.secondary,
-                custom_id=exchange_custom_id(exchange, ExchangeAction.DEFENDER_DIE),
-            )
-        )
+        row.append(_bind_button(exchange, defender, face, ExchangeAction.DEFENDER_DIE))
     rows = [row] if row else []
     owed = encounter.reaction(defender, attacker)
     if owed is not None:
         rows.append(reaction_buttons(encounter, owed))
     return rows
+
+
+def _bind_button(exchange: Exchange, chooser: Combatant, face: int, action: ExchangeAction) -> Button:
+    """R9: the side that may count its other die showing ``face`` (which makes a Bind)."""
+    return Button(
+        label=f"{chooser.name[:40]}: count the {face} (Bind)",
+        emoji="🎯",
+        style=discord.ButtonStyle.secondary,
+        custom_id=exchange_custom_id(exchange, action),
+    )
 
 
 def view_of(rows: Sequence[Sequence[discord.ui.Item[discord.ui.View]]]) -> discord.ui.View | None:
