@@ -111,31 +111,28 @@ def propose_checks(encounter: Encounter, before: CombatGroup) -> list[MoraleProp
     """R22: the checks a change to one NPC group proposes, added to the fight's open proposals.
 
     ``before`` is :func:`group_snapshot` taken before the change; the group as it is now is compared
-    with it by :func:`~bot.rules.morale.morale_triggers`. One proposal per trigger, numbered from
-    ``encounter.next_proposal``; a trigger for which the same group already has an open proposal
-    with the same reason adds nothing, and a group whose members still standing never check (R21)
-    is proposed nothing. Returns the proposals added (the GM is asked about those).
+    with it by :func:`~bot.rules.morale.morale_triggers`. The group makes one check whatever set it
+    off, so several triggers at once make one proposal (numbered from ``encounter.next_proposal``)
+    naming them all; a group that already has an open proposal, or whose members still standing never
+    check (R21), is proposed nothing more. Returns the proposals added (the GM is asked about those).
     """
     after = group_snapshot(encounter, before.name)
     checkers = [c for c in group_members(encounter, before.name) if member_status(c) is MemberStatus.ACTIVE]
     if all(morale_subject(c).immune for c in checkers):
         return []  # R21: nobody left in the group would roll (undead, constructs): nothing to propose
-    added: list[MoraleProposal] = []
-    for trigger in morale_triggers(before, after):
-        already = any(p.reason is trigger.reason for p in open_proposals(encounter, trigger.group))
-        if already:
-            continue
-        proposal = MoraleProposal(
-            id=encounter.next_proposal,
-            group=trigger.group,
-            reason=trigger.reason,
-            detail=trigger.detail,
-            round=encounter.initiative.round,
-        )
-        encounter.next_proposal += 1
-        encounter.morale_proposals.append(proposal)
-        added.append(proposal)
-    return added
+    triggers = morale_triggers(before, after)
+    if not triggers or open_proposals(encounter, before.name):
+        return []  # one check settles all an open proposal of the group is about
+    proposal = MoraleProposal(
+        id=encounter.next_proposal,
+        group=triggers[0].group,
+        reason=triggers[0].reason,
+        detail=" ".join(trigger.detail for trigger in triggers),
+        round=encounter.initiative.round,
+    )
+    encounter.next_proposal += 1
+    encounter.morale_proposals.append(proposal)
+    return [proposal]
 
 
 class ProposalResolved(RulesError):

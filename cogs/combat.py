@@ -49,6 +49,8 @@ from bot.ui.exchange_views import (
     REACTION_BUTTON,
     ExchangeAction,
     ac_attack_content,
+    answered_notice,
+    clip,
     defense_buttons,
     exchange_log_line,
     follow_up_buttons,
@@ -181,10 +183,9 @@ class Combat(commands.Cog):
             return Outcome(report, log=[line], kind="attack")
 
         saved, report = await update_fight(self.bot.store, channel_id, actor.user_id, change)
-        content, view, ping = self.exchange_message(saved, report)
-        mentions = discord.AllowedMentions(users=[discord.Object(ping)] if ping else [])
+        content, view, ping = self.exchange_message(saved, report, actor_id=actor.user_id)
         sent = await interaction.response.send_message(
-            content, view=view or discord.utils.MISSING, allowed_mentions=mentions
+            content, view=view or discord.utils.MISSING, allowed_mentions=_pinging(ping)
         )
         exchange = saved.exchange(report.exchange_id)
         if exchange.pending and exchange.deadline is not None and sent.message_id is not None:
@@ -213,9 +214,10 @@ class Combat(commands.Cog):
         return saved
 
     def exchange_message(
-        self, encounter: Encounter, report: ExchangeReport
-    ) -> tuple[str, discord.ui.View | None, int | None]:
-        """The message about an exchange now, its buttons, and whom it pings."""
+        self, encounter: Encounter, report: ExchangeReport, *, actor_id: int
+    ) -> tuple[str, discord.ui.View | None, list[int]]:
+        """The message about an exchange now, its buttons, and whom it pings: the defender's player
+        (the GM for NPCs) when a defense is asked, the GM when a result proposes a morale check (R22)."""
         exchange = encounter.exchange(report.exchange_id)
         attacker = encounter.combatant(exchange.attacker)
         weapon = self.bot.catalog.weapon(attacker.weapon).name
@@ -226,12 +228,15 @@ class Combat(commands.Cog):
             ).total
             content = request_content(encounter, exchange, weapon, passive)
             asked = defender.owner_id if defender.owner_id is not None else encounter.gm_id
-            return content, view_of(defense_buttons(encounter, exchange, passive)), asked
+            return content, view_of(defense_buttons(encounter, exchange, passive)), [asked]
         rows = follow_up_buttons(encounter, exchange)
         if report.proposals:
             rows.append([proposal_button(proposal) for proposal in report.proposals[:5]])
-        ping = encounter.gm_id if report.proposals else None
-        return result_content(encounter, exchange, weapon, report), view_of(rows), ping
+        content = result_content(encounter, exchange, weapon, report)
+        notice = answered_notice(encounter, exchange, report, actor_id=actor_id, now=exchange.asked_at)
+        if notice is None:
+            return content, view_of(rows), []
+        return clip(f"{content}\n{notice.content}"), view_of(rows), notice.ping
 
     async def attack_against_ac(
         self, interaction: discord.Interaction, target: str, who: str | None, declared: Declaration
@@ -297,13 +302,12 @@ class Combat(commands.Cog):
 
         saved, report = await update_fight(self.bot.store, channel_id, actor.user_id, change)
         self._forget_timer(channel_id, exchange_id)
-        content, view, ping = self.exchange_message(saved, report)
+        content, view, _ = self.exchange_message(saved, report, actor_id=actor.user_id)
         await interaction.response.edit_message(content=content, view=view)
-        if ping is not None and report.proposals:
-            await interaction.followup.send(
-                f"<@{ping}>: a morale check is proposed (R22); the button is on the result above.",
-                allowed_mentions=discord.AllowedMentions(users=[discord.Object(ping)]),
-            )
+        exchange = saved.exchange(exchange_id)
+        notice = answered_notice(saved, exchange, report, actor_id=actor.user_id, now=datetime.now(UTC))
+        if notice is not None:  # an edited message notifies nobody: the news goes in a message of its own
+            await interaction.followup.send(notice.content, allowed_mentions=notice.allowed_mentions)
         await self.bot.trackers.publish(saved)
 
     async def react(self, interaction: discord.Interaction, by: str, against: str, dice: int) -> None:
@@ -372,23 +376,26 @@ class Combat(commands.Cog):
         if report is None:
             exchange = saved.exchange(exchange_id)
             defender = saved.combatant(exchange.defender)
-            content, view, _ = self.exchange_message(
-                saved,
-                ExchangeReport(
-                    exchange_id=exchange_id, hp_before=defender.hp, nonlethal_before=defender.nonlethal
-                ),
+            asking = ExchangeReport(
+                exchange_id=exchange_id, hp_before=defender.hp, nonlethal_before=defender.nonlethal
             )
+            content, view, _ = self.exchange_message(saved, asking, actor_id=bot_id)
             await channel.send(
                 f"⏰ <@{saved.gm_id}>: time is up and nobody picked a defense; you decide.\n{content}",
                 view=view or discord.utils.MISSING,
-                allowed_mentions=discord.AllowedMentions(users=[discord.Object(saved.gm_id)]),
+                allowed_mentions=_pinging([saved.gm_id]),
             )
             return
         if request is not None:  # the old buttons go first, so nobody clicks them beside the result
             await channel.get_partial_message(request).edit(view=None)
-        content, view, _ = self.exchange_message(saved, report)
-        await channel.send(content, view=view or discord.utils.MISSING)
+        content, view, ping = self.exchange_message(saved, report, actor_id=bot_id)
+        await channel.send(content, view=view or discord.utils.MISSING, allowed_mentions=_pinging(ping))
         await self.bot.trackers.publish(saved)
+
+
+def _pinging(users: list[int]) -> discord.AllowedMentions:
+    """Only these users may be pinged by the message (never roles, @everyone or typed names)."""
+    return discord.AllowedMentions(users=[discord.Object(user) for user in users])
 
 
 def _custom_ids(message: discord.Message) -> list[str]:

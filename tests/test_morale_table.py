@@ -135,37 +135,37 @@ def test_r22_a_leader_going_down_proposes_one_check_numbered_from_next_proposal(
     assert encounter.next_proposal == 8
 
 
-def test_r22_the_leader_and_half_the_group_at_once_propose_two_checks() -> None:
+def test_r22_the_leader_and_half_the_group_at_once_propose_one_check_naming_both() -> None:
+    """The group makes one check whatever set it off: one proposal, one button for the GM."""
     encounter = fight()
     before = group_snapshot(encounter, "Bandits")
     first, second, *_ = bandits(encounter)
     first.hp = 0
     second.standing = MoraleStanding.ROUTED
-    proposals = propose_checks(encounter, before)
-    assert [(p.id, p.reason) for p in proposals] == [
-        (1, MoraleTriggerReason.LEADER_LOST),
-        (2, MoraleTriggerReason.HALF_DOWN),
-    ]
-    assert "2 of 4 are out of the fight" in proposals[1].detail
+    [proposal] = propose_checks(encounter, before)
+    assert (proposal.id, proposal.reason) == (1, MoraleTriggerReason.LEADER_LOST)
+    assert proposal.detail == "Bandit 1, the leader, is down. 2 of 4 are out of the fight."
 
 
-def test_r22_an_open_proposal_for_the_same_group_and_reason_is_not_duplicated() -> None:
+def test_r22_a_group_with_an_open_proposal_is_not_proposed_another() -> None:
     encounter = fight()
     one, two, three, _ = bandits(encounter)
     before = group_snapshot(encounter, "Bandits")
     two.hp = 0
     three.hp = 0
     assert [p.reason for p in propose_checks(encounter, before)] == [MoraleTriggerReason.HALF_DOWN]
-    # The half-down crossing again (someone healed, then fell again) while the first is still open.
-    three.hp = 5
-    before = group_snapshot(encounter, "Bandits")
-    three.hp = 0
-    assert propose_checks(encounter, before) == []
-    # A different reason for the same group is a new proposal.
+    # The leader falls while the first proposal is still open: the one check will answer both.
     before = group_snapshot(encounter, "Bandits")
     one.hp = 0
-    assert [p.reason for p in propose_checks(encounter, before)] == [MoraleTriggerReason.LEADER_LOST]
-    assert [p.id for p in encounter.morale_proposals] == [1, 2]
+    assert propose_checks(encounter, before) == []
+    assert [p.id for p in encounter.morale_proposals] == [1]
+    # Once it is settled, a new trigger is a new proposal.
+    assert dismiss_proposal(encounter, 1).id == 1  # the GM declines: nothing is rolled
+    assert encounter.morale_proposals == []
+    two.hp = three.hp = 5
+    before = group_snapshot(encounter, "Bandits")
+    two.hp = 0
+    assert [p.id for p in propose_checks(encounter, before)] == [2]
 
 
 def test_r22_nothing_changed_or_a_leaderless_loss_below_half_proposes_nothing() -> None:
@@ -287,7 +287,7 @@ def test_r22_confirming_a_proposal_rolls_the_group_once_and_a_second_confirmatio
     before = group_snapshot(encounter, "Bandits")
     bandits(encounter)[0].hp = 0
     bandits(encounter)[1].hp = 0
-    first, second = propose_checks(encounter, before)
+    [first] = propose_checks(encounter, before)
     rolled = roll_proposal(encounter, first.id, ScriptedDice([4, 12]))
     assert rolled.proposal == first
     assert rolled.report is not None
@@ -295,26 +295,25 @@ def test_r22_confirming_a_proposal_rolls_the_group_once_and_a_second_confirmatio
         ("Bandit 3", MoraleStanding.ROUTED),
         ("Bandit 4", MoraleStanding.STEADY),
     ]
-    assert rolled.report.settled == [first, second]  # one check answers both reasons
-    refused(encounter, lambda: roll_proposal(encounter, second.id, NO_DICE), "already settled")
+    assert rolled.report.settled == [first]
     with pytest.raises(ProposalResolved):
         roll_proposal(encounter, first.id, NO_DICE)
     refused(encounter, lambda: roll_proposal(encounter, 99, NO_DICE), "no morale proposal #99")
 
 
-def test_r22_a_group_with_nobody_left_to_check_settles_without_a_roll_and_a_dismissal_rolls_nothing() -> None:
+def test_r22_a_group_with_nobody_left_to_check_settles_without_a_roll() -> None:
     encounter = fight()
     before = group_snapshot(encounter, "Bandits")
     bandits(encounter)[0].hp = 0
-    bandits(encounter)[1].hp = 0
-    first, second = propose_checks(encounter, before)
-    assert dismiss_proposal(encounter, second.id) == second
-    assert open_proposals(encounter) == [first]
+    [first] = propose_checks(encounter, before)
     for bandit in bandits(encounter):
         bandit.hp = 0
     rolled = roll_proposal(encounter, first.id, NO_DICE)
     assert rolled.report is None
     assert open_proposals(encounter) == []
+    before = group_snapshot(encounter, "Bandits")
+    bandits(encounter)[3].hp = 5
+    assert propose_checks(encounter, before) == []  # nothing new happened to the group
 
 
 # ----------------------------------------------------------------------------- the rally (R23)

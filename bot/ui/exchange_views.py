@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from datetime import datetime, timedelta
 from enum import StrEnum
 
 import discord
@@ -21,6 +22,7 @@ from ..rules.combat import AttackKind, AttackResult, AttackRoll, DamageRoll, Def
 from ..rules.dice import Advantage, Modifier, PoolRoll
 from ..rules.engagement import Range
 from ..rules.pool import MAX_POOL
+from .announcements import Announcement
 from .morale_views import proposal_line
 from .rolls import pool_faces
 from .tracker import name
@@ -461,6 +463,34 @@ def view_of(rows: Sequence[Sequence[discord.ui.Item[discord.ui.View]]]) -> disco
             item.row = number
             view.add_item(item)
     return view
+
+
+LATE_ANSWER = timedelta(minutes=2)
+"""A defense answered later than this tells the attacker's player with a new message (play-by-post):
+an edited message notifies nobody."""
+
+
+def answered_notice(
+    encounter: Encounter, exchange: Exchange, report: ExchangeReport, *, actor_id: int, now: datetime
+) -> Announcement | None:
+    """What a click must tell others with a message of its own: the attacker's player when the defense
+    came late (R13, R14: the result is above), the GM when it proposes a morale check (R22)."""
+    notice = Announcement()
+    attacker = encounter.combatant(exchange.attacker)
+    defender = encounter.combatant(exchange.defender)
+    result = exchange.result
+    owner = attacker.owner_id if attacker.owner_id is not None else encounter.gm_id
+    late = now - exchange.asked_at > LATE_ANSWER
+    if result is not None and late and report.decided_by is None and owner != actor_id:
+        outcome = "a critical hit" if result.judgement.critical else f"a {result.outcome.value}"
+        notice.lines.append(
+            f"📬 {notice.notify(owner, actor_id)}: **{name(defender.name)}** answered "
+            f"**{name(attacker.name)}**'s attack: {outcome} (the result is above)."
+        )
+    if report.proposals:
+        gm = notice.notify(encounter.gm_id, actor_id)
+        notice.lines.append(f"🏳️ {gm}: a morale check is proposed (R22); its buttons are on the result above.")
+    return notice if notice.lines else None
 
 
 def exchange_log_line(encounter: Encounter, exchange: Exchange, report: ExchangeReport) -> str:

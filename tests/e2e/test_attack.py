@@ -896,30 +896,31 @@ async def test_r22_the_leader_going_down_proposes_a_morale_check_and_the_gm_roll
     lines = result.content.splitlines()
     assert "❤️ **Bandit 1**: HP 2 → **-1**/11 — **down**" in lines
     assert lines[-2:] == [
-        "😨 #1 **Bandits** should check morale (R22) (round 1): Bandit 1, the leader, is down.",
-        "😨 #2 **Bandits** should check morale (R22) (round 1): 1 of 2 are out of the fight.",
+        "😨 #1 **Bandits** should check morale (R22) (round 1): Bandit 1, the leader, is down. "
+        "1 of 2 are out of the fight.",
+        f"🏳️ <@{world.gm.id}>: a morale check is proposed (R22); its buttons are on the result above.",
     ]
-    assert actions(result) == ["pommel:morale:1", "pommel:morale:2"]
-    assert labels(result) == ["Roll morale: Bandits", "Roll morale: Bandits"]
+    assert [user.id for user in result.message.mentions] == [world.gm.id]  # type: ignore[union-attr]
+    assert actions(result) == ["pommel:morale:1"]
+    assert labels(result) == ["Roll morale: Bandits"]
     encounter = await fight_of(pommel, world)
-    assert [(p.id, p.group) for p in encounter.morale_proposals] == [(1, "Bandits"), (2, "Bandits")]
+    assert [(p.id, p.group) for p in encounter.morale_proposals] == [(1, "Bandits")]
 
     player = await pommel.click(result, "pommel:morale:1", user=world.player)
     assert player.ephemeral
     assert await fight_of(pommel, world) == encounter
     rolled = await pommel.click(result, "pommel:morale:1", user=world.gm)
     assert not rolled.ephemeral, rolled.content
-    assert rolled.text.splitlines()[:6] == [
+    assert rolled.text.splitlines()[:5] == [
         "😨 **Morale check** for **Bandits** (R21: 11+ holds)",
-        "Proposed (R22, #1): Bandit 1, the leader, is down.",
+        "Proposed (R22, #1): Bandit 1, the leader, is down. 1 of 2 are out of the fight.",
         "• **Bandit 2**: **14** +0 morale = `14` vs 11 → ✅ holds",
         "Not checking: **Bandit 1** (down)",
         "**1 of 1 hold.**",
-        "This check also settles the proposed check #2.",
     ]
     after = await fight_of(pommel, world)
     assert after.combatant("Bandit 2").standing is MoraleStanding.STEADY
-    assert after.morale_proposals == []  # both proposals are settled by the one check
+    assert after.morale_proposals == []
     all_rolled(pommel)
 
 

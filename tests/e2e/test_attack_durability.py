@@ -140,3 +140,28 @@ async def test_with_ask_the_gm_a_timeout_pings_the_gm_whose_click_then_decides(
     late = await pommel.click(asked.message, exchange_button(asked.message, "active:1"), user=world.player)
     assert late.ephemeral
     assert "already" in late.content or "earlier moment" in late.content
+
+
+async def test_a_late_answer_tells_the_attackers_player_with_a_message_of_its_own(
+    world: World, start_bot: Any
+) -> None:
+    """Play-by-post: Alice answers the Bandit's attack an hour later; the result replaces the request
+    in place (an edit notifies nobody), so a new message pings the Bandit's GM. A quick answer does not."""
+    pommel = await start_bot(dice=ScriptedDice([15, 4, 3, 15, 4]))
+    await alice_and_the_bandit(pommel, world, cards=("2C", "KS"))
+    asked = await pommel.slash("attack", user=world.gm, options={"target": "Alice"})
+    fight = await fight_of(pommel, world)
+    fight.exchanges[0].asked_at = datetime.now(UTC) - timedelta(hours=1)
+    await pommel.bot.store.save_encounter(fight)
+    late = await pommel.click(asked.message, exchange_button(asked.message, "active:1"), user=world.player)
+    assert "💥 **Hit**" in late.content
+    [notice] = late.followups
+    assert notice.content == (
+        f"📬 <@{world.gm.id}>: **Alice** answered **Bandit**'s attack: a hit (the result is above)."
+    )
+    assert [user.id for user in notice.mentions] == [world.gm.id]
+
+    quick = await pommel.slash("attack", user=world.gm, options={"target": "Alice"})
+    answered = await pommel.click(quick.message, exchange_button(quick.message, "passive"), user=world.player)
+    assert "💥 **Hit**" in answered.content
+    assert answered.followups == []
