@@ -202,6 +202,12 @@ class Encounter(BaseModel):
     """R22: morale checks the bot proposed and the GM has not rolled or dismissed yet."""
     next_proposal: int = 1
 
+    @property
+    def tag(self) -> str:
+        """A short mark of this fight, another for the next fight in the same channel: buttons that act
+        on a fight carry it, so a button left from an ended fight cannot act on the new one."""
+        return format(int(self.started_at.timestamp() * 1000) % 16**8, "x")
+
     # ----------------------------------------------------------------------------- roster
 
     def combatant(self, wanted: str) -> Combatant:

@@ -77,6 +77,21 @@ class OutOfDate(RulesError):
         )
 
 
+class OtherFight(RulesError):
+    """A click on a button left from an earlier fight in the channel."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "That button belongs to an earlier fight in this channel, which has ended. Nothing was changed."
+        )
+
+
+def require_this_fight(encounter: Encounter, tag: str) -> None:
+    """Refuse a button drawn for another fight than the channel's present one."""
+    if tag != encounter.tag:
+        raise OtherFight()
+
+
 class Declaration(BaseModel):
     """What ``/attack`` declares before any die is rolled."""
 
@@ -217,6 +232,7 @@ def declare_attack(
     encounter.engagement(attacker, target).record_attack(declared.dice, missile=rolled.missile)
     exchange = Exchange(
         id=encounter.next_exchange,
+        fight=encounter.tag,
         attacker=attacker.id,
         defender=target.id,
         attack=rolled,
@@ -659,11 +675,13 @@ __all__ = [
     "Declaration",
     "DefenseChoice",
     "ExchangeReport",
+    "OtherFight",
     "OutOfDate",
     "attack_armor_class",
     "choose_die",
     "declare_attack",
     "defend",
     "desperate_defense",
+    "require_this_fight",
     "time_out",
 ]

@@ -58,6 +58,8 @@ class Exchange(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     id: int
+    fight: str
+    """The fight's :attr:`~bot.encounter.Encounter.tag`, which its buttons carry."""
     attacker: str
     """The attacking combatant's id."""
     defender: str

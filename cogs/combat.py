@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+from collections.abc import Callable, Coroutine
 from datetime import UTC, datetime
 from typing import Any, Literal
 
@@ -33,6 +34,7 @@ from bot.exchanges import (
     declare_attack,
     defend,
     desperate_defense,
+    require_this_fight,
     time_out,
 )
 from bot.fighters import fighter
@@ -156,13 +158,17 @@ class Combat(commands.Cog):
         declared: Declaration,
         *,
         counter_of: discord.Message | None = None,
+        fight: str | None = None,
     ) -> None:
-        """Roll the attack; answer with the request for a defense, or the result when it was decided."""
+        """Roll the attack; answer with the request for a defense, or the result when it was decided.
+        ``fight`` is the tag a button carried (the attack must be in that fight)."""
         channel_id = fight_channel(interaction)
         actor = actor_of(interaction)
         now = datetime.now(UTC)
 
         def change(encounter: Encounter) -> Outcome[ExchangeReport]:
+            if fight is not None:
+                require_this_fight(encounter, fight)
             attacker = acting_combatant(encounter, actor, who, "attack")
             report = declare_attack(
                 encounter,
@@ -270,15 +276,15 @@ class Combat(commands.Cog):
 
     # ------------------------------------------------------------------------------ buttons
 
-    async def click(
-        self, interaction: discord.Interaction, exchange_id: int, step: int, action: ExchangeAction, dice: int
-    ) -> None:
+    async def click(self, interaction: discord.Interaction, button: ExchangeButton) -> None:
         """A button of an exchange message: answer in place, with the exchange as it now stands."""
         channel_id = fight_channel(interaction)
         actor = actor_of(interaction)
         catalog, source = self.bot.catalog, self.bot.dice
+        exchange_id, step, action, dice = button.exchange_id, button.step, button.action, button.dice
 
         def change(encounter: Encounter) -> Outcome[ExchangeReport]:
+            require_this_fight(encounter, button.fight)
             if action is ExchangeAction.DESPERATE:
                 report = desperate_defense(encounter, catalog, actor, exchange_id, step, source)
             elif action is ExchangeAction.ATTACKER_DIE:
@@ -310,10 +316,17 @@ class Combat(commands.Cog):
             await interaction.followup.send(notice.content, allowed_mentions=notice.allowed_mentions)
         await self.bot.trackers.publish(saved)
 
-    async def react(self, interaction: discord.Interaction, by: str, against: str, dice: int) -> None:
+    async def react(self, interaction: discord.Interaction, button: ReactionButton) -> None:
         """R12, R14: a counterattack or opportunity attack owed, from its button: ``by`` strikes
         ``against`` with ``dice`` dice and its weapon's usual attack type."""
-        await self.declare(interaction, against, by, Declaration(dice=dice), counter_of=interaction.message)
+        await self.declare(
+            interaction,
+            button.against,
+            button.by,
+            Declaration(dice=button.dice),
+            counter_of=interaction.message,
+            fight=button.fight,
+        )
 
     async def _refresh_buttons(self, encounter: Encounter, message: discord.Message) -> None:
         """After an attack owed was made from a message's button, that message keeps only what is left:
@@ -321,7 +334,8 @@ class Combat(commands.Cog):
         ids = _custom_ids(message)
         view = None
         for exchange in encounter.exchanges:
-            if exchange.result is not None and any(i.startswith(f"pommel:x:{exchange.id}:") for i in ids):
+            prefix = f"pommel:x:{encounter.tag}:{exchange.id}:"
+            if exchange.result is not None and any(i.startswith(prefix) for i in ids):
                 view = view_of(follow_up_buttons(encounter, exchange))
         await message.edit(view=view)
 
@@ -411,53 +425,51 @@ def _custom_ids(message: discord.Message) -> list[str]:
 class ExchangeButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=EXCHANGE_BUTTON):
     """The buttons of an exchange message, alive across restarts (the id says it all)."""
 
-    def __init__(self, exchange_id: int, step: int, action: ExchangeAction, dice: int) -> None:
-        suffix = f":{dice}" if dice else ""
-        super().__init__(discord.ui.Button(custom_id=f"pommel:x:{exchange_id}:{step}:{action.value}{suffix}"))
-        self.exchange_id, self.step, self.action, self.dice = exchange_id, step, action, dice
+    def __init__(self, match: re.Match[str]) -> None:
+        super().__init__(discord.ui.Button(custom_id=match.group(0)))
+        self.fight, self.exchange_id, self.step = match["fight"], int(match["exchange"]), int(match["step"])
+        self.action, self.dice = ExchangeAction(match["action"]), int(match["dice"] or 0)
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ExchangeButton:
-        return cls(
-            int(match["exchange"]),
-            int(match["step"]),
-            ExchangeAction(match["action"]),
-            int(match["dice"] or 0),
-        )
+        return cls(match)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        cog = interaction.client.get_cog("Combat")
-        try:
-            if not isinstance(cog, Combat):
-                raise RulesError("Pommel is starting up; try again in a moment.")
-            await cog.click(interaction, self.exchange_id, self.step, self.action, self.dice)
-        except Exception as error:  # a button has no command tree: answer here, like tree.on_error
-            await answer_failure(interaction, error)
+        await _answer(interaction, lambda cog: cog.click(interaction, self))
 
 
 class ReactionButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=REACTION_BUTTON):
     """The buttons of an attack owed (a counterattack, an opportunity attack), alive across restarts."""
 
-    def __init__(self, by: str, against: str, dice: int) -> None:
-        super().__init__(discord.ui.Button(custom_id=f"pommel:react:{by}:{against}:{dice}"))
-        self.by, self.against, self.dice = by, against, dice
+    def __init__(self, match: re.Match[str]) -> None:
+        super().__init__(discord.ui.Button(custom_id=match.group(0)))
+        self.fight, self.by, self.against = match["fight"], match["by"], match["against"]
+        self.dice = int(match["dice"])
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ReactionButton:
-        return cls(match["by"], match["against"], int(match["dice"]))
+        return cls(match)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        cog = interaction.client.get_cog("Combat")
-        try:
-            if not isinstance(cog, Combat):
-                raise RulesError("Pommel is starting up; try again in a moment.")
-            await cog.react(interaction, self.by, self.against, self.dice)
-        except Exception as error:  # a button has no command tree: answer here, like tree.on_error
-            await answer_failure(interaction, error)
+        await _answer(interaction, lambda cog: cog.react(interaction, self))
+
+
+async def _answer(
+    interaction: discord.Interaction[Any], press: Callable[[Combat], Coroutine[Any, Any, None]]
+) -> None:
+    """Run a button's action on the Combat cog; a button has no command tree, so failures are answered
+    here as tree.on_error answers a command's."""
+    cog = interaction.client.get_cog("Combat")
+    try:
+        if not isinstance(cog, Combat):
+            raise RulesError("Pommel is starting up; try again in a moment.")
+        await press(cog)
+    except Exception as error:
+        await answer_failure(interaction, error)
 
 
 async def setup(bot: Pommel) -> None:

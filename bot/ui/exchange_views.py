@@ -1,9 +1,10 @@
 """How an attack reads in the channel, and its buttons.
 
 Every message about an exchange names both sides, the weapon and the range, so it can be read on its
-own hours later (play-by-post). The buttons carry the exchange's id and step
-(``pommel:x:12:0:active:2``): they work after a restart, and a second click on an answered button is
-refused instead of acting twice.
+own hours later (play-by-post). The buttons carry the fight's tag, the exchange's id and its step
+(``pommel:x:5f3a9c1e:12:0:active:2``): they work after a restart, a second click on an answered
+button is refused instead of acting twice, and a button left from an ended fight does nothing in the
+channel's next one.
 """
 
 from __future__ import annotations
@@ -43,16 +44,18 @@ class ExchangeAction(StrEnum):
 
 
 EXCHANGE_BUTTON = re.compile(
-    r"pommel:x:(?P<exchange>\d+):(?P<step>\d+):(?P<action>[a-z]+)(?::(?P<dice>[1-4]))?"
+    r"pommel:x:(?P<fight>[0-9a-f]+):(?P<exchange>\d+):(?P<step>\d+):(?P<action>[a-z]+)(?::(?P<dice>[1-4]))?"
 )
 
 
-REACTION_BUTTON = re.compile(r"pommel:react:(?P<by>c\d+):(?P<against>c\d+):(?P<dice>[1-4])")
+REACTION_BUTTON = re.compile(
+    r"pommel:react:(?P<fight>[0-9a-f]+):(?P<by>c\d+):(?P<against>c\d+):(?P<dice>[1-4])"
+)
 """A counterattack or opportunity attack owed (R12, R14): ``by`` strikes ``against`` with ``dice``."""
 
 
-def reaction_custom_id(reaction: Reaction, dice: int) -> str:
-    return f"pommel:react:{reaction.by}:{reaction.against}:{dice}"
+def reaction_custom_id(encounter: Encounter, reaction: Reaction, dice: int) -> str:
+    return f"pommel:react:{encounter.tag}:{reaction.by}:{reaction.against}:{dice}"
 
 
 def reaction_buttons(encounter: Encounter, reaction: Reaction) -> list[Button]:
@@ -64,7 +67,7 @@ def reaction_buttons(encounter: Encounter, reaction: Reaction) -> list[Button]:
             label=f"{label} {dice_count(n)}",
             emoji="↩️",
             style=discord.ButtonStyle.danger,
-            custom_id=reaction_custom_id(reaction, n),
+            custom_id=reaction_custom_id(encounter, reaction, n),
         )
         for n in range(1, min(by.pool.remaining, MAX_POOL) + 1)
     ]
@@ -72,7 +75,7 @@ def reaction_buttons(encounter: Encounter, reaction: Reaction) -> list[Button]:
 
 def exchange_custom_id(exchange: Exchange, action: ExchangeAction, dice: int | None = None) -> str:
     suffix = f":{dice}" if dice is not None else ""
-    return f"pommel:x:{exchange.id}:{exchange.step}:{action.value}{suffix}"
+    return f"pommel:x:{exchange.fight}:{exchange.id}:{exchange.step}:{action.value}{suffix}"
 
 
 # ----------------------------------------------------------------------------- text pieces

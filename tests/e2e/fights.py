@@ -183,8 +183,8 @@ async def edit_fight(pommel: RunningBot, world: World, edit: Callable[[Encounter
 def exchange_action(custom_id: str) -> str:
     """A button's action as tests name it: an exchange's "passive", "active:2", "desperate"...; an
     attack owed (counterattack or opportunity attack) with n dice is "counter:n"; others whole."""
-    if custom_id.startswith("pommel:x:"):
-        return ":".join(custom_id.split(":")[4:])
+    if custom_id.startswith("pommel:x:"):  # pommel:x:<fight>:<exchange>:<step>:<action>[:<dice>]
+        return ":".join(custom_id.split(":")[5:])
     if custom_id.startswith("pommel:react:"):
         return f"counter:{custom_id.rsplit(':', 1)[1]}"
     return custom_id

@@ -165,3 +165,25 @@ async def test_a_late_answer_tells_the_attackers_player_with_a_message_of_its_ow
     answered = await pommel.click(quick.message, exchange_button(quick.message, "passive"), user=world.player)
     assert "💥 **Hit**" in answered.content
     assert answered.followups == []
+
+
+async def test_a_button_left_from_an_ended_fight_does_nothing_in_the_channels_next_fight(
+    world: World, start_bot: Any
+) -> None:
+    """The new fight's first attack is exchange 1 at step 0 too: the old request's buttons carry the old
+    fight's tag, so they are refused instead of defending in the new fight."""
+    pommel = await start_bot(dice=ScriptedDice([15, 12]))
+    await alice_and_the_bandit(pommel, world)
+    old = await pommel.slash("attack", user=world.player, options={"target": "Bandit"})
+    ended = await pommel.slash("encounter end", user=world.gm)
+    assert not ended.ephemeral, ended.content
+    await asyncio.sleep(0.002)  # the next fight starts at another millisecond
+    await alice_and_the_bandit(pommel, world)
+    new = await pommel.slash("attack", user=world.player, options={"target": "Bandit"})
+    stale = exchange_button(old.message, "passive")
+    assert stale != exchange_button(new.message, "passive")
+    refused = await pommel.click(old.message, stale, user=world.gm)
+    assert refused.ephemeral
+    assert "belongs to an earlier fight in this channel" in refused.content
+    fight = await fight_of(pommel, world)
+    assert [e.pending for e in fight.exchanges] == [True]
