@@ -44,6 +44,7 @@ from bot.rules.combat import passive_defense
 from bot.rules.equipment import AttackType
 from bot.rules.errors import RulesError
 from bot.ui.actors import actor_of, channel_fight, fight_channel
+from bot.ui.buttons import view_of
 from bot.ui.combatant_choices import combatant_choices
 from bot.ui.errors import answer_failure
 from bot.ui.exchange_views import (
@@ -59,7 +60,6 @@ from bot.ui.exchange_views import (
     request_content,
     request_log_line,
     result_content,
-    view_of,
 )
 from bot.ui.morale_views import proposal_button
 from bot.ui.rolls import SituationChoice, advantage_of

@@ -20,16 +20,21 @@ from bot.app import Pommel
 from bot.catalog import Catalog
 from bot.characters import MAX_MODIFIER, MAX_NAME_LENGTH, MIN_MODIFIER
 from bot.encounter import MAX_CONDITION_LENGTH, MAX_HP, Combatant, Encounter
+from bot.fight_state import MoraleProposal
 from bot.fights import Outcome, update_fight
+from bot.morale_table import group_snapshot, propose_checks
 from bot.permissions import require_control, require_gm
 from bot.rules.equipment import Armor, Shield, Weapon
 from bot.rules.errors import RulesError
 from bot.rules.hands import check_hands
 from bot.rules.pool import pool_size
 from bot.ui.actors import actor_of, channel_fight, fight_channel
+from bot.ui.announcements import Announcement
+from bot.ui.buttons import view_of
 from bot.ui.combatant_choices import combatant_choices, condition_choices
 from bot.ui.encounter_views import condition_reply, edit_reply, hp_reply
 from bot.ui.equipment_choices import NOTHING, armor_choices, off_hand_choices, shield_choices, weapon_choices
+from bot.ui.morale_views import proposal_button, proposal_line
 
 NO_SHIELD = "none"
 Wanted = app_commands.Range[str, 1, 100]
@@ -138,19 +143,32 @@ class CombatantCog(
         actor = actor_of(interaction)
         by = interaction.user.display_name
 
-        def apply(encounter: Encounter) -> Outcome[tuple[Combatant, int]]:
+        def apply(encounter: Encounter) -> Outcome[tuple[Combatant, int, list[MoraleProposal]]]:
             combatant = encounter.combatant(who)
             require_control(encounter, actor, combatant, "change HP")
+            before = group_snapshot(encounter, combatant.group) if combatant.group else None
             old = combatant.hp
             combatant.hp = combatant.clamp_hp(change.apply(old))
             down = " (down)" if combatant.is_down else ""
             line = f"{by}: {combatant.name} HP {old} → {combatant.hp} ({change}){down}"
-            return Outcome((combatant, old), log=[line])
+            proposals = propose_checks(encounter, before) if before is not None else []  # R22
+            return Outcome((combatant, old, proposals), log=[line])
 
-        saved, (combatant, old) = await update_fight(
+        saved, (combatant, old, proposals) = await update_fight(
             self.bot.store, fight_channel(interaction), actor.user_id, apply
         )
-        await self._publish_reply(interaction, saved, hp_reply(combatant, old))
+        if not proposals:
+            await self._publish_reply(interaction, saved, hp_reply(combatant, old))
+            return
+        notice = Announcement([hp_reply(combatant, old), *(proposal_line(p) for p in proposals)])
+        gm = notice.notify(saved.gm_id, actor.user_id)
+        notice.lines.append(f"🏳️ {gm}: roll the check with the button, or see `/morale proposals`.")
+        await interaction.response.send_message(
+            notice.content,
+            allowed_mentions=notice.allowed_mentions,
+            view=view_of([[proposal_button(p) for p in proposals]]) or discord.utils.MISSING,
+        )
+        await self.bot.trackers.publish(saved)
 
     hp.autocomplete("who")(who_choices)
 

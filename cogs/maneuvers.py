@@ -30,8 +30,9 @@ from bot.rules.movement import MoveResult
 from bot.rules.pool import MAX_POOL, Spend
 from bot.rules.saves import SaveResult, saving_throw
 from bot.ui.actors import actor_of, channel_fight, fight_channel
+from bot.ui.buttons import view_of
 from bot.ui.combatant_choices import combatant_choices
-from bot.ui.exchange_views import reaction_buttons, view_of
+from bot.ui.exchange_views import reaction_buttons
 from bot.ui.maneuver_views import (
     move_log_line,
     move_reply,

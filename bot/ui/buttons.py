@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from enum import StrEnum
 
 import discord
@@ -64,3 +65,15 @@ def tracker_buttons(encounter: Encounter) -> list[discord.ui.Button[discord.ui.V
             )
         )
     return buttons
+
+
+def view_of(rows: Sequence[Sequence[discord.ui.Item[discord.ui.View]]]) -> discord.ui.View | None:
+    """A view with the rows given (one Discord row each); None when there is nothing to click."""
+    if not any(rows):
+        return None
+    view = discord.ui.View(timeout=None)
+    for number, row in enumerate(rows):
+        for item in row:
+            item.row = number
+            view.add_item(item)
+    return view

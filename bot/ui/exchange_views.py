@@ -456,18 +456,6 @@ def _bind_button(exchange: Exchange, chooser: Combatant, face: int, action: Exch
     )
 
 
-def view_of(rows: Sequence[Sequence[discord.ui.Item[discord.ui.View]]]) -> discord.ui.View | None:
-    """A view with the rows given (one Discord row each); None when there is nothing to click."""
-    if not any(rows):
-        return None
-    view = discord.ui.View(timeout=None)
-    for number, row in enumerate(rows):
-        for item in row:
-            item.row = number
-            view.add_item(item)
-    return view
-
-
 LATE_ANSWER = timedelta(minutes=2)
 """A defense answered later than this tells the attacker's player with a new message (play-by-post):
 an edited message notifies nobody."""

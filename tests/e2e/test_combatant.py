@@ -383,3 +383,31 @@ async def test_r23_the_gm_makes_a_player_character_the_partys_leader(world: Worl
         ("Bob", True),
         ("Bandit", False),
     ]
+
+
+async def test_r22_the_gm_taking_a_leaders_hp_to_0_proposes_the_groups_morale_check(
+    world: World, start_bot: Any
+) -> None:
+    """Damage dealt by hand (/combatant hp) is a trigger too: the leader of the Bandits is down."""
+    pommel = await start_bot()
+    await start(pommel, world)
+    added = await pommel.slash(
+        "npc add",
+        user=world.gm,
+        options={"template": "bandit", "count": 3, "group": "Bandits", "leader": True},
+    )
+    assert not added.ephemeral, added.content
+    result = await pommel.slash(
+        "combatant hp", user=world.player, options={"who": "Bandit 1", "change": "-11"}
+    )
+    assert result.ephemeral  # a player cannot hurt the GM's NPC by hand
+    result = await pommel.slash("combatant hp", user=world.gm, options={"who": "Bandit 1", "change": "-11"})
+    lines = result.content.splitlines()
+    assert lines[0] == "❤️ **Bandit 1**: HP 11 → **0**/11 — **down**"
+    assert "**Bandits** should check morale (R22)" in lines[1]
+    assert "Bandit 1, the leader, is down." in lines[1]
+    assert result.message is not None
+    assert result.message.custom_ids() == ["pommel:morale:1"]
+    again = await pommel.slash("combatant hp", user=world.gm, options={"who": "Bandit 2", "change": "-11"})
+    assert again.message is not None
+    assert again.message.custom_ids() == []  # the open proposal will answer for this too
