@@ -401,9 +401,10 @@ def _apply(
                 at=applied.range_before,
             )
     elif damage is not None:
-        applied.hp, applied.nonlethal = damage.lethal, damage.nonlethal
+        hp_before = defender.hp
         defender.hp = defender.clamp_hp(defender.hp - damage.lethal)
         defender.nonlethal += damage.nonlethal
+        applied.hp, applied.nonlethal = hp_before - defender.hp, damage.nonlethal  # HP as really lost
         if damage.armor_damage and defending.armor is not None:
             applied.armor_changed, applied.armor_hp_before = True, defender.armor_hp
             current = defending.armor.hp if defender.armor_hp is None else defender.armor_hp

@@ -42,7 +42,7 @@ class Applied(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     hp: int = 0
-    """Lethal damage dealt."""
+    """The HP the defender lost (lethal damage, less what the floor of minus its maximum stopped)."""
     nonlethal: int = 0
     armor_changed: bool = False
     armor_hp_before: int | None = None
