@@ -106,6 +106,11 @@ class Combatant(BaseModel):
     def out_of_the_fight(self) -> bool:
         return self.is_down or self.unconscious
 
+    def require_able(self, doing: str) -> None:
+        """Refuse ``doing`` to a combatant that is down or knocked out."""
+        if self.out_of_the_fight:
+            raise IllegalAction(f"{shown(self.name)} is {self.state_label} and cannot {doing}.")
+
     @property
     def state_label(self) -> str | None:
         """What the tracker and the results say beside the HP: down, unconscious, routed, frightened."""

@@ -35,10 +35,10 @@ from .fight_state import (
     Reaction,
     ReactionKind,
 )
-from .fighters import fighter, joker_bonus, own_situations, target_situations
+from .fighters import fighter, joker_bonus, own_situations, shield_usable, target_situations
 from .morale_table import group_snapshot, propose_checks
 from .names import shown
-from .permissions import Actor, require_control
+from .permissions import Actor, require_control, require_turn
 from .rules.armor_class import AcAttackResult, armor_class_of, attack_against_ac, monster_armor_class
 from .rules.combat import (
     Attack,
@@ -56,12 +56,12 @@ from .rules.combat import (
     roll_damage,
 )
 from .rules.dice import Advantage, DiceSource, Modifier, sum_of
-from .rules.engagement import Range
+from .rules.engagement import Range, RangeChange, plan_range_change
 from .rules.equipment import AttackType
 from .rules.errors import IllegalAction, RulesError
 from .rules.initiative import RollKind
 from .rules.pool import Spend
-from .rules.situations import situational_advantage
+from .rules.situations import SituationResult, situational_advantage
 
 KEPT_EXCHANGES = 12
 """At most this many resolved exchanges with choices still open are kept (the oldest go first)."""
@@ -176,29 +176,26 @@ def attack_kind(encounter: Encounter, attacker: Combatant, target: Combatant) ->
 def _require_able(attacker: Combatant, target: Combatant) -> None:
     if attacker.id == target.id:
         raise IllegalAction(f"{shown(attacker.name)} cannot attack themselves.")
-    if attacker.out_of_the_fight:
-        raise IllegalAction(f"{shown(attacker.name)} is {attacker.state_label} and cannot attack.")
+    attacker.require_able("attack")
 
 
-def declare_attack(
+def plan_attack(
     encounter: Encounter,
-    catalog: Catalog,
-    actor: Actor,
+    attacking: Fighter,
     attacker: Combatant,
     target: Combatant,
     declared: Declaration,
-    dice: DiceSource,
-    now: datetime,
-) -> ExchangeReport:
-    """Check, spend, roll; then resolve at once or leave the defense to the defender.
+    kind: AttackKind,
+) -> tuple[Attack, SituationResult]:
+    """The attack ``attacker`` would make on ``target`` now, and the situations on it; reading the
+    fight changes nothing (``/attack`` and ``/odds`` both start here).
 
-    Refusals raise before anything is spent: the transaction is dropped.
+    R12: the range the attack happens at (the second attack of a round closes to Melee unless every
+    attack of it used 2+ dice; missiles keep the range; a grappled target's opportunity attack is made
+    at the range before the Grapple). R25: the situations the fight knows, with the declared one. R3:
+    the Joker bonus of the attacker's turn.
     """
-    require_control(encounter, actor, attacker, "attack")
-    _require_able(attacker, target)
-    kind = attack_kind(encounter, attacker, target)
-    weapon = catalog.weapon(attacker.weapon)
-    attacking, defending = fighter(attacker, catalog), fighter(target, catalog)
+    weapon = attacking.weapon
     engagement = encounter.engagement_now(attacker, target)
     at = engagement.range if weapon.is_missile else engagement.range_for_attack(declared.dice)
     owed = encounter.reaction(attacker, target) if kind is not AttackKind.NORMAL else None
@@ -222,6 +219,28 @@ def declare_attack(
         joker_bonus=joker_bonus(encounter, attacker, RollKind.ATTACK),
         situational=declared.bonus,
     )
+    return attack, situations
+
+
+def declare_attack(
+    encounter: Encounter,
+    catalog: Catalog,
+    actor: Actor,
+    attacker: Combatant,
+    target: Combatant,
+    declared: Declaration,
+    dice: DiceSource,
+    now: datetime,
+) -> ExchangeReport:
+    """Check, spend, roll; then resolve at once or leave the defense to the defender.
+
+    Refusals raise before anything is spent: the transaction is dropped.
+    """
+    require_control(encounter, actor, attacker, "attack")
+    _require_able(attacker, target)
+    kind = attack_kind(encounter, attacker, target)
+    attacking, defending = fighter(attacker, catalog), fighter(target, catalog)
+    attack, situations = plan_attack(encounter, attacking, attacker, target, declared, kind)
     check_attack(attacking, defending, attack)
     attacker.pool.spend(declared.dice, _SPEND[kind])
     if kind is not AttackKind.NORMAL:
@@ -278,9 +297,8 @@ def policy_choice(
     that works at this range)."""
     if policy is not DefensePolicy.ACTIVE_ALL or defender.pool.remaining < 1:
         return PASSIVE
-    grapple = exchange is not None and exchange.attack.attack.range is Range.GRAPPLE
-    shield = defender.shield is not None and (defender.shield_hp is None or defender.shield_hp > 0)
-    return DefenseChoice(mode="active", dice=defender.pool.remaining, shield=shield and not grapple)
+    at = exchange.attack.attack.range if exchange is not None else Range.ONSET
+    return DefenseChoice(mode="active", dice=defender.pool.remaining, shield=shield_usable(defender, at))
 
 
 def _forget_old_exchanges(encounter: Encounter) -> None:
@@ -456,12 +474,41 @@ def _owe(
     reason: str,
     *,
     at: Range | None = None,
-) -> None:
+) -> Reaction:
+    """``by`` may make a ``kind`` on ``against`` this round (one of each kind per pair)."""
+    owed = encounter.reaction(by, against, kind)
+    if owed is not None:
+        return owed
     reaction = Reaction(
         kind=kind, by=by.id, against=against.id, round=encounter.initiative.round, reason=reason, at=at
     )
-    if reaction not in encounter.reactions:
-        encounter.reactions.append(reaction)
+    encounter.reactions.append(reaction)
+    return reaction
+
+
+# ----------------------------------------------------------------------------- range changes
+
+
+def change_range(
+    encounter: Encounter, mover: Combatant, opponent: Combatant, wanted: Range
+) -> tuple[RangeChange, Reaction | None]:
+    """R12, R19: ``mover`` changes its range with ``opponent`` on its turn, 1 MP per step; leaving
+    Grapple gives the opponent (unless it is out of the fight) an opportunity attack. Refusals change
+    nothing."""
+    if opponent.id == mover.id:
+        raise IllegalAction(
+            f"Range is kept between two combatants; name the opponent {shown(mover.name)} "
+            "closes with or draws back from as `target:`."
+        )
+    require_turn(encounter, mover, "change range")
+    mover.require_able("change range")
+    change = plan_range_change(encounter.engagement_now(mover, opponent), wanted)
+    mover.pool.spend(change.cost, Spend.RANGE_CHANGE)
+    encounter.engagement(mover, opponent).range = change.new
+    if not change.provokes_opportunity_attack or opponent.out_of_the_fight:
+        return change, None
+    reason = f"{mover.name} left Grapple range"
+    return change, _owe(encounter, ReactionKind.OPPORTUNITY, opponent, mover, reason)
 
 
 # ----------------------------------------------------------------------------- follow-ups
@@ -679,10 +726,12 @@ __all__ = [
     "OtherFight",
     "OutOfDate",
     "attack_armor_class",
+    "change_range",
     "choose_die",
     "declare_attack",
     "defend",
     "desperate_defense",
+    "plan_attack",
     "require_this_fight",
     "time_out",
 ]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from .catalog import Catalog
 from .encounter import Combatant, Encounter
 from .rules.combat import Fighter
+from .rules.engagement import Range
 from .rules.initiative import RollKind
 from .rules.situations import Situation, morale_situation
 
@@ -28,6 +29,13 @@ def fighter(combatant: Combatant, catalog: Catalog) -> Fighter:
         shield_hp=combatant.shield_hp,
         spirit=combatant.spirit,
     )
+
+
+def shield_usable(combatant: Combatant, at: Range) -> bool:
+    """R12, R14, R17: a shield helps an active defense when it is not broken and the pair is not at
+    Grapple (where shields defend passively only)."""
+    working = combatant.shield is not None and (combatant.shield_hp is None or combatant.shield_hp > 0)
+    return working and at is not Range.GRAPPLE
 
 
 def joker_bonus(encounter: Encounter, combatant: Combatant, kind: RollKind) -> int:

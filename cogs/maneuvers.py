@@ -17,13 +17,13 @@ from discord.ext import commands
 
 from bot.app import Pommel
 from bot.encounter import Combatant, Encounter
+from bot.exchanges import change_range
 from bot.fight_state import Reaction, ReactionKind
 from bot.fighters import joker_bonus
 from bot.fights import Outcome, update_fight
-from bot.names import shown
 from bot.permissions import Actor, NotAllowed, acting_combatant, is_gm, require_fight, require_turn
 from bot.rules import movement
-from bot.rules.engagement import Range, RangeChange, plan_range_change
+from bot.rules.engagement import Range, RangeChange
 from bot.rules.errors import IllegalAction
 from bot.rules.initiative import RollKind
 from bot.rules.movement import MoveResult
@@ -49,12 +49,6 @@ Wanted = app_commands.Range[str, 1, 100]
 RangeChoice = Literal["onset", "melee", "grapple"]
 SAVE_TARGET_MAX = 60
 BONUS_LIMIT = 50
-
-
-def require_able(combatant: Combatant, doing: str) -> None:
-    """A combatant that is down or knocked out does not move about the fight."""
-    if combatant.out_of_the_fight:
-        raise IllegalAction(f"{shown(combatant.name)} is {combatant.state_label} and cannot {doing}.")
 
 
 def pool_subjects(encounter: Encounter, actor: Actor, who: str | None) -> list[Combatant]:
@@ -116,7 +110,7 @@ class Maneuvers(commands.Cog):
         def apply(encounter: Encounter) -> Outcome[tuple[Combatant, MoveResult]]:
             combatant = acting_combatant(encounter, actor, who, "move")
             require_turn(encounter, combatant, "move")
-            require_able(combatant, "move")
+            combatant.require_able("move")
             if run:
                 result = movement.run(combatant.pool, combatant.moves)
             else:
@@ -157,28 +151,7 @@ class Maneuvers(commands.Cog):
         def apply(encounter: Encounter) -> Outcome[RangeOutcome]:
             mover = acting_combatant(encounter, actor, who, "change range")
             opponent = encounter.combatant(target)
-            if opponent.id == mover.id:
-                raise IllegalAction(
-                    f"Range is kept between two combatants; name the opponent {shown(mover.name)} "
-                    "closes with or draws back from as `target:`."
-                )
-            require_turn(encounter, mover, "change range")
-            require_able(mover, "change range")
-            engagement = encounter.engagement(mover, opponent)
-            change = plan_range_change(engagement, wanted)
-            mover.pool.spend(change.cost, Spend.RANGE_CHANGE)
-            engagement.range = change.new
-            reaction = None
-            if change.provokes_opportunity_attack and not opponent.out_of_the_fight:
-                reaction = Reaction(
-                    kind=ReactionKind.OPPORTUNITY,
-                    by=opponent.id,
-                    against=mover.id,
-                    round=encounter.initiative.round,
-                    reason=f"{mover.name} left Grapple range",
-                )
-                if encounter.reaction(opponent, mover, ReactionKind.OPPORTUNITY) is None:
-                    encounter.reactions.append(reaction)
+            change, reaction = change_range(encounter, mover, opponent, wanted)
             controller = opponent.owner_id if opponent.owner_id is not None else encounter.gm_id
             line = range_log_line(by, mover, opponent, change, provoked=reaction is not None)
             outcome = RangeOutcome(mover, opponent, change, reaction, controller)

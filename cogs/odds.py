@@ -17,12 +17,11 @@ from discord.ext import commands
 from bot.app import Pommel
 from bot.catalog import Catalog
 from bot.encounter import Combatant, Encounter
-from bot.exchanges import default_attack_type
-from bot.fighters import fighter, joker_bonus, own_situations
+from bot.exchanges import Declaration, plan_attack
+from bot.fighters import fighter, shield_usable
 from bot.names import shown
 from bot.permissions import Actor, acting_combatant
 from bot.rules.combat import (
-    Attack,
     AttackKind,
     active_defense_bonus,
     attack_bonus,
@@ -30,14 +29,11 @@ from bot.rules.combat import (
     passive_defense,
 )
 from bot.rules.dice import Advantage, sum_of
-from bot.rules.engagement import Range
 from bot.rules.equipment import AttackType
 from bot.rules.errors import IllegalAction, RulesError
-from bot.rules.initiative import RollKind
 from bot.rules.odds import AttackOdds, attack_odds
 from bot.rules.options import DEFAULT_OPTIONS, RuleOptions
 from bot.rules.pool import MAX_POOL
-from bot.rules.situations import situational_advantage
 from bot.ui.actors import actor_of, channel_fight
 from bot.ui.combatant_choices import combatant_choices
 from bot.ui.odds_views import (
@@ -45,11 +41,10 @@ from bot.ui.odds_views import (
     DefenseOdds,
     FightOdds,
     NumbersOdds,
-    dice_count,
     fight_reply,
     numbers_reply,
 )
-from bot.ui.rolls import SituationChoice, advantage_of
+from bot.ui.rolls import SituationChoice, advantage_of, dice_count
 
 AttackTypeChoice = Literal["bash", "pierce", "chop", "slash"]
 Wanted = app_commands.Range[str, 1, 100]
@@ -132,23 +127,14 @@ def fight_odds(
     attacking, defending = fighter(attacker, catalog), fighter(target, catalog)
     weapon = attacking.weapon
     dice = dice or 1
-    chosen = attack_type or default_attack_type(weapon.types, weapon.primary)
     missile = weapon.is_missile
-    engagement = encounter.engagement_now(attacker, target)
-    at = engagement.range if missile else engagement.range_for_attack(dice)
-    reaction = encounter.reaction(attacker, target)
     on_turn = encounter.initiative.turn_of == attacker.holder
+    reaction = encounter.reaction(attacker, target)
     kind = AttackKind(reaction.kind.value) if reaction is not None and not on_turn else AttackKind.NORMAL
-    situations = situational_advantage(own_situations(encounter, attacker), extra)
-    attack = Attack(
-        attack_type=chosen,
-        dice=dice,
-        range=at,
-        kind=kind,
-        advantage=situations.advantage,
-        joker_bonus=joker_bonus(encounter, attacker, RollKind.ATTACK),
-        holy_blessed=True,  # whether it can harm a spirit is a note below, not a refusal
-    )
+    # Holy Blessed: whether the weapon can harm a spirit is a note below, not a refusal.
+    declared = Declaration(dice=dice, attack_type=attack_type, situation=extra, holy_blessed=True)
+    attack, situations = plan_attack(encounter, attacking, attacker, target, declared, kind)
+    at, chosen = attack.range, attack.attack_type
     check_attack(attacking, defending, attack)
     bonus = tuple(attack_bonus(attacking, defending, attack))
     name, attacker_name = shown(target.name), shown(attacker.name)
@@ -173,7 +159,7 @@ def fight_odds(
     left = target.pool.remaining
     if helpless is None and left:
         # R12: passive only at Grapple; a void defense uses neither weapon nor shield (R14 step 6).
-        shield = defending.shield_intact and at is not Range.GRAPPLE and not void
+        shield = shield_usable(target, at) and not void
         parts = tuple(active_defense_bonus(defending, missile=missile, at=at, shield=shield, void=void))
         odds = against(rolled=left + int(shield), defense_bonus=sum_of(parts))
         defenses.append(DefenseOdds(odds, parts, dice=left, shield=shield, void=void))

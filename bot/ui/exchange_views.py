@@ -19,13 +19,13 @@ import discord
 from ..encounter import Combatant, Encounter
 from ..exchanges import AcAttack, ExchangeReport, may_desperately_defend
 from ..fight_state import DefensePolicy, Exchange, Reaction, ReactionKind
+from ..fighters import shield_usable
 from ..rules.combat import AttackKind, AttackResult, AttackRoll, DamageRoll, Defense, Judgement, Outcome
 from ..rules.dice import Advantage, Modifier, PoolRoll
-from ..rules.engagement import Range
 from ..rules.pool import MAX_POOL
 from .announcements import Announcement
 from .morale_views import proposal_line
-from .rolls import pool_faces
+from .rolls import dice_count, pool_faces
 from .tracker import name
 
 MESSAGE_LIMIT = 2000
@@ -79,10 +79,6 @@ def exchange_custom_id(exchange: Exchange, action: ExchangeAction, dice: int | N
 
 
 # ----------------------------------------------------------------------------- text pieces
-
-
-def dice_count(n: int) -> str:
-    return f"{n} {'die' if n == 1 else 'dice'}"
 
 
 def breakdown(roll: PoolRoll | None, bonus: Sequence[Modifier]) -> str:
@@ -246,8 +242,7 @@ def request_content(encounter: Encounter, exchange: Exchange, weapon: str, passi
 
 
 def _shield_usable(defender: Combatant, exchange: Exchange) -> bool:
-    working = defender.shield is not None and (defender.shield_hp is None or defender.shield_hp > 0)
-    return working and exchange.attack.attack.range is not Range.GRAPPLE
+    return shield_usable(defender, exchange.attack.attack.range)
 
 
 def result_content(encounter: Encounter, exchange: Exchange, weapon: str, report: ExchangeReport) -> str:

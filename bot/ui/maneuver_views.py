@@ -17,16 +17,11 @@ from ..rules.engagement import RangeChange
 from ..rules.movement import COMBAT_RANGE_COST, FREE_MOVES, MAX_WALKING_MOVES, RUNNING_MOVES, MoveResult
 from ..rules.saves import SaveResult
 from .announcements import Announcement
-from .rolls import pool_faces, signed
+from .rolls import dice_count, pool_faces, signed
 from .tracker import clip, name, pool_pips
 
 REPLY_LIMIT = 2000
 """Discord's limit on a message's content; ``/pool`` for a group of 60 NPCs would pass it."""
-
-
-def dice(count: int) -> str:
-    """``1 die``, ``2 dice``, ``0 dice``."""
-    return f"{count} {'die' if count == 1 else 'dice'}"
 
 
 def ordinal(n: int) -> str:
@@ -51,11 +46,11 @@ def _move_cost(result: MoveResult, *, combat_range: bool) -> str:
     if not result.cost:
         return "free"
     if not range_cost:
-        return f"{dice(move_cost)} from the Martial Pool"
+        return f"{dice_count(move_cost)} from the Martial Pool"
     if not move_cost:
-        return f"free, but {dice(range_cost)} from the Martial Pool to enter or leave combat range"
+        return f"free, but {dice_count(range_cost)} from the Martial Pool to enter or leave combat range"
     return (
-        f"{dice(result.cost)} from the Martial Pool: {move_cost} for the move, "
+        f"{dice_count(result.cost)} from the Martial Pool: {move_cost} for the move, "
         f"{range_cost} to enter or leave combat range"
     )
 
@@ -64,7 +59,9 @@ def _move_what(result: MoveResult, *, combat_range: bool) -> str:
     """The plain-text middle of a move's reply and log line: which move it was and what it cost."""
     if result.running:
         spent = (
-            f"spending the {dice(result.cost)} left in the Martial Pool" if result.cost else "no dice left"
+            f"spending the {dice_count(result.cost)} left in the Martial Pool"
+            if result.cost
+            else "no dice left"
         )
         return f"runs ({RUNNING_MOVES} moves this round, {spent})"
     cost = _move_cost(result, combat_range=combat_range)
@@ -114,7 +111,7 @@ def range_announcement(
     announcement = Announcement()
     announcement.lines.append(
         f"↔️ **{name(mover.name)}** changes range with **{name(target.name)}**: "
-        f"{change.old.label} → **{change.new.label}** ({dice(change.cost)} from the Martial Pool, "
+        f"{change.old.label} → **{change.new.label}** ({dice_count(change.cost)} from the Martial Pool, "
         f"1 per step) — {dice_left(mover)}"
     )
     if reaction is not None:
@@ -144,7 +141,7 @@ def range_log_line(
 ) -> str:
     line = (
         f"{by}: {mover.name} changed range with {target.name}: {change.old.label} → {change.new.label} "
-        f"({dice(change.cost)}), {dice_left(mover)}"
+        f"({dice_count(change.cost)}), {dice_left(mover)}"
     )
     if provoked:
         line += f"; {target.name} may make an opportunity attack on {mover.name}"
@@ -163,7 +160,7 @@ def save_reply(combatant: Combatant, result: SaveResult, *, joker: int = 0) -> s
     """Every die (the one that counts in bold), the bonus, the total against the target, the outcome
     and the dice left. ``joker`` is the part of ``result.bonus`` a Joker's turn added (R3)."""
     roll = result.roll
-    paid = f" + {dice(roll.committed)} from the Martial Pool" if roll.committed else ""
+    paid = f" + {dice_count(roll.committed)} from the Martial Pool" if roll.committed else ""
     situation = _SITUATION.get(roll.advantage, "")
     bonus = signed(result.bonus)
     if joker:
@@ -184,7 +181,8 @@ def save_log_line(by: str, combatant: Combatant, result: SaveResult) -> str:
     situation = {Advantage.ADVANTAGE: " with advantage", Advantage.DISADVANTAGE: " with disadvantage"}
     outcome = "saved" if result.success else "failed"
     return (
-        f"{by}: {combatant.name} saving throw vs {result.target} with {dice(roll.committed)} from the pool"
+        f"{by}: {combatant.name} saving throw vs {result.target} "
+        f"with {dice_count(roll.committed)} from the pool"
         f"{situation.get(roll.advantage, '')}: {list(roll.faces)} keep {roll.value} {signed(result.bonus)} "
         f"= {result.total}, {outcome}; {dice_left(combatant)}"
     )
@@ -217,7 +215,7 @@ def pool_lines(encounter: Encounter, combatant: Combatant) -> list[str]:
     ]
     if pool.penalty_next_round:
         lines.append(
-            f"Next round: {dice(pool.penalty_next_round)} fewer at the refill (desperation defense, R6)"
+            f"Next round: {dice_count(pool.penalty_next_round)} fewer at the refill (desperation defense, R6)"
         )
     owed = [reaction for reaction in encounter.reactions if reaction.by == combatant.id]
     lines.extend(f"May make: {_reaction_text(encounter, reaction)}" for reaction in owed)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from ..names import shown
 from ..rules.dice import Advantage, Modifier, sum_of
 from ..rules.odds import AttackOdds
-from .rolls import signed
+from .rolls import dice_count, signed
 
 SITUATION_WORDS = {
     Advantage.ADVANTAGE: "with advantage (one extra die, R10)",
@@ -21,13 +21,6 @@ SITUATION_WORDS = {
 def percent(value: float) -> str:
     """A probability as a percentage to one decimal: ``0.05`` -> ``5.0%``."""
     return f"{value * 100:.1f}%"
-
-
-def dice_count(n: int) -> str:
-    """``1 die``, ``3 dice``, ``no dice``."""
-    if n == 0:
-        return "no dice"
-    return f"{n} {'die' if n == 1 else 'dice'}"
 
 
 def breakdown(modifiers: Sequence[Modifier]) -> str:

@@ -23,6 +23,13 @@ def advantage_of(situation: SituationChoice | None) -> Advantage:
     return Advantage.ADVANTAGE if situation == "advantage" else Advantage.DISADVANTAGE
 
 
+def dice_count(n: int) -> str:
+    """``1 die``, ``3 dice``, ``no dice``."""
+    if n == 0:
+        return "no dice"
+    return f"{n} {'die' if n == 1 else 'dice'}"
+
+
 def pool_faces(roll: PoolRoll) -> str:
     """``~~4~~, **17**, ~~9~~``: the counting die in bold, the others struck through (R9).
 
@@ -54,7 +61,7 @@ def notation_reply(who: str, text: str, roll: NotationRoll) -> str:
 
 def pool_reply(who: str, roll: PoolRoll, bonus: int) -> str:
     """The message for ``/roll pool``: a Martial Pool roll, keep the highest die (R9, R10)."""
-    dice = "die" if roll.committed == 1 else "dice"
+    dice = dice_count(roll.committed).split(" ", 1)[1]
     extra = {
         Advantage.ADVANTAGE: " with advantage (one extra die, R10)",
         Advantage.DISADVANTAGE: " with disadvantage (the highest die is removed, R10)",

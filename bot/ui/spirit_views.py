@@ -3,12 +3,10 @@ and, at 0, what befalls the defender."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ..names import shown
-from ..notation import NotationRoll
 from ..rules.dice import Advantage, Modifier, PoolRoll
 from ..rules.spirits import SpiritProtection, SpiritualAttackResult
+from ..spirit_attacks import SpiritAttack
 from .rolls import pool_faces
 
 PROTECTION_NAMES: dict[SpiritProtection, str] = {
@@ -24,18 +22,6 @@ def protection_choice_name(protection: SpiritProtection) -> str:
     """How ``/spirit attack`` offers a protection: its name, capitalised."""
     name = PROTECTION_NAMES[protection]
     return name[0].upper() + name[1:]
-
-
-@dataclass(frozen=True, slots=True)
-class SpiritAttack:
-    """What ``/spirit attack`` did: the core's result, the damage roll if one was made, and whether the
-    effect at 0 was put on the defender as a condition."""
-
-    spirit: str
-    defender: str
-    result: SpiritualAttackResult
-    damage_roll: NotationRoll | None = None
-    condition_added: bool = False
 
 
 def check_roll(roll: PoolRoll, modifiers: tuple[Modifier, ...], total: int) -> str:

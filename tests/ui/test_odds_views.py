@@ -11,7 +11,6 @@ from bot.ui.odds_views import (
     FightOdds,
     NumbersOdds,
     defense_heading,
-    dice_count,
     fight_reply,
     numbers_reply,
     odds_line,
@@ -24,10 +23,6 @@ def test_percent_rounds_to_one_decimal() -> None:
     assert percent(float(Fraction(1, 3))) == "33.3%"
     assert percent(float(Fraction(2, 3))) == "66.7%"
     assert percent(1.0) == "100.0%"
-
-
-def test_dice_count_reads_as_english() -> None:
-    assert [dice_count(n) for n in (0, 1, 3)] == ["no dice", "1 die", "3 dice"]
 
 
 def test_r13_odds_line_against_a_passive_defense_has_no_counterattack() -> None:

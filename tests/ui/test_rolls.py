@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.notation import roll_notation
 from bot.rules.dice import Advantage, ScriptedDice, roll_pool
-from bot.ui.rolls import notation_log_line, notation_reply, pool_log_line, pool_reply
+from bot.ui.rolls import dice_count, notation_log_line, notation_reply, pool_log_line, pool_reply
 
 
 def test_r9_pool_reply_keeps_the_highest_and_strikes_the_rest() -> None:
@@ -54,3 +54,7 @@ def test_what_the_user_typed_cannot_break_the_formatting() -> None:
     first_line = reply.splitlines()[0]
     assert first_line.replace("\\`", "").count("`") == 2  # one code span, as the bot wrote it
     assert "\\*\\*loud\\*\\*" in first_line
+
+
+def test_dice_count_reads_as_english() -> None:
+    assert [dice_count(n) for n in (0, 1, 3)] == ["no dice", "1 die", "3 dice"]
