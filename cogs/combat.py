@@ -52,6 +52,7 @@ from bot.ui.exchange_views import (
     REACTION_BUTTON,
     ExchangeAction,
     ac_attack_content,
+    ac_attack_log_line,
     answered_notice,
     clip,
     defense_buttons,
@@ -261,13 +262,7 @@ class Combat(commands.Cog):
                 declared,
                 self.bot.dice,
             )
-            verdict = "hit" if result.roll.hit else "miss"
-            damage = f", {result.damage.lethal} damage" if result.damage else ""
-            line = (
-                f"{attacker.name} attacks {encounter.combatant(target).name} against AC "
-                f"{result.roll.armor_class}: {result.roll.total}, {verdict}{damage}"
-            )
-            return Outcome(result, log=[line], kind="attack")
+            return Outcome(result, log=[ac_attack_log_line(encounter, result)], kind="attack")
 
         saved, result = await update_fight(self.bot.store, channel_id, actor.user_id, change)
         weapon = self.bot.catalog.weapon(result.weapon).name

@@ -23,12 +23,10 @@ from ..fighters import shield_usable
 from ..rules.combat import AttackKind, AttackResult, AttackRoll, DamageRoll, Defense, Judgement, Outcome
 from ..rules.dice import Advantage, Modifier, PoolRoll
 from ..rules.pool import MAX_POOL
-from .announcements import Announcement
+from .announcements import CONTENT_LIMIT, Announcement
 from .morale_views import proposal_line
 from .rolls import dice_count, pool_faces
 from .tracker import name
-
-MESSAGE_LIMIT = 2000
 
 Button = discord.ui.Button[discord.ui.View]
 
@@ -360,8 +358,20 @@ def ac_attack_content(encounter: Encounter, attack: AcAttack, weapon: str) -> st
     return "\n".join(lines)
 
 
+def ac_attack_log_line(encounter: Encounter, attack: AcAttack) -> str:
+    """The log's plain-text line for an attack against AC (R24)."""
+    attacker = encounter.combatant(attack.attacker)
+    defender = encounter.combatant(attack.defender)
+    verdict = "hit" if attack.roll.hit else "miss"
+    damage = f", {attack.damage.lethal} damage" if attack.damage else ""
+    return (
+        f"{attacker.name} attacks {defender.name} against AC {attack.roll.armor_class}: "
+        f"{attack.roll.total}, {verdict}{damage}"
+    )
+
+
 def clip(text: str) -> str:
-    return text if len(text) <= MESSAGE_LIMIT else text[: MESSAGE_LIMIT - 1] + "…"
+    return text if len(text) <= CONTENT_LIMIT else text[: CONTENT_LIMIT - 1] + "…"
 
 
 # ----------------------------------------------------------------------------- buttons

@@ -16,11 +16,10 @@ from ..rules.dice import Advantage
 from ..rules.engagement import RangeChange
 from ..rules.movement import COMBAT_RANGE_COST, FREE_MOVES, MAX_WALKING_MOVES, RUNNING_MOVES, MoveResult
 from ..rules.saves import SaveResult
-from .announcements import Announcement
+from .announcements import CONTENT_LIMIT, Announcement
 from .rolls import dice_count, pool_faces, signed
 from .tracker import clip, name, pool_pips
 
-REPLY_LIMIT = 2000
 """Discord's limit on a message's content; ``/pool`` for a group of 60 NPCs would pass it."""
 
 
@@ -236,4 +235,4 @@ def pool_report(encounter: Encounter, combatants: Sequence[Combatant]) -> str:
     for combatant in combatants:
         lines.append("")
         lines.extend(pool_lines(encounter, combatant))
-    return clip(lines, REPLY_LIMIT)
+    return clip(lines, CONTENT_LIMIT)

@@ -12,8 +12,8 @@ from bot.rules.engagement import Engagement, Range, plan_range_change
 from bot.rules.movement import move, run
 from bot.rules.pool import Spend
 from bot.rules.saves import saving_throw
+from bot.ui.announcements import CONTENT_LIMIT
 from bot.ui.maneuver_views import (
-    REPLY_LIMIT,
     move_reply,
     ordinal,
     pool_report,
@@ -102,5 +102,5 @@ def test_r12_an_opportunity_attack_without_dice_left_says_it_needs_one() -> None
 def test_pool_report_for_a_big_group_stays_within_one_message() -> None:
     encounter = fight(bandits=59)
     report = pool_report(encounter, encounter.combatants[1:])
-    assert len(report) <= REPLY_LIMIT
+    assert len(report) <= CONTENT_LIMIT
     assert report.endswith("more lines")
