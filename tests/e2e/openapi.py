@@ -2,9 +2,10 @@
 
 The fake Discord must not accept anything the real one would reject, otherwise the end-to-end tests
 prove nothing about production.  Every request the bot makes is matched to an operation of
-``../shared/discord-api/openapi.json`` and its path parameters, query parameters and body are checked
-against the schemas there.  The document is loaded once per process and validators are built lazily per
-operation, because the benchmark pushes thousands of interactions through the same few operations.
+``discord_api/openapi.json`` (vendored next to this file) and its path parameters, query parameters and
+body are checked against the schemas there.  The document is loaded once per process and validators are
+built lazily per operation, because the benchmark pushes thousands of interactions through the same few
+operations.
 """
 
 from __future__ import annotations
@@ -31,13 +32,11 @@ __all__ = [
     "load_spec",
 ]
 
-SPEC_PATH = Path(
-    os.environ.get(
-        "POMMEL_DISCORD_OPENAPI",
-        Path(__file__).resolve().parents[3] / "shared" / "discord-api" / "openapi.json",
-    )
-)
-"""Where the spec lives: ``../shared/discord-api/openapi.json`` next to the checkout (overridable)."""
+VENDORED_SPEC = Path(__file__).parent / "discord_api" / "openapi.json"
+"""Discord's spec, vendored with the tests (see ``discord_api/README.md`` for its origin and hash)."""
+
+SPEC_PATH = Path(os.environ.get("POMMEL_DISCORD_OPENAPI") or VENDORED_SPEC)
+"""The spec the fake validates against: the vendored copy unless ``POMMEL_DISCORD_OPENAPI`` names one."""
 
 _DOC_URI = "urn:discord:openapi"
 _METHODS = ("get", "put", "post", "patch", "delete")
