@@ -47,7 +47,7 @@ from typing import Any
 import discord
 
 from bot.app import Pommel
-from bot.encounter import Encounter
+from bot.encounter.document import Encounter
 from bot.rules.dice import RandomDice
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.e2e when run as a script

@@ -16,8 +16,8 @@ from .catalog import Catalog, load_catalog
 from .config import Settings
 from .rules.dice import DiceSource, RandomDice
 from .store import Store, open_store
+from .trackers import TrackerBoard
 from .ui.errors import answer_failure
-from .ui.tracker import TrackerBoard
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +56,7 @@ class Pommel(commands.Bot):
         self.dice: DiceSource = dice if dice is not None else RandomDice.system()
         self.catalog: Catalog = catalog if catalog is not None else load_catalog()
         self._store: Store | None = None
-        self.trackers = TrackerBoard(self)
+        self.trackers = TrackerBoard(self, lambda: self.store)
         self.tree.error(self.on_app_command_error)
 
     @property

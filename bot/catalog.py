@@ -18,9 +18,8 @@ import yaml
 from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
-from bot.names import echoed, shown
 from bot.rules.equipment import Armor, MonsterTemplate, Shield, Weapon
-from bot.rules.errors import IllegalAction, RulesError
+from bot.rules.errors import IllegalAction, RulesError, echoed, shown
 from bot.rules.hands import check_hands
 
 DATA_DIRECTORY = Path(__file__).resolve().parent.parent / "data"

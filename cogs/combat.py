@@ -23,8 +23,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import Pommel
-from bot.encounter import Encounter
-from bot.exchanges import (
+from bot.encounter.attacks import (
     AcAttack,
     Declaration,
     DefenseChoice,
@@ -37,13 +36,14 @@ from bot.exchanges import (
     require_this_fight,
     time_out,
 )
-from bot.fighters import fighter
-from bot.fights import Outcome, update_fight
-from bot.permissions import acting_combatant
+from bot.encounter.document import Encounter
+from bot.encounter.done import Done
+from bot.encounter.fighters import fighter
+from bot.encounter.permissions import acting_combatant
+from bot.interactions import actor_of, channel_fight, fight_channel
 from bot.rules.combat import passive_defense
 from bot.rules.equipment import AttackType
 from bot.rules.errors import RulesError
-from bot.ui.actors import actor_of, channel_fight, fight_channel
 from bot.ui.buttons import view_of
 from bot.ui.combatant_choices import combatant_choices
 from bot.ui.errors import answer_failure
@@ -167,7 +167,7 @@ class Combat(commands.Cog):
         actor = actor_of(interaction)
         now = datetime.now(UTC)
 
-        def change(encounter: Encounter) -> Outcome[ExchangeReport]:
+        def change(encounter: Encounter) -> Done[ExchangeReport]:
             if fight is not None:
                 require_this_fight(encounter, fight)
             attacker = acting_combatant(encounter, actor, who, "attack")
@@ -187,9 +187,9 @@ class Combat(commands.Cog):
                 if exchange.pending
                 else exchange_log_line(encounter, exchange, report)
             )
-            return Outcome(report, log=[line], kind="attack")
+            return Done(report, log=[line], kind="attack")
 
-        saved, report = await update_fight(self.bot.store, channel_id, actor.user_id, change)
+        saved, report = await self.bot.store.change(channel_id, actor.user_id, change)
         content, view, ping = self.exchange_message(saved, report, actor_id=actor.user_id)
         sent = await interaction.response.send_message(
             content, view=view or discord.utils.MISSING, allowed_mentions=_pinging(ping)
@@ -206,15 +206,15 @@ class Combat(commands.Cog):
         """Keep the id of the message asking for a defense with a timeout, so the timeout can take its
         buttons away even after a restart (a transaction of its own, after the reply was sent)."""
 
-        def remember(encounter: Encounter) -> Outcome[None]:
+        def remember(encounter: Encounter) -> Done[None]:
             for exchange in encounter.exchanges:
                 if exchange.id == exchange_id:
                     exchange.message_id = message_id
-            return Outcome(None)
+            return Done(None)
 
         try:
-            saved, _ = await update_fight(
-                self.bot.store, channel_id, self.bot.user.id if self.bot.user else 0, remember
+            saved, _ = await self.bot.store.change(
+                channel_id, self.bot.user.id if self.bot.user else 0, remember
             )
         except RulesError:
             return None  # the fight ended meanwhile
@@ -251,7 +251,7 @@ class Combat(commands.Cog):
         channel_id = fight_channel(interaction)
         actor = actor_of(interaction)
 
-        def change(encounter: Encounter) -> Outcome[AcAttack]:
+        def change(encounter: Encounter) -> Done[AcAttack]:
             attacker = acting_combatant(encounter, actor, who, "attack")
             result = attack_armor_class(
                 encounter,
@@ -262,9 +262,9 @@ class Combat(commands.Cog):
                 declared,
                 self.bot.dice,
             )
-            return Outcome(result, log=[ac_attack_log_line(encounter, result)], kind="attack")
+            return Done(result, log=[ac_attack_log_line(encounter, result)], kind="attack")
 
-        saved, result = await update_fight(self.bot.store, channel_id, actor.user_id, change)
+        saved, result = await self.bot.store.change(channel_id, actor.user_id, change)
         weapon = self.bot.catalog.weapon(result.weapon).name
         await interaction.response.send_message(ac_attack_content(saved, result, weapon))
         await self.bot.trackers.publish(saved)
@@ -278,7 +278,7 @@ class Combat(commands.Cog):
         catalog, source = self.bot.catalog, self.bot.dice
         exchange_id, step, action, dice = button.exchange_id, button.step, button.action, button.dice
 
-        def change(encounter: Encounter) -> Outcome[ExchangeReport]:
+        def change(encounter: Encounter) -> Done[ExchangeReport]:
             require_this_fight(encounter, button.fight)
             if action is ExchangeAction.DESPERATE:
                 report = desperate_defense(encounter, catalog, actor, exchange_id, step, source)
@@ -299,9 +299,9 @@ class Combat(commands.Cog):
                 )
                 report = defend(encounter, catalog, actor, exchange_id, step, choice, source)
             exchange = encounter.exchange(exchange_id)
-            return Outcome(report, log=[exchange_log_line(encounter, exchange, report)], kind="attack")
+            return Done(report, log=[exchange_log_line(encounter, exchange, report)], kind="attack")
 
-        saved, report = await update_fight(self.bot.store, channel_id, actor.user_id, change)
+        saved, report = await self.bot.store.change(channel_id, actor.user_id, change)
         self._forget_timer(channel_id, exchange_id)
         content, view, _ = self.exchange_message(saved, report, actor_id=actor.user_id)
         await interaction.response.edit_message(content=content, view=view)
@@ -366,18 +366,18 @@ class Combat(commands.Cog):
         now = datetime.now(UTC)
         catalog, source = self.bot.catalog, self.bot.dice
 
-        def change(encounter: Encounter) -> Outcome[ExchangeReport | None]:
+        def change(encounter: Encounter) -> Done[ExchangeReport | None]:
             report = time_out(encounter, catalog, exchange_id, source, now)
             exchange = encounter.exchange(exchange_id)
             if report is None:
                 defender = encounter.combatant(exchange.defender)
-                return Outcome(
+                return Done(
                     None, log=[f"{defender.name} did not defend in time; the GM is asked"], kind="attack"
                 )
-            return Outcome(report, log=[exchange_log_line(encounter, exchange, report)], kind="attack")
+            return Done(report, log=[exchange_log_line(encounter, exchange, report)], kind="attack")
 
         bot_id = self.bot.user.id if self.bot.user else 0
-        saved, report = await update_fight(self.bot.store, channel_id, bot_id, change)
+        saved, report = await self.bot.store.change(channel_id, bot_id, change)
         channel = self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
         if not isinstance(channel, discord.abc.Messageable):
             return

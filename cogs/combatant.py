@@ -19,16 +19,16 @@ from discord.ext import commands
 from bot.app import Pommel
 from bot.catalog import Catalog
 from bot.characters import MAX_MODIFIER, MAX_NAME_LENGTH, MIN_MODIFIER
-from bot.encounter import MAX_CONDITION_LENGTH, MAX_HP, Combatant, Encounter
-from bot.fight_state import MoraleProposal
-from bot.fights import Outcome, update_fight
-from bot.morale_table import group_snapshot, propose_checks
-from bot.permissions import require_control, require_gm
+from bot.encounter.document import MAX_CONDITION_LENGTH, MAX_HP, Combatant, Encounter
+from bot.encounter.done import Done
+from bot.encounter.morale import group_snapshot, propose_checks
+from bot.encounter.permissions import require_control, require_gm
+from bot.encounter.records import MoraleProposal
+from bot.interactions import actor_of, channel_fight, fight_channel
 from bot.rules.equipment import Armor, Shield, Weapon
 from bot.rules.errors import RulesError
 from bot.rules.hands import check_hands
 from bot.rules.pool import pool_size
-from bot.ui.actors import actor_of, channel_fight, fight_channel
 from bot.ui.announcements import Announcement
 from bot.ui.buttons import view_of
 from bot.ui.combatant_choices import combatant_choices, condition_choices
@@ -143,7 +143,7 @@ class CombatantCog(
         actor = actor_of(interaction)
         by = interaction.user.display_name
 
-        def apply(encounter: Encounter) -> Outcome[tuple[Combatant, int, list[MoraleProposal]]]:
+        def apply(encounter: Encounter) -> Done[tuple[Combatant, int, list[MoraleProposal]]]:
             combatant = encounter.combatant(who)
             require_control(encounter, actor, combatant, "change HP")
             before = group_snapshot(encounter, combatant.group) if combatant.group else None
@@ -152,10 +152,10 @@ class CombatantCog(
             down = " (down)" if combatant.is_down else ""
             line = f"{by}: {combatant.name} HP {old} → {combatant.hp} ({change}){down}"
             proposals = propose_checks(encounter, before) if before is not None else []  # R22
-            return Outcome((combatant, old, proposals), log=[line])
+            return Done((combatant, old, proposals), log=[line])
 
-        saved, (combatant, old, proposals) = await update_fight(
-            self.bot.store, fight_channel(interaction), actor.user_id, apply
+        saved, (combatant, old, proposals) = await self.bot.store.change(
+            fight_channel(interaction), actor.user_id, apply
         )
         if not proposals:
             await self._publish_reply(interaction, saved, hp_reply(combatant, old))
@@ -193,7 +193,7 @@ class CombatantCog(
         if not wanted:
             raise RulesError("Name the condition with at least one letter.")
 
-        def apply(encounter: Encounter) -> Outcome[tuple[Combatant, str]]:
+        def apply(encounter: Encounter) -> Done[tuple[Combatant, str]]:
             combatant = encounter.combatant(who)
             require_control(encounter, actor, combatant, "change conditions")
             if action == "add":
@@ -202,10 +202,10 @@ class CombatantCog(
             else:
                 changed = combatant.remove_condition(wanted)
                 line = f"{by}: {combatant.name} is no longer {changed}"
-            return Outcome((combatant, changed), log=[line])
+            return Done((combatant, changed), log=[line])
 
-        saved, (combatant, changed) = await update_fight(
-            self.bot.store, fight_channel(interaction), actor.user_id, apply
+        saved, (combatant, changed) = await self.bot.store.change(
+            fight_channel(interaction), actor.user_id, apply
         )
         reply = condition_reply(combatant, changed, added=action == "add")
         await self._publish_reply(interaction, saved, reply)
@@ -283,7 +283,7 @@ class CombatantCog(
         catalog = self.bot.catalog
         by = interaction.user.display_name
 
-        def apply(encounter: Encounter) -> Outcome[tuple[str, list[EditChange]]]:
+        def apply(encounter: Encounter) -> Done[tuple[str, list[EditChange]]]:
             require_gm(encounter, actor, "edit combatants")
             combatant = encounter.combatant(who)
             before = combatant.name
@@ -353,10 +353,10 @@ class CombatantCog(
                 pool.resize(size)
             listed = "; ".join(f"{label} {old} → {new}" for label, old, new in changes)
             lines = [f"{by} edited {before}: {listed}"] if changes else []
-            return Outcome((before, changes), log=lines)
+            return Done((before, changes), log=lines)
 
-        saved, (before, changes) = await update_fight(
-            self.bot.store, fight_channel(interaction), actor.user_id, apply
+        saved, (before, changes) = await self.bot.store.change(
+            fight_channel(interaction), actor.user_id, apply
         )
         if not changes:
             await interaction.response.send_message(

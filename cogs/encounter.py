@@ -16,22 +16,16 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import Pommel
-from bot.encounter import Encounter, TableOptions
-from bot.fight_state import DefensePolicy
-from bot.fights import Outcome, update_fight
-from bot.permissions import (
-    NotAllowed,
-    is_gm,
-    may_run_fights,
-    require_fight,
-    require_gm,
-    require_may_run_fights,
-)
+from bot.encounter.document import Encounter, TableOptions
+from bot.encounter.done import Done
+from bot.encounter.errors import NotAllowed
+from bot.encounter.permissions import is_gm, may_run_fights, require_fight, require_gm, require_may_run_fights
+from bot.encounter.records import DefensePolicy
+from bot.interactions import actor_of, channel_fight, fight_place, member_actor
 from bot.rules.errors import RulesError
 from bot.rules.options import BashCritical, CriticalDamage, MissileTie, RuleOptions
 from bot.rules.turns import ClaimPause
 from bot.store import MAX_LOG_PAGE, LogEntry, StaleEncounter
-from bot.ui.actors import actor_of, channel_fight, fight_place, member_actor
 from bot.ui.encounter_views import (
     RULE_OPTION_HELP,
     TABLE_OPTION_HELP,
@@ -118,14 +112,14 @@ class EncounterCog(
         actor = actor_of(interaction)
         who = interaction.user.display_name
 
-        def finish(encounter: Encounter) -> Outcome[None]:
+        def finish(encounter: Encounter) -> Done[None]:
             require_gm(encounter, actor, "end the fight")
             rounds = encounter.initiative.round
             plural = "" if rounds == 1 else "s"
-            return Outcome(None, log=[f"{who} ended the fight after {rounds} round{plural}"], end=True)
+            return Done(None, log=[f"{who} ended the fight after {rounds} round{plural}"], end=True)
 
         _, channel_id = fight_place(interaction)
-        ended, _ = await update_fight(self.bot.store, channel_id, interaction.user.id, finish)
+        ended, _ = await self.bot.store.change(channel_id, interaction.user.id, finish)
         entries = await fight_log(self.bot, ended)
         channel = getattr(interaction.channel, "name", None) or f"channel {channel_id}"
         document = log_markdown(ended, entries, channel=f"#{channel}", ended_at=datetime.now(UTC))
@@ -222,7 +216,7 @@ class EncounterCog(
             return
         actor = actor_of(interaction)
 
-        def change(encounter: Encounter) -> Outcome[list[tuple[str, object, object]]]:
+        def change(encounter: Encounter) -> Done[list[tuple[str, object, object]]]:
             require_gm(encounter, actor, "change the fight's options")
             options: RuleOptions = encounter.options.model_copy(update=rule_update)
             table_options: TableOptions = encounter.table.model_copy(update=table_update)
@@ -230,10 +224,10 @@ class EncounterCog(
                 encounter.table, table_options
             )
             encounter.options, encounter.table = options, table_options
-            return Outcome(changes, log=[options_changed_log(changes)] if changes else [])
+            return Done(changes, log=[options_changed_log(changes)] if changes else [])
 
         _, channel_id = fight_place(interaction)
-        saved, changes = await update_fight(self.bot.store, channel_id, interaction.user.id, change)
+        saved, changes = await self.bot.store.change(channel_id, interaction.user.id, change)
         await interaction.response.send_message(options_changed_reply(changes), ephemeral=not changes)
         if changes:
             await self.bot.trackers.publish(saved)
@@ -274,7 +268,7 @@ class EncounterCog(
         actor = actor_of(interaction)
         who, whom = interaction.user.display_name, member.display_name
 
-        def change(encounter: Encounter) -> Outcome[int]:
+        def change(encounter: Encounter) -> Done[int]:
             require_gm(encounter, actor, "hand the fight to someone else")
             if encounter.gm_id == member.id:
                 raise RulesError(f"{member.mention} already runs this fight.")
@@ -284,9 +278,9 @@ class EncounterCog(
                     f"<@&{settings.gm_role_id}> role (or Manage Server) can."
                 )
             old, encounter.gm_id = encounter.gm_id, member.id
-            return Outcome(old, log=[f"{who} handed the fight to {whom}"])
+            return Done(old, log=[f"{who} handed the fight to {whom}"])
 
-        saved, old_gm = await update_fight(self.bot.store, channel_id, interaction.user.id, change)
+        saved, old_gm = await self.bot.store.change(channel_id, interaction.user.id, change)
         await interaction.response.send_message(gm_handed_reply(old_gm, saved.gm_id))
         await self.bot.trackers.publish(saved)
 

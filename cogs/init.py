@@ -16,26 +16,17 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import Pommel
-from bot.encounter import Encounter, player_holder
-from bot.fights import Outcome, update_fight
-from bot.permissions import Actor, NotAllowed, is_gm, require_fight, require_gm, require_plays_holder
+from bot.encounter.document import Encounter, player_holder
+from bot.encounter.done import Done
+from bot.encounter.errors import NotAllowed, OutOfDate
+from bot.encounter.permissions import Actor, is_gm, require_fight, require_gm, require_plays_holder
+from bot.interactions import actor_of, channel_fight, fight_channel
 from bot.rules.errors import RulesError
-from bot.ui.actors import actor_of, channel_fight, fight_channel
 from bot.ui.announcements import Announcement, advance_announcement, deal_announcement, log_line
 from bot.ui.buttons import TURN_BUTTON, TurnAction, turn_custom_id
 from bot.ui.combatant_choices import claimant_choices
 from bot.ui.errors import answer_failure
 from bot.ui.tracker import tracker_embed
-
-
-class OutOfDate(RulesError):
-    """A click on a button drawn for an earlier moment of the fight."""
-
-    def __init__(self) -> None:
-        super().__init__(
-            "That button is from an earlier moment of the fight: someone already moved it on. "
-            "Nothing was changed; the tracker shows where things stand now."
-        )
 
 
 class Init(commands.GroupCog, group_name="init", group_description="Card initiative: deal, next, hold, act"):
@@ -106,13 +97,13 @@ class Init(commands.GroupCog, group_name="init", group_description="Card initiat
         channel_id = fight_channel(interaction)
         actor = actor_of(interaction)
 
-        def change(encounter: Encounter) -> Outcome[Announcement]:
+        def change(encounter: Encounter) -> Done[Announcement]:
             if step is not None and step != encounter.flow.step:
-                raise OutOfDate()
+                raise OutOfDate(OutOfDate.TURNS)
             announcement = apply(encounter, action, actor, holder, self.bot)
-            return Outcome(announcement, log=[log_line(announcement)], kind="initiative")
+            return Done(announcement, log=[log_line(announcement)], kind="initiative")
 
-        saved, announcement = await update_fight(self.bot.store, channel_id, actor.user_id, change)
+        saved, announcement = await self.bot.store.change(channel_id, actor.user_id, change)
         await interaction.response.send_message(
             announcement.content, allowed_mentions=announcement.allowed_mentions
         )

@@ -12,12 +12,13 @@ from discord.ext import commands
 
 from bot.app import Pommel
 from bot.characters import MAX_NAME_LENGTH, Character
-from bot.encounter import Combatant, Encounter, Side
-from bot.fights import Outcome, update_fight
-from bot.permissions import Actor, NotAllowed, is_gm
+from bot.encounter.document import Combatant, Encounter, Side
+from bot.encounter.done import Done
+from bot.encounter.errors import NotAllowed
+from bot.encounter.permissions import Actor, is_gm
+from bot.interactions import actor_of, fight_place
 from bot.rules.equipment import Armor
 from bot.rules.errors import RulesError
-from bot.ui.actors import actor_of, fight_place
 from bot.ui.announcements import TURN_CUT_SHORT
 from bot.ui.character_sheet import (
     joined_text,
@@ -54,11 +55,11 @@ class Join(commands.Cog):
         armor = self._armor(sheet)
         player = interaction.user.display_name
 
-        def change(encounter: Encounter) -> Outcome[Combatant]:
+        def change(encounter: Encounter) -> Done[Combatant]:
             joined = encounter.join(user_id, sheet, armor)
-            return Outcome(joined, log=[f"{player} joined with {joined.name}"], data={"combatant": joined.id})
+            return Done(joined, log=[f"{player} joined with {joined.name}"], data={"combatant": joined.id})
 
-        saved, joined = await update_fight(self.bot.store, channel_id, user_id, change)
+        saved, joined = await self.bot.store.change(channel_id, user_id, change)
         await interaction.response.send_message(joined_text(saved, user_id, joined.name))
         await self.bot.trackers.publish(saved)
 
@@ -76,7 +77,7 @@ class Join(commands.Cog):
         player = interaction.user.display_name
         actor = actor_of(interaction)
 
-        def change(encounter: Encounter) -> Outcome[tuple[Combatant, bool, bool]]:
+        def change(encounter: Encounter) -> Done[tuple[Combatant, bool, bool]]:
             leaving = _leaving(encounter, actor, character)
             acting = encounter.initiative.turn_of == leaving.holder
             discarded = encounter.remove(leaving) is not None
@@ -84,9 +85,9 @@ class Join(commands.Cog):
             lines = [f"{player} took {leaving.name} out of the fight"] + (
                 [TURN_CUT_SHORT] if cut_short else []
             )
-            return Outcome((leaving, discarded, cut_short), log=lines)
+            return Done((leaving, discarded, cut_short), log=lines)
 
-        saved, (left, discarded, cut_short) = await update_fight(self.bot.store, channel_id, user_id, change)
+        saved, (left, discarded, cut_short) = await self.bot.store.change(channel_id, user_id, change)
         reply = left_text(left.name, user_id, discarded)
         await interaction.response.send_message(f"{reply}\n{TURN_CUT_SHORT}" if cut_short else reply)
         await self.bot.trackers.publish(saved)

@@ -16,12 +16,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import Pommel
-from bot.encounter import Combatant, Encounter
-from bot.exchanges import change_range
-from bot.fight_state import Reaction, ReactionKind
-from bot.fighters import joker_bonus
-from bot.fights import Outcome, update_fight
-from bot.permissions import Actor, NotAllowed, acting_combatant, is_gm, require_fight, require_turn
+from bot.encounter.attacks import change_range
+from bot.encounter.document import Combatant, Encounter
+from bot.encounter.done import Done
+from bot.encounter.errors import NotAllowed
+from bot.encounter.fighters import joker_bonus
+from bot.encounter.permissions import Actor, acting_combatant, is_gm, require_fight, require_turn
+from bot.encounter.records import Reaction, ReactionKind
+from bot.interactions import actor_of, channel_fight, fight_channel
 from bot.rules import movement
 from bot.rules.engagement import Range, RangeChange
 from bot.rules.errors import IllegalAction
@@ -29,7 +31,6 @@ from bot.rules.initiative import RollKind
 from bot.rules.movement import MoveResult
 from bot.rules.pool import MAX_POOL, Spend
 from bot.rules.saves import SaveResult, saving_throw
-from bot.ui.actors import actor_of, channel_fight, fight_channel
 from bot.ui.buttons import view_of
 from bot.ui.combatant_choices import combatant_choices
 from bot.ui.exchange_views import reaction_buttons
@@ -107,7 +108,7 @@ class Maneuvers(commands.Cog):
         actor = actor_of(interaction)
         by = interaction.user.display_name
 
-        def apply(encounter: Encounter) -> Outcome[tuple[Combatant, MoveResult]]:
+        def apply(encounter: Encounter) -> Done[tuple[Combatant, MoveResult]]:
             combatant = acting_combatant(encounter, actor, who, "move")
             require_turn(encounter, combatant, "move")
             combatant.require_able("move")
@@ -117,10 +118,10 @@ class Maneuvers(commands.Cog):
                 result = movement.move(combatant.pool, combatant.moves, combat_range=combat_range)
             combatant.moves = result.moves_this_round
             line = move_log_line(by, combatant, result, combat_range=combat_range)
-            return Outcome((combatant, result), log=[line], kind="move", data=_spent(combatant, result.cost))
+            return Done((combatant, result), log=[line], kind="move", data=_spent(combatant, result.cost))
 
-        saved, (combatant, result) = await update_fight(
-            self.bot.store, fight_channel(interaction), actor.user_id, apply
+        saved, (combatant, result) = await self.bot.store.change(
+            fight_channel(interaction), actor.user_id, apply
         )
         await interaction.response.send_message(move_reply(combatant, result, combat_range=combat_range))
         await self.bot.trackers.publish(saved)
@@ -148,16 +149,16 @@ class Maneuvers(commands.Cog):
         by = interaction.user.display_name
         wanted = Range[to.upper()]
 
-        def apply(encounter: Encounter) -> Outcome[RangeOutcome]:
+        def apply(encounter: Encounter) -> Done[RangeOutcome]:
             mover = acting_combatant(encounter, actor, who, "change range")
             opponent = encounter.combatant(target)
             change, reaction = change_range(encounter, mover, opponent, wanted)
             controller = opponent.owner_id if opponent.owner_id is not None else encounter.gm_id
             line = range_log_line(by, mover, opponent, change, provoked=reaction is not None)
             outcome = RangeOutcome(mover, opponent, change, reaction, controller)
-            return Outcome(outcome, log=[line], kind="range", data=_spent(mover, change.cost))
+            return Done(outcome, log=[line], kind="range", data=_spent(mover, change.cost))
 
-        saved, done = await update_fight(self.bot.store, fight_channel(interaction), actor.user_id, apply)
+        saved, done = await self.bot.store.change(fight_channel(interaction), actor.user_id, apply)
         announcement = range_announcement(
             done.mover,
             done.target,
@@ -207,7 +208,7 @@ class Maneuvers(commands.Cog):
         advantage = advantage_of(situation)
         rolling = self.bot.dice
 
-        def apply(encounter: Encounter) -> Outcome[tuple[Combatant, SaveResult, int]]:
+        def apply(encounter: Encounter) -> Done[tuple[Combatant, SaveResult, int]]:
             combatant = acting_combatant(encounter, actor, who, "make a saving throw")
             if dice:
                 combatant.pool.spend(dice, Spend.SAVE)
@@ -227,10 +228,10 @@ class Maneuvers(commands.Cog):
                 "private": private,
             }
             line = save_log_line(by, combatant, result)
-            return Outcome((combatant, result, joker), log=[line], kind="save", data=data)
+            return Done((combatant, result, joker), log=[line], kind="save", data=data)
 
-        saved, (combatant, result, joker) = await update_fight(
-            self.bot.store, fight_channel(interaction), actor.user_id, apply
+        saved, (combatant, result, joker) = await self.bot.store.change(
+            fight_channel(interaction), actor.user_id, apply
         )
         await interaction.response.send_message(save_reply(combatant, result, joker=joker), ephemeral=private)
         if dice:

@@ -16,9 +16,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import Pommel
-from bot.encounter import Combatant, Encounter, group_holder
-from bot.fights import Outcome, update_fight
-from bot.morale_table import (
+from bot.encounter.document import Combatant, Encounter, group_holder
+from bot.encounter.done import Done
+from bot.encounter.morale import (
     MoraleCheckReport,
     ProposalCheck,
     RallyReport,
@@ -30,10 +30,10 @@ from bot.morale_table import (
     roll_proposal,
     set_standing,
 )
-from bot.permissions import acting_combatant, require_fight, require_gm
+from bot.encounter.permissions import acting_combatant, require_fight, require_gm
+from bot.interactions import actor_of, channel_fight, fight_channel
 from bot.rules.errors import RulesError
 from bot.rules.morale import MoraleStanding
-from bot.ui.actors import actor_of, channel_fight, fight_channel
 from bot.ui.announcements import Announcement
 from bot.ui.combatant_choices import CHOICE_LIMIT, combatant_choices, find_group
 from bot.ui.errors import answer_failure
@@ -127,7 +127,7 @@ class Morale(commands.GroupCog, group_name="morale", group_description="Morale c
         dice = self.bot.dice
         advantage = advantage_of(situation)
 
-        def change(encounter: Encounter) -> Outcome[tuple[str, MoraleCheckReport]]:
+        def change(encounter: Encounter) -> Done[tuple[str, MoraleCheckReport]]:
             require_gm(encounter, actor, "call for a morale check")
             name, targets = _targets(encounter, who)
             if targets is None:
@@ -136,11 +136,9 @@ class Morale(commands.GroupCog, group_name="morale", group_description="Morale c
                 report = check_morale(
                     encounter, targets, dice, advantage=advantage, can_escape=not cannot_escape
                 )
-            return Outcome((name, report), log=[check_log_line(by, name, report)], kind="morale")
+            return Done((name, report), log=[check_log_line(by, name, report)], kind="morale")
 
-        saved, (name, report) = await update_fight(
-            self.bot.store, fight_channel(interaction), actor.user_id, change
-        )
+        saved, (name, report) = await self.bot.store.change(fight_channel(interaction), actor.user_id, change)
         await self._announce(
             interaction, saved, check_announcement(saved, report, who=name, actor_id=actor.user_id)
         )
@@ -171,12 +169,12 @@ class Morale(commands.GroupCog, group_name="morale", group_description="Morale c
         dice = self.bot.dice
         advantage = advantage_of(situation)
 
-        def change(encounter: Encounter) -> Outcome[RallyReport]:
+        def change(encounter: Encounter) -> Done[RallyReport]:
             rallier = acting_combatant(encounter, actor, who, "rally")
             report = rally_allies(encounter, rallier, dice, advantage=advantage)
-            return Outcome(report, log=[rally_log_line(by, report)], kind="morale")
+            return Done(report, log=[rally_log_line(by, report)], kind="morale")
 
-        saved, report = await update_fight(self.bot.store, fight_channel(interaction), actor.user_id, change)
+        saved, report = await self.bot.store.change(fight_channel(interaction), actor.user_id, change)
         await self._announce(interaction, saved, rally_announcement(saved, report, actor_id=actor.user_id))
 
     @rally.autocomplete("who")
@@ -210,15 +208,15 @@ class Morale(commands.GroupCog, group_name="morale", group_description="Morale c
         by = interaction.user.display_name
         wanted = MoraleStanding(standing)
 
-        def change(encounter: Encounter) -> Outcome[tuple[Combatant, MoraleStanding]]:
+        def change(encounter: Encounter) -> Done[tuple[Combatant, MoraleStanding]]:
             require_gm(encounter, actor, "rule on morale")
             combatant = encounter.combatant(who)
             previous = set_standing(combatant, wanted)
             line = f"{by}: {combatant.name} is now {wanted.value} (was {previous.value})"
-            return Outcome((combatant, previous), log=[line], kind="morale")
+            return Done((combatant, previous), log=[line], kind="morale")
 
-        saved, (combatant, previous) = await update_fight(
-            self.bot.store, fight_channel(interaction), actor.user_id, change
+        saved, (combatant, previous) = await self.bot.store.change(
+            fight_channel(interaction), actor.user_id, change
         )
         await interaction.response.send_message(standing_reply(combatant, previous, by))
         await self.bot.trackers.publish(saved)
@@ -235,7 +233,7 @@ class Morale(commands.GroupCog, group_name="morale", group_description="Morale c
         by = interaction.user.display_name
         dice = self.bot.dice
 
-        def change(encounter: Encounter) -> Outcome[ProposalCheck]:
+        def change(encounter: Encounter) -> Done[ProposalCheck]:
             require_gm(encounter, actor, "roll a proposed morale check")
             rolled = roll_proposal(encounter, proposal_id, dice)
             group = rolled.proposal.group
@@ -243,9 +241,9 @@ class Morale(commands.GroupCog, group_name="morale", group_description="Morale c
                 line = f"{by}: morale proposal #{proposal_id} for {group} settled, nobody left to check"
             else:
                 line = check_log_line(by, group, rolled.report)
-            return Outcome(rolled, log=[line], kind="morale")
+            return Done(rolled, log=[line], kind="morale")
 
-        saved, rolled = await update_fight(self.bot.store, fight_channel(interaction), actor.user_id, change)
+        saved, rolled = await self.bot.store.change(fight_channel(interaction), actor.user_id, change)
         if rolled.report is None:
             await interaction.response.send_message(proposal_empty_reply(rolled.proposal))
             return
@@ -259,14 +257,14 @@ class Morale(commands.GroupCog, group_name="morale", group_description="Morale c
         actor = actor_of(interaction)
         by = interaction.user.display_name
 
-        def change(encounter: Encounter) -> Outcome[Any]:
+        def change(encounter: Encounter) -> Done[Any]:
             require_gm(encounter, actor, "dismiss a proposed morale check")
             dismissed = dismiss_proposal(encounter, proposal_id)
             why = f"proposal #{dismissed.id}, {dismissed.reason.value}"
             line = f"{by}: no morale check for {dismissed.group} ({why})"
-            return Outcome(dismissed, log=[line], kind="morale")
+            return Done(dismissed, log=[line], kind="morale")
 
-        _, dismissed = await update_fight(self.bot.store, fight_channel(interaction), actor.user_id, change)
+        _, dismissed = await self.bot.store.change(fight_channel(interaction), actor.user_id, change)
         await interaction.response.send_message(proposal_dismissed_reply(dismissed, by))
 
 

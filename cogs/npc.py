@@ -12,13 +12,12 @@ from discord.ext import commands
 
 from bot.app import Pommel
 from bot.characters import MAX_NAME_LENGTH
-from bot.encounter import MAX_HP, Combatant, Encounter, Side, group_holder
-from bot.fights import Outcome, update_fight
-from bot.names import shown
-from bot.permissions import require_gm
+from bot.encounter.document import MAX_HP, Combatant, Encounter, Side, group_holder
+from bot.encounter.done import Done
+from bot.encounter.permissions import require_gm
+from bot.interactions import actor_of, channel_fight, fight_channel
 from bot.rules.cards import Card
-from bot.rules.errors import IllegalAction
-from bot.ui.actors import actor_of, channel_fight, fight_channel
+from bot.rules.errors import IllegalAction, shown
 from bot.ui.announcements import TURN_CUT_SHORT
 from bot.ui.combatant_choices import find_group, npc_choices
 from bot.ui.encounter_views import npcs_added_reply, npcs_removed_reply
@@ -89,7 +88,7 @@ class Npc(commands.GroupCog, group_name="npc", group_description="GM: NPCs in th
         catalog = self.bot.catalog
         who = interaction.user.display_name
 
-        def change(encounter: Encounter) -> Outcome[list[Combatant]]:
+        def change(encounter: Encounter) -> Done[list[Combatant]]:
             require_gm(encounter, actor, "add NPCs")
             monster = catalog.monster(template)
             armor = catalog.armor(monster.armor) if monster.armor else None
@@ -107,9 +106,9 @@ class Npc(commands.GroupCog, group_name="npc", group_description="GM: NPCs in th
             )
             names = ", ".join(npc.name for npc in added)
             line = f"{who} added {names} ({monster.name}) to the group {added[0].group}"
-            return Outcome(added, log=[line])
+            return Done(added, log=[line])
 
-        saved, added = await update_fight(self.bot.store, fight_channel(interaction), actor.user_id, change)
+        saved, added = await self.bot.store.change(fight_channel(interaction), actor.user_id, change)
         await interaction.response.send_message(npcs_added_reply(added))
         await self.bot.trackers.publish(saved)
 
@@ -121,7 +120,7 @@ class Npc(commands.GroupCog, group_name="npc", group_description="GM: NPCs in th
         actor = actor_of(interaction)
         by = interaction.user.display_name
 
-        def change(encounter: Encounter) -> Outcome[Removal]:
+        def change(encounter: Encounter) -> Done[Removal]:
             require_gm(encounter, actor, "remove NPCs")
             targets = _npcs(encounter, who)
             holder = targets[0].holder
@@ -139,10 +138,10 @@ class Npc(commands.GroupCog, group_name="npc", group_description="GM: NPCs in th
             cut_short = acting and encounter.initiative.turn_of is None
             if cut_short:
                 lines.append(TURN_CUT_SHORT)
-            return Outcome((targets, emptied, discarded, cut_short), log=lines)
+            return Done((targets, emptied, discarded, cut_short), log=lines)
 
-        saved, (removed, emptied, discarded, cut_short) = await update_fight(
-            self.bot.store, fight_channel(interaction), actor.user_id, change
+        saved, (removed, emptied, discarded, cut_short) = await self.bot.store.change(
+            fight_channel(interaction), actor.user_id, change
         )
         hide = saved.table.hide_npc_cards
         reply = npcs_removed_reply(removed, emptied, discarded, hide_card=hide)

@@ -16,11 +16,11 @@ from discord.ext import commands
 
 from bot.app import Pommel
 from bot.catalog import Catalog
-from bot.encounter import Combatant, Encounter
-from bot.exchanges import Declaration, plan_attack
-from bot.fighters import fighter, shield_usable
-from bot.names import shown
-from bot.permissions import Actor, acting_combatant
+from bot.encounter.attacks import Declaration, plan_attack
+from bot.encounter.document import Combatant, Encounter
+from bot.encounter.fighters import fighter, shield_usable
+from bot.encounter.permissions import Actor, acting_combatant
+from bot.interactions import actor_of, channel_fight
 from bot.rules.combat import (
     AttackKind,
     active_defense_bonus,
@@ -30,11 +30,10 @@ from bot.rules.combat import (
 )
 from bot.rules.dice import Advantage, sum_of
 from bot.rules.equipment import AttackType
-from bot.rules.errors import IllegalAction, RulesError
+from bot.rules.errors import IllegalAction, RulesError, shown
 from bot.rules.odds import AttackOdds, attack_odds
 from bot.rules.options import DEFAULT_OPTIONS, RuleOptions
 from bot.rules.pool import MAX_POOL
-from bot.ui.actors import actor_of, channel_fight
 from bot.ui.combatant_choices import combatant_choices
 from bot.ui.odds_views import (
     NUMBERS_HELP,
@@ -216,7 +215,7 @@ def odds_in_fight(
     void: bool,
 ) -> FightOdds:
     """``/odds target:``: the attacker is the one named in ``who:`` (yours, or anyone for the GM), else
-    yours (:func:`~bot.permissions.acting_combatant`)."""
+    yours (:func:`~bot.encounter.permissions.acting_combatant`)."""
     if encounter is None:
         raise RulesError(f"There is no fight in this channel for `target:` to name. {NUMBERS_HELP}")
     attacking = acting_combatant(encounter, actor, attacker, "ask the odds of an attack")

@@ -17,12 +17,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import Pommel
-from bot.encounter import Encounter
-from bot.fights import Outcome, update_fight
+from bot.encounter.document import Encounter
+from bot.encounter.done import Done
+from bot.encounter.spirits import SpiritAttack, make_spiritual_attack
+from bot.interactions import actor_of, channel_fight, fight_channel
 from bot.notation import MAX_EXPRESSION_LENGTH
 from bot.rules.spirits import SpiritProtection, SpiritTarget
-from bot.spirit_attacks import SpiritAttack, make_spiritual_attack
-from bot.ui.actors import actor_of, channel_fight, fight_channel
 from bot.ui.combatant_choices import combatant_choices
 from bot.ui.spirit_views import protection_choice_name, spirit_log_line, spirit_reply
 
@@ -78,7 +78,7 @@ class SpiritCog(commands.GroupCog, group_name="spirit", group_description="Spiri
         actor = actor_of(interaction)
         dice = self.bot.dice
 
-        def apply(encounter: Encounter) -> Outcome[SpiritAttack]:
+        def apply(encounter: Encounter) -> Done[SpiritAttack]:
             done = make_spiritual_attack(
                 encounter,
                 actor,
@@ -96,9 +96,9 @@ class SpiritCog(commands.GroupCog, group_name="spirit", group_description="Spiri
                 damage=damage,
                 damage_dice=damage_dice,
             )
-            return Outcome(done, log=[spirit_log_line(done)], kind="spirit")
+            return Done(done, log=[spirit_log_line(done)], kind="spirit")
 
-        saved, done = await update_fight(self.bot.store, fight_channel(interaction), actor.user_id, apply)
+        saved, done = await self.bot.store.change(fight_channel(interaction), actor.user_id, apply)
         await interaction.response.send_message(spirit_reply(done))
         if done.condition_added:
             await self.bot.trackers.publish(saved)

@@ -24,15 +24,18 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Annotated
+from typing import Annotated, TypeVar
 
 from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field, JsonValue
 
 from ..characters import Character
-from ..encounter import Encounter
+from ..encounter.document import Encounter
+from ..encounter.done import Done
+from ..encounter.errors import NoFight
 from ..guild_settings import GuildSettings
-from ..names import shown
-from ..rules.errors import RulesError
+from ..rules.errors import RulesError, shown
+
+Result = TypeVar("Result")
 
 MAX_LOG_PAGE = 1000
 """The most log entries :meth:`Store.read_log` returns at once; page on with ``after_id``."""
@@ -198,6 +201,44 @@ class Store(ABC):
                     if attempt == attempts:
                         raise
         raise AssertionError("unreachable: the last attempt returns or raises")
+
+    async def change(
+        self,
+        channel_id: int,
+        user_id: int,
+        operation: Callable[[Encounter], Done[Result]],
+    ) -> tuple[Encounter, Result]:
+        """Run one operation on the channel's encounter and save it with its log lines, atomically.
+
+        ``operation`` is plain work on the document (it may run on the database thread, between the
+        read and the write of one transaction, and more than once on a retry): it must not await,
+        touch Discord or the event loop. A :class:`~bot.rules.errors.RulesError` it raises leaves
+        everything as it was. Returns the encounter as saved (for an ended one: as it was last) and
+        the operation's result. Raises :class:`~bot.encounter.errors.NoFight` when there is none.
+        """
+        done: list[tuple[Encounter, Done[Result]]] = []
+
+        def apply(current: Encounter | None) -> EncounterChange:
+            if current is None:
+                raise NoFight()
+            outcome = operation(current)
+            done.append((current, outcome))
+            events = tuple(
+                LogEntry(
+                    guild_id=current.guild_id,
+                    channel_id=channel_id,
+                    user_id=user_id,
+                    kind=outcome.kind,
+                    text=line,
+                    data=dict(outcome.data),
+                )
+                for line in outcome.log
+            )
+            return EncounterChange(None if outcome.end else current, events)
+
+        saved = await self.update_encounter(channel_id, apply)
+        encounter, outcome = done[-1]
+        return (saved if saved is not None else encounter), outcome.result
 
     async def _write_change(
         self, channel_id: int, current: Encounter | None, wanted: EncounterChange

@@ -33,7 +33,7 @@ import aiosqlite
 from pydantic import JsonValue, TypeAdapter
 
 from ..characters import Character, name_key
-from ..encounter import Encounter
+from ..encounter.document import Encounter
 from ..guild_settings import GuildSettings
 from .base import (
     MAX_LOG_PAGE,

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import discord
 
-from ..encounter import Encounter
+from ..encounter.document import Encounter
 from ..rules.cards import Card
 from ..rules.initiative import JOKER_BONUS_ROLLS, CardInPlay, DealResult, RollKind, TurnStarted
 from ..rules.turns import Advance

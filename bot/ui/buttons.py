@@ -9,7 +9,7 @@ from enum import StrEnum
 
 import discord
 
-from ..encounter import Encounter
+from ..encounter.document import Encounter
 
 
 class TurnAction(StrEnum):

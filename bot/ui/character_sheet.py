@@ -17,12 +17,12 @@ from discord.utils import escape_markdown
 
 from ..catalog import Catalog, UnknownEntry
 from ..characters import Character
-from ..encounter import Encounter, Side, player_holder
+from ..encounter.document import Encounter, Side, player_holder
+from ..interactions import channel_fight
 from ..rules.combat import Fighter, passive_defense
 from ..rules.dice import Modifier
 from ..rules.equipment import Armor, Shield, Weapon
 from ..rules.pool import pool_size
-from .actors import channel_fight
 from .rolls import signed
 
 if TYPE_CHECKING:

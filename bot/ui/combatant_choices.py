@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from discord import app_commands
 
-from ..encounter import GROUP_PREFIX, Combatant, Encounter, Side, group_holder
+from ..encounter.document import GROUP_PREFIX, Combatant, Encounter, Side, group_holder
 
 CHOICE_LIMIT = 25
 """Discord offers at most 25 autocomplete choices."""

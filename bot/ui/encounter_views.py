@@ -14,7 +14,7 @@ import discord
 from pydantic import BaseModel
 
 from ..catalog import Catalog
-from ..encounter import Combatant, Encounter, Side, TableOptions
+from ..encounter.document import Combatant, Encounter, Side, TableOptions
 from ..rules.cards import Card
 from ..rules.options import DEFAULT_OPTIONS
 from .announcements import listing

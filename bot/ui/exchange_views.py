@@ -16,10 +16,10 @@ from enum import StrEnum
 
 import discord
 
-from ..encounter import Combatant, Encounter
-from ..exchanges import AcAttack, ExchangeReport, may_desperately_defend
-from ..fight_state import DefensePolicy, Exchange, Reaction, ReactionKind
-from ..fighters import shield_usable
+from ..encounter.attacks import AcAttack, ExchangeReport, may_desperately_defend
+from ..encounter.document import Combatant, Encounter
+from ..encounter.fighters import shield_usable
+from ..encounter.records import DefensePolicy, Exchange, Reaction, ReactionKind
 from ..rules.combat import AttackKind, AttackResult, AttackRoll, DamageRoll, Defense, Judgement, Outcome
 from ..rules.dice import Advantage, Modifier, PoolRoll
 from ..rules.pool import MAX_POOL

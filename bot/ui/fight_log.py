@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 
 from discord.utils import escape_markdown
 
-from ..encounter import Combatant, Encounter
+from ..encounter.document import Combatant, Encounter
 from ..rules.initiative import fight_duration
 from ..store import LogEntry
 from .tracker import DESCRIPTION_LIMIT, clip, name

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..encounter import Combatant, Encounter
-from ..fight_state import Reaction
+from ..encounter.document import Combatant, Encounter
+from ..encounter.records import Reaction
 from ..rules.dice import Advantage
 from ..rules.engagement import RangeChange
 from ..rules.movement import COMBAT_RANGE_COST, FREE_MOVES, MAX_WALKING_MOVES, RUNNING_MOVES, MoveResult

@@ -13,11 +13,11 @@ from collections.abc import Sequence
 
 import discord
 
-from ..encounter import Combatant, Encounter, Side
-from ..fight_state import MoraleProposal
-from ..morale_table import MoraleCheckReport, RallyReport
-from ..names import shown
+from ..encounter.document import Combatant, Encounter, Side
+from ..encounter.morale import MoraleCheckReport, RallyReport
+from ..encounter.records import MoraleProposal
 from ..rules.dice import Advantage, Modifier
+from ..rules.errors import shown
 from ..rules.morale import MORALE_TARGET, MoraleResult, MoraleStanding
 from .announcements import Announcement, listing
 from .rolls import pool_faces, signed

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..names import shown
 from ..rules.dice import Advantage, Modifier, sum_of
+from ..rules.errors import shown
 from ..rules.odds import AttackOdds
 from .rolls import dice_count, signed
 

@@ -3,10 +3,10 @@ and, at 0, what befalls the defender."""
 
 from __future__ import annotations
 
-from ..names import shown
+from ..encounter.spirits import SpiritAttack
 from ..rules.dice import Advantage, Modifier, PoolRoll
+from ..rules.errors import shown
 from ..rules.spirits import SpiritProtection, SpiritualAttackResult
-from ..spirit_attacks import SpiritAttack
 from .rolls import pool_faces
 
 PROTECTION_NAMES: dict[SpiritProtection, str] = {

@@ -1,31 +1,19 @@
-"""The tracker: one message per fight showing the round, the order, whose turn it is and everyone's state.
+"""How the tracker reads: the round, the order, whose turn it is and everyone's state, with its buttons.
 
-It is drawn from the saved :class:`~bot.encounter.Encounter` alone, so any process can redraw it,
-and its buttons carry the fight's step (see :mod:`bot.rules.turns`) so they keep working after a
-restart and a stale click never advances the fight twice.
+It is drawn from the saved :class:`~bot.encounter.document.Encounter` alone, so any process can
+redraw it, and its buttons carry the fight's step (see :mod:`bot.rules.turns`) so they keep working
+after a restart and a stale click never advances the fight twice. Posting and editing it is
+:class:`bot.trackers.TrackerBoard`'s.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import logging
-from datetime import datetime
-from typing import TYPE_CHECKING
-
 import discord
 from discord.utils import escape_markdown
 
-from ..encounter import Combatant, Encounter, TrackerMessage
-from ..fights import Outcome, update_fight
+from ..encounter.document import Combatant, Encounter
 from ..rules.cards import Card
-from ..rules.errors import RulesError
 from .buttons import tracker_buttons
-
-if TYPE_CHECKING:
-    from ..app import Pommel
-
-log = logging.getLogger(__name__)
 
 FACE_DOWN = "🂠"
 DESCRIPTION_LIMIT = 4000
@@ -151,97 +139,3 @@ def tracker_view(encounter: Encounter) -> discord.ui.View:
     for button in tracker_buttons(encounter):
         view.add_item(button)
     return view
-
-
-class TrackerBoard:
-    """Posts and edits the trackers, never drawing an older state over a newer one.
-
-    A per-channel lock orders the drawing, and the version last drawn of each fight is remembered: a
-    command that finishes late does not overwrite the tracker a later command already drew, and a
-    fight that ended is never drawn again (a fight is known by its channel and its start).
-    """
-
-    def __init__(self, bot: Pommel) -> None:
-        self.bot = bot
-        self._locks: dict[int, asyncio.Lock] = {}
-        self._drawn: dict[tuple[int, datetime], int] = {}
-        self._ended: set[tuple[int, datetime]] = set()
-
-    def _lock(self, channel_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(channel_id, asyncio.Lock())
-
-    async def publish(self, encounter: Encounter, *, repost: bool = False) -> None:
-        """Draw ``encounter`` on its tracker: edited in place, or posted anew at the bottom of the
-        channel when ``repost`` (or when the old one is gone)."""
-        fight = (encounter.channel_id, encounter.started_at)
-        async with self._lock(encounter.channel_id):
-            if fight in self._ended or self._drawn.get(fight, -1) > encounter.version:
-                return
-            self._drawn[fight] = encounter.version
-            try:
-                await self._draw(encounter, repost=repost)
-            except discord.HTTPException:
-                # The fight is saved; a tracker that could not be drawn is redrawn by the next change
-                # or by /init show. Telling the user "nothing changed" would be wrong.
-                log.warning("could not draw the tracker in channel %s", encounter.channel_id, exc_info=True)
-
-    async def _draw(self, encounter: Encounter, *, repost: bool) -> None:
-        embed = tracker_embed(encounter)
-        view = tracker_view(encounter)
-        old = encounter.tracker
-        if old is not None and not repost:
-            message = self.bot.get_partial_messageable(old.channel_id).get_partial_message(old.message_id)
-            try:
-                await message.edit(content=None, embed=embed, view=view)
-                return
-            except discord.NotFound:
-                old = None
-        channel = self.bot.get_partial_messageable(encounter.channel_id)
-        sent = await channel.send(embed=embed, view=view)
-        if old is not None:
-            with contextlib.suppress(discord.NotFound):
-                await channel.get_partial_message(old.message_id).delete()
-        saved = await self._remember(
-            encounter, TrackerMessage(channel_id=sent.channel.id, message_id=sent.id)
-        )
-        if saved is not None and saved.version > encounter.version + 1:
-            # Someone changed the fight between this drawing and saving where the tracker now is; their
-            # own drawing will be skipped as older than that save, so draw the fight as it stands.
-            await sent.edit(embed=tracker_embed(saved), view=tracker_view(saved))
-
-    async def _remember(self, encounter: Encounter, tracker: TrackerMessage) -> Encounter | None:
-        """Save where the tracker now is; returns the fight as saved (None if it ended meanwhile)."""
-
-        def point(current: Encounter) -> Outcome[None]:
-            current.tracker = tracker
-            return Outcome(None)
-
-        bot_id = self.bot.user.id if self.bot.user else 0
-        try:
-            saved, _ = await update_fight(self.bot.store, encounter.channel_id, bot_id, point)
-        except RulesError:
-            return None  # the fight ended meanwhile: there is nothing left to point at
-        if saved.started_at != encounter.started_at:
-            return None  # ended, and another fight started: not ours to point at (left as it is)
-        fight = (encounter.channel_id, encounter.started_at)
-        self._drawn[fight] = max(self._drawn.get(fight, -1), saved.version)
-        return saved
-
-    async def close(self, encounter: Encounter, summary: str) -> None:
-        """The fight ended: its tracker shows the summary and loses its buttons, for good."""
-        fight = (encounter.channel_id, encounter.started_at)
-        async with self._lock(encounter.channel_id):
-            self._ended.add(fight)
-            self._drawn.pop(fight, None)
-            if encounter.tracker is None:
-                return
-            message = self.bot.get_partial_messageable(encounter.tracker.channel_id).get_partial_message(
-                encounter.tracker.message_id
-            )
-            embed = tracker_embed(encounter)
-            embed.title = "⚔️ Fight over"
-            embed.description = clip([summary])
-            try:
-                await message.edit(embed=embed, view=None)
-            except discord.HTTPException:
-                log.warning("could not close the tracker in channel %s", encounter.channel_id, exc_info=True)

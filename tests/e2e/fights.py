@@ -10,7 +10,7 @@ from collections.abc import Callable, MutableSequence, Sequence
 from typing import Any
 
 from bot.characters import Character
-from bot.encounter import Encounter
+from bot.encounter.document import Encounter
 from bot.rules.cards import Card
 from bot.rules.dice import ScriptedDice
 from bot.store import LogEntry

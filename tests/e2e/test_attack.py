@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from bot.encounter import Encounter
-from bot.fight_state import DefensePolicy, ExchangeStatus, Reaction, ReactionKind
+from bot.encounter.document import Encounter
+from bot.encounter.records import DefensePolicy, ExchangeStatus, Reaction, ReactionKind
 from bot.rules.dice import ScriptedDice
 from bot.rules.engagement import Range
 from bot.rules.morale import MoraleStanding

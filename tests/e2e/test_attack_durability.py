@@ -11,8 +11,8 @@ import asyncio
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from bot.encounter import TableOptions
-from bot.fight_state import DefensePolicy
+from bot.encounter.document import TableOptions
+from bot.encounter.records import DefensePolicy
 from bot.rules.dice import ScriptedDice
 from bot.store import open_store
 

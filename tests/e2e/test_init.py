@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from bot.encounter import group_holder, player_holder
+from bot.encounter.document import group_holder, player_holder
 from bot.rules.cards import Card
 
 from .fake_discord import FakeUser, World

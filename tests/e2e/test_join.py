@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.encounter import player_holder
+from bot.encounter.document import player_holder
 from tests.sheets import character
 
 from .fake_discord import World

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from bot.encounter import Encounter, player_holder
-from bot.fight_state import Reaction, ReactionKind
+from bot.encounter.document import Encounter, player_holder
+from bot.encounter.records import Reaction, ReactionKind
 from bot.rules.engagement import Range
 from bot.rules.pool import Spend
 

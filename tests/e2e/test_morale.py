@@ -11,8 +11,8 @@ import asyncio
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from bot.encounter import Encounter
-from bot.morale_table import group_snapshot, propose_checks
+from bot.encounter.document import Encounter
+from bot.encounter.morale import group_snapshot, propose_checks
 from bot.rules.dice import ScriptedDice
 from bot.rules.morale import MoraleStanding, MoraleTriggerReason
 from tests.rules.conftest import deck_dealing

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from bot.characters import MAX_NAME_LENGTH
-from bot.encounter import Encounter, Side
+from bot.encounter.document import Encounter, Side
 from bot.rules.dice import RandomDice
 
 from .fake_discord import DispatchError, FakeDiscord, World

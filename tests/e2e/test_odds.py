@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from bot.encounter import Encounter
-from bot.fight_state import Reaction, ReactionKind
+from bot.encounter.document import Encounter
+from bot.encounter.records import Reaction, ReactionKind
 from bot.rules.dice import Advantage
 from bot.rules.engagement import Range
 from bot.rules.morale import MoraleStanding

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from bot.encounter import Encounter
+from bot.encounter.document import Encounter
 from bot.rules.dice import ScriptedDice
 
 from .fake_discord import World

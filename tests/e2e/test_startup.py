@@ -14,7 +14,7 @@ from discord import app_commands
 
 from bot.__main__ import serve
 from bot.app import Pommel
-from bot.encounter import Encounter
+from bot.encounter.document import Encounter
 from bot.store import EncounterChange, StaleEncounter, open_store
 
 from .fake_discord import FakeDiscord, World

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.encounter import Encounter
+from bot.encounter.document import Encounter
 from bot.rules.errors import RulesError
 from bot.rules.options import RuleOptions
 from bot.store import EncounterChange, LogEntry, StaleEncounter, Store, open_store
@@ -447,7 +447,7 @@ async def test_a_restart_keeps_the_fight_and_its_version(path: Path) -> None:
 
 CRASHING_COMMAND = """
     import asyncio, os, sys
-    from bot.encounter import Encounter
+    from bot.encounter.document import Encounter
     from bot.store import LogEntry, open_store
 
     async def main() -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.catalog import load_catalog
-from bot.encounter import MAX_COMBATANTS, Encounter
+from bot.encounter.document import MAX_COMBATANTS, Encounter
 from bot.rules.dice import RandomDice
 from bot.ui.announcements import advance_announcement, deal_announcement, listing, log_line
 

@@ -8,7 +8,7 @@ import pytest
 
 from bot.catalog import Catalog, load_catalog
 from bot.characters import MAX_NAME_LENGTH, Character
-from bot.encounter import Encounter
+from bot.encounter.document import Encounter
 from bot.rules.cards import Card
 from bot.ui.character_sheet import (
     Gear,

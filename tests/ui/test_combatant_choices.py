@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.catalog import load_catalog
 from bot.characters import Character
-from bot.encounter import Encounter
+from bot.encounter.document import Encounter
 from bot.ui.combatant_choices import CONDITIONS, combatant_choices, condition_choices, find_group, npc_choices
 
 CATALOG = load_catalog()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.catalog import load_catalog
 from bot.characters import MAX_NAME_LENGTH, Character
-from bot.encounter import (
+from bot.encounter.document import (
     MAX_COMBATANTS,
     MAX_CONDITION_LENGTH,
     MAX_CONDITIONS,

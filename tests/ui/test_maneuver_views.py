@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from bot.catalog import load_catalog
-from bot.encounter import Encounter
-from bot.fight_state import Reaction, ReactionKind
+from bot.encounter.document import Encounter
+from bot.encounter.records import Reaction, ReactionKind
 from bot.rules.dice import Advantage, ScriptedDice
 from bot.rules.engagement import Engagement, Range, plan_range_change
 from bot.rules.movement import move, run

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.encounter import Combatant, Side
+from bot.encounter.document import Combatant, Side
 from bot.rules.morale import MoraleStanding
 from bot.rules.pool import MartialPool
 from bot.ui.tracker import combatant_line

@@ -1,4 +1,4 @@
-"""An interaction as a fight command sees it: who is behind it (for :mod:`bot.permissions`), and
+"""An interaction as a fight command sees it: who is behind it (for :mod:`bot.encounter.permissions`), and
 which channel's fight it is about."""
 
 from __future__ import annotations
@@ -7,12 +7,12 @@ from typing import TYPE_CHECKING, cast
 
 import discord
 
-from ..encounter import Encounter
-from ..permissions import Actor
-from ..rules.errors import RulesError
+from .encounter.document import Encounter
+from .encounter.permissions import Actor
+from .rules.errors import RulesError
 
 if TYPE_CHECKING:
-    from ..app import Pommel
+    from .app import Pommel
 
 
 def actor_of(interaction: discord.Interaction) -> Actor:
@@ -27,7 +27,7 @@ def actor_of(interaction: discord.Interaction) -> Actor:
 
 
 def member_actor(member: discord.Member) -> Actor:
-    """Another member, as :mod:`bot.permissions` sees them (server-wide permissions)."""
+    """Another member, as :mod:`bot.encounter.permissions` sees them (server-wide permissions)."""
     return Actor(
         user_id=member.id,
         manages_server=member.guild_permissions.manage_guild,
@@ -49,7 +49,7 @@ def fight_channel(interaction: discord.Interaction) -> int:
 async def channel_fight(interaction: discord.Interaction) -> Encounter | None:
     """The fight of the interaction's channel as stored, or None (none there, or a direct message).
 
-    For reads and autocomplete; a change goes through :func:`bot.fights.update_fight`."""
+    For reads and autocomplete; a change goes through :meth:`bot.store.Store.change`."""
     if interaction.guild_id is None or interaction.channel_id is None:
         return None
     return await cast("Pommel", interaction.client).store.load_encounter(interaction.channel_id)

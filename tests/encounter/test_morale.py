@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from bot.encounter import Combatant, Encounter, TableOptions
-from bot.morale_table import (
-    ProposalResolved,
+from bot.encounter.document import Combatant, Encounter, TableOptions
+from bot.encounter.errors import ProposalResolved
+from bot.encounter.morale import (
     check_group,
     check_morale,
     dismiss_proposal,

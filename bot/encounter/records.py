@@ -1,7 +1,7 @@
 """What a fight remembers between the moments of an exchange: attacks waiting for a defense, the
 reactions the rules allow (counterattacks, opportunity attacks) and the morale checks proposed.
 
-These are plain records inside the :class:`~bot.encounter.Encounter` document, so they are saved in
+These are plain records inside the :class:`~bot.encounter.document.Encounter` document, so they are saved in
 the same transaction as everything else and survive a restart: a defender can click an hour later,
 or after the bot came back up, and the exchange resolves as if nothing had happened in between.
 """
@@ -13,9 +13,9 @@ from enum import StrEnum
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
-from .rules.combat import AttackResult, AttackRoll, Defense
-from .rules.engagement import Range
-from .rules.morale import MoraleTriggerReason
+from ..rules.combat import AttackResult, AttackRoll, Defense
+from ..rules.engagement import Range
+from ..rules.morale import MoraleTriggerReason
 
 
 class DefensePolicy(StrEnum):
@@ -59,7 +59,7 @@ class Exchange(BaseModel):
 
     id: int
     fight: str
-    """The fight's :attr:`~bot.encounter.Encounter.tag`, which its buttons carry."""
+    """The fight's :attr:`~bot.encounter.document.Encounter.tag`, which its buttons carry."""
     attacker: str
     """The attacking combatant's id."""
     defender: str

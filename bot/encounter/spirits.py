@@ -1,22 +1,21 @@
 """Spiritual attacks in a fight (R27): the acting spirit, its target, the drain and the effect at 0.
 
 The fight's bookkeeping over :func:`~bot.rules.spirits.spiritual_attack`, like
-:mod:`bot.exchanges` is for attacks: plain work on the fight document, no Discord.
+:mod:`bot.encounter.attacks` is for attacks: plain work on the fight document, no Discord.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .encounter import Combatant, Encounter
+from ..notation import NotationRoll, roll_notation
+from ..rules.dice import DiceSource
+from ..rules.errors import IllegalAction, RulesError, shown
+from ..rules.initiative import RollKind
+from ..rules.spirits import SpiritProtection, SpiritTarget, SpiritualAttackResult, spiritual_attack
+from .document import Combatant, Encounter
 from .fighters import joker_bonus
-from .names import shown
-from .notation import NotationRoll, roll_notation
 from .permissions import Actor, acting_combatant, require_turn
-from .rules.dice import DiceSource
-from .rules.errors import IllegalAction, RulesError
-from .rules.initiative import RollKind
-from .rules.spirits import SpiritProtection, SpiritTarget, SpiritualAttackResult, spiritual_attack
 
 DOING = "make a spiritual attack"
 

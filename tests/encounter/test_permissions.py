@@ -8,13 +8,11 @@ from __future__ import annotations
 import pytest
 
 from bot.characters import Character
-from bot.encounter import Encounter, group_holder, player_holder
-from bot.guild_settings import GuildSettings
-from bot.permissions import (
+from bot.encounter.document import Encounter, group_holder, player_holder
+from bot.encounter.errors import NoFight, NotAllowed
+from bot.encounter.permissions import (
     HOLDER_NAME_LIMIT,
     Actor,
-    NoFight,
-    NotAllowed,
     controls,
     is_gm,
     may_run_fights,
@@ -25,6 +23,7 @@ from bot.permissions import (
     require_may_run_fights,
     require_plays_holder,
 )
+from bot.guild_settings import GuildSettings
 from bot.rules.equipment import MonsterTemplate
 from bot.rules.errors import RulesError
 

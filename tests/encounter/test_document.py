@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from bot.catalog import load_catalog
 from bot.characters import MAX_NAME_LENGTH
-from bot.encounter import (
+from bot.encounter.document import (
     MAX_COMBATANTS,
     Combatant,
     Encounter,
@@ -586,7 +586,7 @@ def test_r1_r4_random_fights_keep_every_invariant(
 
 
 def test_group_names_are_plural_in_english() -> None:
-    from bot.encounter import plural
+    from bot.encounter.document import plural
 
     assert [plural(n) for n in ("Bandit", "Wolf", "Fox", "Harpy", "Knife", "Boss")] == [
         "Bandits",
@@ -600,7 +600,7 @@ def test_group_names_are_plural_in_english() -> None:
 
 @pytest.mark.parametrize("noun", ["B" * MAX_NAME_LENGTH, "A" * 63 + "y", "W" * 63 + "f", "F" * 62 + "x"])
 def test_a_plural_of_a_name_at_the_length_limit_stays_within_it(noun: str) -> None:
-    from bot.encounter import plural
+    from bot.encounter.document import plural
 
     assert len(plural(noun)) <= MAX_NAME_LENGTH
     (npc, _) = fight().add_npcs(template(), None, count=2, name=noun)

@@ -3,12 +3,12 @@ the situations its own state puts on its rolls. Shared by every command that rol
 
 from __future__ import annotations
 
-from .catalog import Catalog
-from .encounter import Combatant, Encounter
-from .rules.combat import Fighter
-from .rules.engagement import Range
-from .rules.initiative import RollKind
-from .rules.situations import Situation, morale_situation
+from ..catalog import Catalog
+from ..rules.combat import Fighter
+from ..rules.engagement import Range
+from ..rules.initiative import RollKind
+from ..rules.situations import Situation, morale_situation
+from .document import Combatant, Encounter
 
 NO_ARMOR = "none"
 

@@ -13,8 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.catalog import load_catalog
-from bot.encounter import Encounter, TableOptions
-from bot.exchanges import (
+from bot.encounter.attacks import (
     Declaration,
     DefenseChoice,
     choose_die,
@@ -22,8 +21,9 @@ from bot.exchanges import (
     defend,
     desperate_defense,
 )
-from bot.fight_state import DefensePolicy
-from bot.permissions import Actor
+from bot.encounter.document import Encounter, TableOptions
+from bot.encounter.permissions import Actor
+from bot.encounter.records import DefensePolicy
 from bot.rules.dice import RandomDice, ScriptedDice
 from bot.rules.errors import RulesError
 from tests.rules.conftest import deck_dealing

@@ -15,18 +15,17 @@ from typing import Annotated
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StringConstraints
 
-from .characters import MAX_NAME_LENGTH, Character, name_key
-from .fight_state import DefensePolicy, Exchange, MoraleProposal, Reaction, ReactionKind
-from .names import echoed, shown
-from .rules.dice import DiceSource
-from .rules.engagement import Engagement, pair_key
-from .rules.equipment import Armor, MonsterTemplate, Size
-from .rules.errors import IllegalAction, RulesError
-from .rules.initiative import DealResult, InitiativeState
-from .rules.morale import MoraleStanding
-from .rules.options import DEFAULT_OPTIONS, RuleOptions
-from .rules.pool import MartialPool, pool_size
-from .rules.turns import Advance, ClaimPause, TurnFlow, act, begin_round, deal, drop_holder, hold, next_turn
+from ..characters import MAX_NAME_LENGTH, Character, name_key
+from ..rules.dice import DiceSource
+from ..rules.engagement import Engagement, pair_key
+from ..rules.equipment import Armor, MonsterTemplate, Size
+from ..rules.errors import IllegalAction, RulesError, echoed, shown
+from ..rules.initiative import DealResult, InitiativeState
+from ..rules.morale import MoraleStanding
+from ..rules.options import DEFAULT_OPTIONS, RuleOptions
+from ..rules.pool import MartialPool, pool_size
+from ..rules.turns import Advance, ClaimPause, TurnFlow, act, begin_round, deal, drop_holder, hold, next_turn
+from .records import DefensePolicy, Exchange, MoraleProposal, Reaction, ReactionKind
 
 MAX_COMBATANTS = 60
 """More than a table can follow; also keeps the tracker within Discord's message limits."""

@@ -10,24 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .encounter import Combatant, Encounter
-from .guild_settings import GuildSettings
-from .names import echoed, shown
-from .rules.errors import IllegalAction, RulesError
+from ..guild_settings import GuildSettings
+from ..rules.errors import IllegalAction, RulesError, echoed, shown
+from .document import Combatant, Encounter
+from .errors import NoFight, NotAllowed
 
 HOLDER_NAME_LIMIT = 300
 """A player's card is named after all their characters in the fight; a refusal names a few of them."""
-
-
-class NotAllowed(RulesError):
-    """The user may not do that in this fight; the message says who may."""
-
-
-class NoFight(RulesError):
-    """The channel has no fight running."""
-
-    def __init__(self) -> None:
-        super().__init__("There is no fight in this channel. The GM starts one with /encounter start.")
 
 
 @dataclass(frozen=True, slots=True)

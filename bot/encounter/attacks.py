@@ -24,23 +24,9 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from .catalog import Catalog
-from .encounter import Combatant, Encounter
-from .fight_state import (
-    Applied,
-    DefensePolicy,
-    Exchange,
-    ExchangeStatus,
-    MoraleProposal,
-    Reaction,
-    ReactionKind,
-)
-from .fighters import fighter, joker_bonus, own_situations, shield_usable, target_situations
-from .morale_table import group_snapshot, propose_checks
-from .names import shown
-from .permissions import Actor, require_control, require_turn
-from .rules.armor_class import AcAttackResult, armor_class_of, attack_against_ac, monster_armor_class
-from .rules.combat import (
+from ..catalog import Catalog
+from ..rules.armor_class import AcAttackResult, armor_class_of, attack_against_ac, monster_armor_class
+from ..rules.combat import (
     Attack,
     AttackKind,
     AttackResult,
@@ -55,35 +41,30 @@ from .rules.combat import (
     roll_attack,
     roll_damage,
 )
-from .rules.dice import Advantage, DiceSource, Modifier, sum_of
-from .rules.engagement import Range, RangeChange, plan_range_change
-from .rules.equipment import AttackType
-from .rules.errors import IllegalAction, RulesError
-from .rules.initiative import RollKind
-from .rules.pool import Spend
-from .rules.situations import SituationResult, situational_advantage
+from ..rules.dice import Advantage, DiceSource, Modifier, sum_of
+from ..rules.engagement import Range, RangeChange, plan_range_change
+from ..rules.equipment import AttackType
+from ..rules.errors import IllegalAction, RulesError, shown
+from ..rules.initiative import RollKind
+from ..rules.pool import Spend
+from ..rules.situations import SituationResult, situational_advantage
+from .document import Combatant, Encounter
+from .errors import OtherFight, OutOfDate
+from .fighters import fighter, joker_bonus, own_situations, shield_usable, target_situations
+from .morale import group_snapshot, propose_checks
+from .permissions import Actor, require_control, require_turn
+from .records import (
+    Applied,
+    DefensePolicy,
+    Exchange,
+    ExchangeStatus,
+    MoraleProposal,
+    Reaction,
+    ReactionKind,
+)
 
 KEPT_EXCHANGES = 12
 """At most this many resolved exchanges with choices still open are kept (the oldest go first)."""
-
-
-class OutOfDate(RulesError):
-    """A click on a button drawn for an earlier moment of an exchange."""
-
-    def __init__(self) -> None:
-        super().__init__(
-            "That button is from an earlier moment of this attack: it was already answered. "
-            "Nothing was changed; the latest message about it shows where things stand."
-        )
-
-
-class OtherFight(RulesError):
-    """A click on a button left from an earlier fight in the channel."""
-
-    def __init__(self) -> None:
-        super().__init__(
-            "That button belongs to an earlier fight in this channel, which has ended. Nothing was changed."
-        )
 
 
 def require_this_fight(encounter: Encounter, tag: str) -> None:
@@ -341,7 +322,7 @@ def defend(
 def _open(encounter: Encounter, exchange_id: int, step: int | None) -> Exchange:
     exchange = encounter.exchange(exchange_id)
     if step is not None and step != exchange.step:
-        raise OutOfDate()
+        raise OutOfDate(OutOfDate.ATTACK)
     return exchange
 
 

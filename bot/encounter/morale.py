@@ -1,9 +1,9 @@
 """Morale at the table: the fight's combatants and groups as the morale rules see them (R21-R23).
 
 The rules core (:mod:`bot.rules.morale`) knows subjects, groups and triggers; this module reads them
-off the :class:`~bot.encounter.Encounter` and writes the outcome back: each combatant's standing and
-the fight's open :class:`~bot.fight_state.MoraleProposal` records. Everything here is plain work on
-the fight document, run inside one :func:`~bot.fights.update_fight` transaction; nothing knows Discord.
+off the :class:`~bot.encounter.document.Encounter` and writes the outcome back: each combatant's standing and
+the fight's open :class:`~bot.encounter.records.MoraleProposal` records. Everything here is plain work on
+the fight document, run inside one :meth:`~bot.store.Store.change` transaction; nothing knows Discord.
 
 Choices where the rulings are silent, recorded once here and on the functions that make them:
 
@@ -22,15 +22,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from .encounter import Combatant, Encounter, Side, group_holder
-from .fight_state import MoraleProposal
-from .fighters import joker_bonus
-from .names import shown
-from .permissions import require_turn
-from .rules.dice import Advantage, DiceSource
-from .rules.errors import IllegalAction, RulesError
-from .rules.initiative import RollKind
-from .rules.morale import (
+from ..rules.dice import Advantage, DiceSource
+from ..rules.errors import IllegalAction, RulesError, shown
+from ..rules.initiative import RollKind
+from ..rules.morale import (
     CombatGroup,
     GroupMember,
     MemberStatus,
@@ -42,6 +37,11 @@ from .rules.morale import (
     morale_triggers,
     rally,
 )
+from .document import Combatant, Encounter, Side, group_holder
+from .errors import ProposalResolved
+from .fighters import joker_bonus
+from .permissions import require_turn
+from .records import MoraleProposal
 
 # ----------------------------------------------------------------------------- what morale sees
 
@@ -133,16 +133,6 @@ def propose_checks(encounter: Encounter, before: CombatGroup) -> list[MoraleProp
     encounter.next_proposal += 1
     encounter.morale_proposals.append(proposal)
     return [proposal]
-
-
-class ProposalResolved(RulesError):
-    """A click on a proposal's button after the check was rolled or dismissed."""
-
-    def __init__(self, proposal_id: int) -> None:
-        super().__init__(
-            f"Morale proposal #{proposal_id} was already settled (rolled or dismissed); nothing was "
-            "rolled again. The fight log has the result."
-        )
 
 
 def proposal(encounter: Encounter, proposal_id: int) -> MoraleProposal:

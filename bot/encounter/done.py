@@ -1,0 +1,26 @@
+"""What an operation on an encounter returns: its result for the reply, and what it adds to the log.
+
+Every operation of this package is plain work on the document it is given; the store runs it in one
+transaction and writes the encounter and these log lines together (:meth:`bot.store.Store.change`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Generic, TypeVar
+
+Result = TypeVar("Result")
+
+
+@dataclass(slots=True)
+class Done(Generic[Result]):
+    """An operation's result, and the log lines it adds to the encounter's log (in order)."""
+
+    result: Result
+    log: Sequence[str] = ()
+    """Plain-text log lines; each becomes one log entry of ``kind``."""
+    kind: str = "encounter"
+    data: dict[str, object] = field(default_factory=dict)
+    end: bool = False
+    """True ends the encounter: it is deleted, and these log lines are its last."""

@@ -1,0 +1,118 @@
+"""The trackers in the channels: one message per fight, posted, edited in place or reposted at the bottom.
+
+What a tracker says is :mod:`bot.ui.tracker`'s; this board puts it on Discord and remembers where it
+is (in the fight's document), never drawing an older state over a newer one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from datetime import datetime
+
+import discord
+
+from .encounter.document import Encounter, TrackerMessage
+from .encounter.done import Done
+from .rules.errors import RulesError
+from .store import Store
+from .ui.tracker import clip, tracker_embed, tracker_view
+
+log = logging.getLogger(__name__)
+
+
+class TrackerBoard:
+    """Posts and edits the trackers, never drawing an older state over a newer one.
+
+    A per-channel lock orders the drawing, and the version last drawn of each fight is remembered: a
+    command that finishes late does not overwrite the tracker a later command already drew, and a
+    fight that ended is never drawn again (a fight is known by its channel and its start).
+    """
+
+    def __init__(self, client: discord.Client, store: Callable[[], Store]) -> None:
+        self.client = client
+        self.store = store
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._drawn: dict[tuple[int, datetime], int] = {}
+        self._ended: set[tuple[int, datetime]] = set()
+
+    def _lock(self, channel_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(channel_id, asyncio.Lock())
+
+    async def publish(self, encounter: Encounter, *, repost: bool = False) -> None:
+        """Draw ``encounter`` on its tracker: edited in place, or posted anew at the bottom of the
+        channel when ``repost`` (or when the old one is gone)."""
+        fight = (encounter.channel_id, encounter.started_at)
+        async with self._lock(encounter.channel_id):
+            if fight in self._ended or self._drawn.get(fight, -1) > encounter.version:
+                return
+            self._drawn[fight] = encounter.version
+            try:
+                await self._draw(encounter, repost=repost)
+            except discord.HTTPException:
+                # The fight is saved; a tracker that could not be drawn is redrawn by the next change
+                # or by /init show. Telling the user "nothing changed" would be wrong.
+                log.warning("could not draw the tracker in channel %s", encounter.channel_id, exc_info=True)
+
+    async def _draw(self, encounter: Encounter, *, repost: bool) -> None:
+        embed = tracker_embed(encounter)
+        view = tracker_view(encounter)
+        old = encounter.tracker
+        if old is not None and not repost:
+            message = self.client.get_partial_messageable(old.channel_id).get_partial_message(old.message_id)
+            try:
+                await message.edit(content=None, embed=embed, view=view)
+                return
+            except discord.NotFound:
+                old = None
+        channel = self.client.get_partial_messageable(encounter.channel_id)
+        sent = await channel.send(embed=embed, view=view)
+        if old is not None:
+            with contextlib.suppress(discord.NotFound):
+                await channel.get_partial_message(old.message_id).delete()
+        saved = await self._remember(
+            encounter, TrackerMessage(channel_id=sent.channel.id, message_id=sent.id)
+        )
+        if saved is not None and saved.version > encounter.version + 1:
+            # Someone changed the fight between this drawing and saving where the tracker now is; their
+            # own drawing will be skipped as older than that save, so draw the fight as it stands.
+            await sent.edit(embed=tracker_embed(saved), view=tracker_view(saved))
+
+    async def _remember(self, encounter: Encounter, tracker: TrackerMessage) -> Encounter | None:
+        """Save where the tracker now is; returns the fight as saved (None if it ended meanwhile)."""
+
+        def point(current: Encounter) -> Done[None]:
+            current.tracker = tracker
+            return Done(None)
+
+        bot_id = self.client.user.id if self.client.user else 0
+        try:
+            saved, _ = await self.store().change(encounter.channel_id, bot_id, point)
+        except RulesError:
+            return None  # the fight ended meanwhile: there is nothing left to point at
+        if saved.started_at != encounter.started_at:
+            return None  # ended, and another fight started: not ours to point at (left as it is)
+        fight = (encounter.channel_id, encounter.started_at)
+        self._drawn[fight] = max(self._drawn.get(fight, -1), saved.version)
+        return saved
+
+    async def close(self, encounter: Encounter, summary: str) -> None:
+        """The fight ended: its tracker shows the summary and loses its buttons, for good."""
+        fight = (encounter.channel_id, encounter.started_at)
+        async with self._lock(encounter.channel_id):
+            self._ended.add(fight)
+            self._drawn.pop(fight, None)
+            if encounter.tracker is None:
+                return
+            message = self.client.get_partial_messageable(encounter.tracker.channel_id).get_partial_message(
+                encounter.tracker.message_id
+            )
+            embed = tracker_embed(encounter)
+            embed.title = "⚔️ Fight over"
+            embed.description = clip([summary])
+            try:
+                await message.edit(embed=embed, view=None)
+            except discord.HTTPException:
+                log.warning("could not close the tracker in channel %s", encounter.channel_id, exc_info=True)
