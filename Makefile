@@ -26,6 +26,7 @@ test: lint
 bench: $(STAMP)
 	$(BIN)/python bench/rules_bench.py
 	$(BIN)/python bench/latency.py
+	$(BIN)/python bench/odds_simulation.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis

@@ -14,6 +14,7 @@ import cogs
 
 from .catalog import Catalog, load_catalog
 from .config import Settings
+from .interactions import ButtonRoutes
 from .rules.dice import DiceSource, RandomDice
 from .store import Store, open_store
 from .trackers import TrackerBoard
@@ -57,6 +58,7 @@ class Pommel(commands.Bot):
         self.catalog: Catalog = catalog if catalog is not None else load_catalog()
         self._store: Store | None = None
         self.trackers = TrackerBoard(self, lambda: self.store)
+        self.buttons = ButtonRoutes(self)
         self.tree.error(self.on_app_command_error)
 
     @property

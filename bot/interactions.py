@@ -1,18 +1,38 @@
-"""An interaction as a fight command sees it: who is behind it (for :mod:`bot.encounter.permissions`), and
-which channel's fight it is about."""
+"""What an interaction brings to a command or a button: who is behind it (for
+:mod:`bot.encounter.permissions`), which channel's encounter it is about, its combatant options
+parsed once at the edge (with their autocomplete), and the base every Pommel button shares.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+import re
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol, Self, cast
 
 import discord
+from discord import app_commands
 
 from .encounter.document import Encounter
 from .encounter.permissions import Actor
 from .rules.errors import RulesError
+from .store import Store
+from .ui.combatant_choices import (
+    claimant_choices,
+    combatant_choices,
+    morale_subject_choices,
+    npc_choices,
+)
+from .ui.errors import answer_failure
 
-if TYPE_CHECKING:
-    from .app import Pommel
+
+class PommelClient(Protocol):
+    """What the edges need of the bot (:class:`bot.app.Pommel`): its store and its button routes."""
+
+    @property
+    def store(self) -> Store: ...
+
+    @property
+    def buttons(self) -> ButtonRoutes: ...
 
 
 def actor_of(interaction: discord.Interaction) -> Actor:
@@ -35,21 +55,138 @@ def member_actor(member: discord.Member) -> Actor:
     )
 
 
-def fight_place(interaction: discord.Interaction) -> tuple[int, int]:
+def encounter_place(interaction: discord.Interaction) -> tuple[int, int]:
     """The guild and the channel (or thread) whose fight a command is about; fights run in servers."""
     if interaction.guild_id is None or interaction.channel_id is None:
         raise RulesError("Fights run in a server channel, not in direct messages.")
     return interaction.guild_id, interaction.channel_id
 
 
-def fight_channel(interaction: discord.Interaction) -> int:
-    return fight_place(interaction)[1]
+def encounter_channel(interaction: discord.Interaction) -> int:
+    return encounter_place(interaction)[1]
 
 
-async def channel_fight(interaction: discord.Interaction) -> Encounter | None:
+async def channel_encounter(interaction: discord.Interaction) -> Encounter | None:
     """The fight of the interaction's channel as stored, or None (none there, or a direct message).
 
     For reads and autocomplete; a change goes through :meth:`bot.store.Store.change`."""
     if interaction.guild_id is None or interaction.channel_id is None:
         return None
-    return await cast("Pommel", interaction.client).store.load_encounter(interaction.channel_id)
+    return await cast("PommelClient", interaction.client).store.load_encounter(interaction.channel_id)
+
+
+# ----------------------------------------------------------------------------- options
+
+
+class CombatantOption(app_commands.Transformer):
+    """A combatant of the channel's encounter, by id (picked from the list) or by name (typed).
+
+    The value stays the text given: the encounter is looked up inside the command's transaction
+    (:meth:`~bot.encounter.document.Encounter.combatant`), which says who is there when it is wrong.
+    """
+
+    def suggest(self, encounter: Encounter | None, current: str) -> list[app_commands.Choice[str]]:
+        return combatant_choices(encounter, current)
+
+    @property
+    def type(self) -> discord.AppCommandOptionType:
+        return discord.AppCommandOptionType.string
+
+    @property
+    def min_value(self) -> int:
+        return 1
+
+    @property
+    def max_value(self) -> int:
+        return NAME_OPTION_LIMIT
+
+    async def transform(self, interaction: discord.Interaction, value: Any, /) -> str:
+        return str(value)
+
+    async def autocomplete(  # type: ignore[override]  # a string option's choices are strings
+        self, interaction: discord.Interaction, value: str, /
+    ) -> list[app_commands.Choice[str]]:
+        return self.suggest(await channel_encounter(interaction), value)
+
+
+NAME_OPTION_LIMIT = 100
+"""A name, id or group picked from autocomplete; Discord refuses anything longer before we see it."""
+
+
+class NpcOption(CombatantOption):
+    """An NPC, or an NPC group of two or more (the whole group)."""
+
+    def suggest(self, encounter: Encounter | None, current: str) -> list[app_commands.Choice[str]]:
+        return npc_choices(encounter, current)
+
+
+class ClaimantOption(CombatantOption):
+    """A card that may claim the next turn (a held card or a Joker, R3, R4)."""
+
+    def suggest(self, encounter: Encounter | None, current: str) -> list[app_commands.Choice[str]]:
+        return claimant_choices(encounter, current)
+
+
+class MoraleSubjectOption(CombatantOption):
+    """An NPC group (the whole group checks, those with a proposed check first) or one combatant."""
+
+    def suggest(self, encounter: Encounter | None, current: str) -> list[app_commands.Choice[str]]:
+        return morale_subject_choices(encounter, current)
+
+
+CombatantName = app_commands.Transform[str, CombatantOption]
+NpcName = app_commands.Transform[str, NpcOption]
+ClaimantName = app_commands.Transform[str, ClaimantOption]
+MoraleSubjectName = app_commands.Transform[str, MoraleSubjectOption]
+
+
+# ----------------------------------------------------------------------------- buttons
+
+ButtonHandler = Callable[[discord.Interaction, Any], Awaitable[None]]
+
+
+class ButtonRoutes:
+    """Which cog method answers which kind of button: a cog routes its button types when it loads
+    (:meth:`route`), and :class:`PommelButton` dispatches a click by the button's type."""
+
+    def __init__(self, client: discord.Client) -> None:
+        self.client = client
+        self._handlers: dict[type[Any], ButtonHandler] = {}
+
+    def route(self, kind: type[PommelButton], handler: ButtonHandler) -> None:
+        self._handlers[kind] = handler
+        self.client.add_dynamic_items(kind)  # type: ignore[arg-type]  # every PommelButton is a DynamicItem
+
+    def unroute(self, kind: type[PommelButton]) -> None:
+        self._handlers.pop(kind, None)
+        self.client.remove_dynamic_items(kind)  # type: ignore[arg-type]
+
+    def handler(self, kind: type[Any]) -> ButtonHandler:
+        handler = self._handlers.get(kind)
+        if handler is None:
+            raise RulesError("Pommel is starting up; try again in a moment.")
+        return handler
+
+
+class PommelButton:
+    """The base of every Pommel button, mixed in before ``discord.ui.DynamicItem``: the custom id says
+    everything (so a button works after a restart), :meth:`from_custom_id` builds the button from its
+    match, and a click goes to the handler routed for its type, its failures answered once, the way
+    ``tree.on_error`` answers a command's (a button has no command tree)."""
+
+    def __init__(self, match: re.Match[str]) -> None:
+        super().__init__(discord.ui.Button(custom_id=match.group(0)))  # type: ignore[call-arg]  # DynamicItem
+        self.match = match
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
+        return cls(match)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            routes = cast("PommelClient", interaction.client).buttons
+            await routes.handler(type(self))(interaction, self)
+        except Exception as error:
+            await answer_failure(interaction, error)

@@ -39,8 +39,9 @@ from bot.encounter.attacks import (
 from bot.encounter.document import Encounter
 from bot.encounter.done import Done
 from bot.encounter.fighters import fighter
+from bot.encounter.log_lines import ac_attack_log_line, exchange_log_line, request_log_line
 from bot.encounter.permissions import acting_combatant
-from bot.interactions import actor_of, channel_fight, fight_channel
+from bot.interactions import actor_of, channel_encounter, encounter_channel
 from bot.rules.combat import passive_defense
 from bot.rules.equipment import AttackType
 from bot.rules.errors import RulesError
@@ -52,14 +53,11 @@ from bot.ui.exchange_views import (
     REACTION_BUTTON,
     ExchangeAction,
     ac_attack_content,
-    ac_attack_log_line,
     answered_notice,
     clip,
     defense_buttons,
-    exchange_log_line,
     follow_up_buttons,
     request_content,
-    request_log_line,
     result_content,
 )
 from bot.ui.morale_views import proposal_button
@@ -149,7 +147,7 @@ class Combat(commands.Cog):
     async def combatant_names(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        return combatant_choices(await channel_fight(interaction), current)
+        return combatant_choices(await channel_encounter(interaction), current)
 
     async def declare(
         self,
@@ -163,7 +161,7 @@ class Combat(commands.Cog):
     ) -> None:
         """Roll the attack; answer with the request for a defense, or the result when it was decided.
         ``fight`` is the tag a button carried (the attack must be in that fight)."""
-        channel_id = fight_channel(interaction)
+        channel_id = encounter_channel(interaction)
         actor = actor_of(interaction)
         now = datetime.now(UTC)
 
@@ -248,7 +246,7 @@ class Combat(commands.Cog):
     async def attack_against_ac(
         self, interaction: discord.Interaction, target: str, who: str | None, declared: Declaration
     ) -> None:
-        channel_id = fight_channel(interaction)
+        channel_id = encounter_channel(interaction)
         actor = actor_of(interaction)
 
         def change(encounter: Encounter) -> Done[AcAttack]:
@@ -273,7 +271,7 @@ class Combat(commands.Cog):
 
     async def click(self, interaction: discord.Interaction, button: ExchangeButton) -> None:
         """A button of an exchange message: answer in place, with the exchange as it now stands."""
-        channel_id = fight_channel(interaction)
+        channel_id = encounter_channel(interaction)
         actor = actor_of(interaction)
         catalog, source = self.bot.catalog, self.bot.dice
         exchange_id, step, action, dice = button.exchange_id, button.step, button.action, button.dice

@@ -24,7 +24,7 @@ from bot.encounter.done import Done
 from bot.encounter.morale import group_snapshot, propose_checks
 from bot.encounter.permissions import require_control, require_gm
 from bot.encounter.records import MoraleProposal
-from bot.interactions import actor_of, channel_fight, fight_channel
+from bot.interactions import actor_of, channel_encounter, encounter_channel
 from bot.rules.equipment import Armor, Shield, Weapon
 from bot.rules.errors import RulesError
 from bot.rules.hands import check_hands
@@ -124,7 +124,7 @@ class CombatantCog(
     async def who_choices(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        return combatant_choices(await channel_fight(interaction), current)
+        return combatant_choices(await channel_encounter(interaction), current)
 
     async def _publish_reply(self, interaction: discord.Interaction, saved: Encounter, reply: str) -> None:
         await interaction.response.send_message(reply)
@@ -155,7 +155,7 @@ class CombatantCog(
             return Done((combatant, old, proposals), log=[line])
 
         saved, (combatant, old, proposals) = await self.bot.store.change(
-            fight_channel(interaction), actor.user_id, apply
+            encounter_channel(interaction), actor.user_id, apply
         )
         if not proposals:
             await self._publish_reply(interaction, saved, hp_reply(combatant, old))
@@ -205,7 +205,7 @@ class CombatantCog(
             return Done((combatant, changed), log=[line])
 
         saved, (combatant, changed) = await self.bot.store.change(
-            fight_channel(interaction), actor.user_id, apply
+            encounter_channel(interaction), actor.user_id, apply
         )
         reply = condition_reply(combatant, changed, added=action == "add")
         await self._publish_reply(interaction, saved, reply)
@@ -216,7 +216,7 @@ class CombatantCog(
     async def condition_suggestions(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        encounter = await channel_fight(interaction)
+        encounter = await channel_encounter(interaction)
         who = getattr(interaction.namespace, "who", None)
         combatant = None
         if encounter is not None and isinstance(who, str) and who:
@@ -356,7 +356,7 @@ class CombatantCog(
             return Done((before, changes), log=lines)
 
         saved, (before, changes) = await self.bot.store.change(
-            fight_channel(interaction), actor.user_id, apply
+            encounter_channel(interaction), actor.user_id, apply
         )
         if not changes:
             await interaction.response.send_message(

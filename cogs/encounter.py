@@ -21,7 +21,7 @@ from bot.encounter.done import Done
 from bot.encounter.errors import NotAllowed
 from bot.encounter.permissions import is_gm, may_run_fights, require_fight, require_gm, require_may_run_fights
 from bot.encounter.records import DefensePolicy
-from bot.interactions import actor_of, channel_fight, fight_place, member_actor
+from bot.interactions import actor_of, channel_encounter, encounter_place, member_actor
 from bot.rules.errors import RulesError
 from bot.rules.options import BashCritical, CriticalDamage, MissileTie, RuleOptions
 from bot.rules.turns import ClaimPause
@@ -74,14 +74,14 @@ class EncounterCog(
         super().__init__()
 
     async def load(self, interaction: discord.Interaction) -> Encounter:
-        fight_place(interaction)  # refuses direct messages
-        return require_fight(await channel_fight(interaction))
+        encounter_place(interaction)  # refuses direct messages
+        return require_fight(await channel_encounter(interaction))
 
     # ------------------------------------------------------------------------------ start and end
 
     @app_commands.command(name="start", description="Start a fight in this channel, with you as its GM")
     async def start(self, interaction: discord.Interaction) -> None:
-        guild_id, channel_id = fight_place(interaction)
+        guild_id, channel_id = encounter_place(interaction)
         settings = await self.bot.store.guild_settings(guild_id)
         require_may_run_fights(settings, actor_of(interaction), "start a fight")
         encounter = Encounter(
@@ -118,7 +118,7 @@ class EncounterCog(
             plural = "" if rounds == 1 else "s"
             return Done(None, log=[f"{who} ended the fight after {rounds} round{plural}"], end=True)
 
-        _, channel_id = fight_place(interaction)
+        _, channel_id = encounter_place(interaction)
         ended, _ = await self.bot.store.change(channel_id, interaction.user.id, finish)
         entries = await fight_log(self.bot, ended)
         channel = getattr(interaction.channel, "name", None) or f"channel {channel_id}"
@@ -135,7 +135,7 @@ class EncounterCog(
     @app_commands.command(name="show", description="This fight at a glance: GM, round, options, combatants")
     async def show(self, interaction: discord.Interaction) -> None:
         encounter = await self.load(interaction)
-        guild_id, _ = fight_place(interaction)
+        guild_id, _ = encounter_place(interaction)
         gm = is_gm(encounter, actor_of(interaction))
         embed = overview_embed(encounter, self.bot.catalog, guild_id=guild_id, gm=gm)
         await interaction.response.send_message(embed=embed, ephemeral=True)
@@ -226,7 +226,7 @@ class EncounterCog(
             encounter.options, encounter.table = options, table_options
             return Done(changes, log=[options_changed_log(changes)] if changes else [])
 
-        _, channel_id = fight_place(interaction)
+        _, channel_id = encounter_place(interaction)
         saved, changes = await self.bot.store.change(channel_id, interaction.user.id, change)
         await interaction.response.send_message(options_changed_reply(changes), ephemeral=not changes)
         if changes:
@@ -261,7 +261,7 @@ class EncounterCog(
             await self.who_runs_fights(interaction)
 
     async def hand_over(self, interaction: discord.Interaction, member: discord.Member) -> None:
-        guild_id, channel_id = fight_place(interaction)
+        guild_id, channel_id = encounter_place(interaction)
         if member.bot:
             raise RulesError(f"{member.mention} is a bot; a fight needs a person as its GM.")
         settings = await self.bot.store.guild_settings(guild_id)
@@ -285,7 +285,7 @@ class EncounterCog(
         await self.bot.trackers.publish(saved)
 
     async def set_gm_role(self, interaction: discord.Interaction, role: discord.Role | None) -> None:
-        guild_id, channel_id = fight_place(interaction)
+        guild_id, channel_id = encounter_place(interaction)
         if not actor_of(interaction).manages_server:
             raise NotAllowed(
                 "Only members with the Manage Server permission can set who may run fights here."
@@ -308,7 +308,7 @@ class EncounterCog(
         await interaction.response.send_message(f"👑 {text}")
 
     async def who_runs_fights(self, interaction: discord.Interaction) -> None:
-        guild_id, channel_id = fight_place(interaction)
+        guild_id, channel_id = encounter_place(interaction)
         settings = await self.bot.store.guild_settings(guild_id)
         encounter = await self.bot.store.load_encounter(channel_id)
         lines = [f"This fight's GM: <@{encounter.gm_id}>." if encounter else "No fight runs in this channel."]

@@ -20,7 +20,7 @@ from bot.encounter.document import Encounter, player_holder
 from bot.encounter.done import Done
 from bot.encounter.errors import NotAllowed, OutOfDate
 from bot.encounter.permissions import Actor, is_gm, require_fight, require_gm, require_plays_holder
-from bot.interactions import actor_of, channel_fight, fight_channel
+from bot.interactions import actor_of, channel_encounter, encounter_channel
 from bot.rules.errors import RulesError
 from bot.ui.announcements import Announcement, advance_announcement, deal_announcement, log_line
 from bot.ui.buttons import TURN_BUTTON, TurnAction, turn_custom_id
@@ -67,13 +67,13 @@ class Init(commands.GroupCog, group_name="init", group_description="Card initiat
     async def act_card(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        return claimant_choices(await channel_fight(interaction), current)
+        return claimant_choices(await channel_encounter(interaction), current)
 
     @app_commands.command(name="show", description="Bring the tracker to the bottom of the channel")
     @app_commands.describe(private="Show it only to you (the GM then sees hidden NPC cards too)")
     @app_commands.guild_only()
     async def show(self, interaction: discord.Interaction, private: bool = False) -> None:
-        encounter = require_fight(await channel_fight(interaction))
+        encounter = require_fight(await channel_encounter(interaction))
         if private:
             reveal = is_gm(encounter, actor_of(interaction))
             await interaction.response.send_message(
@@ -94,7 +94,7 @@ class Init(commands.GroupCog, group_name="init", group_description="Card initiat
         holder: str | None = None,
     ) -> None:
         """Load the fight, apply the action for this user, save with its log line, announce, redraw."""
-        channel_id = fight_channel(interaction)
+        channel_id = encounter_channel(interaction)
         actor = actor_of(interaction)
 
         def change(encounter: Encounter) -> Done[Announcement]:

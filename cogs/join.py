@@ -16,7 +16,7 @@ from bot.encounter.document import Combatant, Encounter, Side
 from bot.encounter.done import Done
 from bot.encounter.errors import NotAllowed
 from bot.encounter.permissions import Actor, is_gm
-from bot.interactions import actor_of, fight_place
+from bot.interactions import actor_of, encounter_place
 from bot.rules.equipment import Armor
 from bot.rules.errors import RulesError
 from bot.ui.announcements import TURN_CUT_SHORT
@@ -44,7 +44,7 @@ class Join(commands.Cog):
         interaction: discord.Interaction,
         character: app_commands.Range[str, 1, MAX_NAME_LENGTH],
     ) -> None:
-        guild_id, channel_id = fight_place(interaction)
+        guild_id, channel_id = encounter_place(interaction)
         user_id = interaction.user.id
         sheet = await self.bot.store.character(guild_id, user_id, character)
         if sheet is None:
@@ -72,7 +72,7 @@ class Join(commands.Cog):
         interaction: discord.Interaction,
         character: app_commands.Range[str, 1, MAX_NAME_LENGTH] | None = None,
     ) -> None:
-        _, channel_id = fight_place(interaction)
+        _, channel_id = encounter_place(interaction)
         user_id = interaction.user.id
         player = interaction.user.display_name
         actor = actor_of(interaction)

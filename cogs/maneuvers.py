@@ -21,9 +21,10 @@ from bot.encounter.document import Combatant, Encounter
 from bot.encounter.done import Done
 from bot.encounter.errors import NotAllowed
 from bot.encounter.fighters import joker_bonus
+from bot.encounter.log_lines import move_log_line, range_log_line, save_log_line
 from bot.encounter.permissions import Actor, acting_combatant, is_gm, require_fight, require_turn
 from bot.encounter.records import Reaction, ReactionKind
-from bot.interactions import actor_of, channel_fight, fight_channel
+from bot.interactions import actor_of, channel_encounter, encounter_channel
 from bot.rules import movement
 from bot.rules.engagement import Range, RangeChange
 from bot.rules.errors import IllegalAction
@@ -34,15 +35,7 @@ from bot.rules.saves import SaveResult, saving_throw
 from bot.ui.buttons import view_of
 from bot.ui.combatant_choices import combatant_choices
 from bot.ui.exchange_views import reaction_buttons
-from bot.ui.maneuver_views import (
-    move_log_line,
-    move_reply,
-    pool_report,
-    range_announcement,
-    range_log_line,
-    save_log_line,
-    save_reply,
-)
+from bot.ui.maneuver_views import move_reply, pool_report, range_announcement, save_reply
 from bot.ui.rolls import SituationChoice, advantage_of
 
 Wanted = app_commands.Range[str, 1, 100]
@@ -82,7 +75,7 @@ class Maneuvers(commands.Cog):
     async def who_choices(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        return combatant_choices(await channel_fight(interaction), current)
+        return combatant_choices(await channel_encounter(interaction), current)
 
     # ------------------------------------------------------------------------------ /move (R19)
 
@@ -121,7 +114,7 @@ class Maneuvers(commands.Cog):
             return Done((combatant, result), log=[line], kind="move", data=_spent(combatant, result.cost))
 
         saved, (combatant, result) = await self.bot.store.change(
-            fight_channel(interaction), actor.user_id, apply
+            encounter_channel(interaction), actor.user_id, apply
         )
         await interaction.response.send_message(move_reply(combatant, result, combat_range=combat_range))
         await self.bot.trackers.publish(saved)
@@ -158,7 +151,7 @@ class Maneuvers(commands.Cog):
             outcome = RangeOutcome(mover, opponent, change, reaction, controller)
             return Done(outcome, log=[line], kind="range", data=_spent(mover, change.cost))
 
-        saved, done = await self.bot.store.change(fight_channel(interaction), actor.user_id, apply)
+        saved, done = await self.bot.store.change(encounter_channel(interaction), actor.user_id, apply)
         announcement = range_announcement(
             done.mover,
             done.target,
@@ -231,7 +224,7 @@ class Maneuvers(commands.Cog):
             return Done((combatant, result, joker), log=[line], kind="save", data=data)
 
         saved, (combatant, result, joker) = await self.bot.store.change(
-            fight_channel(interaction), actor.user_id, apply
+            encounter_channel(interaction), actor.user_id, apply
         )
         await interaction.response.send_message(save_reply(combatant, result, joker=joker), ephemeral=private)
         if dice:
@@ -247,7 +240,7 @@ class Maneuvers(commands.Cog):
     @app_commands.describe(who="Whose pool (default: your combatants; for the GM, the NPCs whose turn it is)")
     @app_commands.guild_only()
     async def pool(self, interaction: discord.Interaction, who: Wanted | None = None) -> None:
-        encounter = require_fight(await channel_fight(interaction))
+        encounter = require_fight(await channel_encounter(interaction))
         subjects = pool_subjects(encounter, actor_of(interaction), who)
         await interaction.response.send_message(pool_report(encounter, subjects), ephemeral=True)
 

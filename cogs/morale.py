@@ -16,8 +16,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import Pommel
-from bot.encounter.document import Combatant, Encounter, group_holder
+from bot.encounter.document import Combatant, Encounter
 from bot.encounter.done import Done
+from bot.encounter.log_lines import check_log_line, rally_log_line
 from bot.encounter.morale import (
     MoraleCheckReport,
     ProposalCheck,
@@ -25,22 +26,20 @@ from bot.encounter.morale import (
     check_group,
     check_morale,
     dismiss_proposal,
-    open_proposals,
     rally_allies,
     roll_proposal,
     set_standing,
 )
 from bot.encounter.permissions import acting_combatant, require_fight, require_gm
-from bot.interactions import actor_of, channel_fight, fight_channel
+from bot.interactions import actor_of, channel_encounter, encounter_channel
 from bot.rules.errors import RulesError
 from bot.rules.morale import MoraleStanding
 from bot.ui.announcements import Announcement
-from bot.ui.combatant_choices import CHOICE_LIMIT, combatant_choices, find_group
+from bot.ui.combatant_choices import combatant_choices, find_group, morale_subject_choices
 from bot.ui.errors import answer_failure
 from bot.ui.morale_views import (
     MORALE_PROPOSAL_BUTTON,
     check_announcement,
-    check_log_line,
     dismiss_custom_id,
     morale_proposal_custom_id,
     proposal_dismissed_reply,
@@ -48,32 +47,12 @@ from bot.ui.morale_views import (
     proposal_view,
     proposals_reply,
     rally_announcement,
-    rally_log_line,
     standing_reply,
 )
 from bot.ui.rolls import SituationChoice, advantage_of
 
 Wanted = app_commands.Range[str, 1, 100]
 StandingChoice = Literal["steady", "routed", "frightened"]
-
-
-def check_choices(encounter: Encounter | None, current: str) -> list[app_commands.Choice[str]]:
-    """NPC groups first (those with a proposed check marked), then every combatant."""
-    if encounter is None:
-        return []
-    folded = current.strip().casefold()
-    groups: list[app_commands.Choice[str]] = []
-    for group in encounter.groups:
-        if folded and folded not in group.casefold():
-            continue
-        members = encounter.members(group_holder(group))
-        proposed = open_proposals(encounter, group)
-        mark = f" — proposed: {proposed[0].reason.value}" if proposed else ""
-        label = f"{group} (the whole group of {len(members)}){mark}"
-        label = label if len(label) <= 100 else f"{label[:99]}…"
-        groups.append(app_commands.Choice(name=label, value=group_holder(group)))
-    groups.sort(key=lambda choice: "proposed" not in choice.name)
-    return [*groups, *combatant_choices(encounter, current)][:CHOICE_LIMIT]
 
 
 def _targets(encounter: Encounter, who: str) -> tuple[str, list[Combatant] | None]:
@@ -138,7 +117,9 @@ class Morale(commands.GroupCog, group_name="morale", group_description="Morale c
                 )
             return Done((name, report), log=[check_log_line(by, name, report)], kind="morale")
 
-        saved, (name, report) = await self.bot.store.change(fight_channel(interaction), actor.user_id, change)
+        saved, (name, report) = await self.bot.store.change(
+            encounter_channel(interaction), actor.user_id, change
+        )
         await self._announce(
             interaction, saved, check_announcement(saved, report, who=name, actor_id=actor.user_id)
         )
@@ -147,7 +128,7 @@ class Morale(commands.GroupCog, group_name="morale", group_description="Morale c
     async def check_who(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        return check_choices(await channel_fight(interaction), current)
+        return morale_subject_choices(await channel_encounter(interaction), current)
 
     # ------------------------------------------------------------------------------ rally
 
@@ -174,14 +155,14 @@ class Morale(commands.GroupCog, group_name="morale", group_description="Morale c
             report = rally_allies(encounter, rallier, dice, advantage=advantage)
             return Done(report, log=[rally_log_line(by, report)], kind="morale")
 
-        saved, report = await self.bot.store.change(fight_channel(interaction), actor.user_id, change)
+        saved, report = await self.bot.store.change(encounter_channel(interaction), actor.user_id, change)
         await self._announce(interaction, saved, rally_announcement(saved, report, actor_id=actor.user_id))
 
     @rally.autocomplete("who")
     async def rally_who(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        return combatant_choices(await channel_fight(interaction), current)
+        return combatant_choices(await channel_encounter(interaction), current)
 
     # ------------------------------------------------------------------------------ proposals
 
@@ -189,7 +170,7 @@ class Morale(commands.GroupCog, group_name="morale", group_description="Morale c
         name="proposals", description="The morale checks the bot proposed (R22), with buttons"
     )
     async def proposals(self, interaction: discord.Interaction) -> None:
-        encounter = require_fight(await channel_fight(interaction))
+        encounter = require_fight(await channel_encounter(interaction))
         if not encounter.morale_proposals:
             await interaction.response.send_message(proposals_reply(encounter), ephemeral=True)
             return
@@ -216,14 +197,14 @@ class Morale(commands.GroupCog, group_name="morale", group_description="Morale c
             return Done((combatant, previous), log=[line], kind="morale")
 
         saved, (combatant, previous) = await self.bot.store.change(
-            fight_channel(interaction), actor.user_id, change
+            encounter_channel(interaction), actor.user_id, change
         )
         await interaction.response.send_message(standing_reply(combatant, previous, by))
         await self.bot.trackers.publish(saved)
 
     @set.autocomplete("who")
     async def set_who(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        return combatant_choices(await channel_fight(interaction), current)
+        return combatant_choices(await channel_encounter(interaction), current)
 
     # ------------------------------------------------------------------------------ the buttons
 
@@ -243,7 +224,7 @@ class Morale(commands.GroupCog, group_name="morale", group_description="Morale c
                 line = check_log_line(by, group, rolled.report)
             return Done(rolled, log=[line], kind="morale")
 
-        saved, rolled = await self.bot.store.change(fight_channel(interaction), actor.user_id, change)
+        saved, rolled = await self.bot.store.change(encounter_channel(interaction), actor.user_id, change)
         if rolled.report is None:
             await interaction.response.send_message(proposal_empty_reply(rolled.proposal))
             return
@@ -264,7 +245,7 @@ class Morale(commands.GroupCog, group_name="morale", group_description="Morale c
             line = f"{by}: no morale check for {dismissed.group} ({why})"
             return Done(dismissed, log=[line], kind="morale")
 
-        _, dismissed = await self.bot.store.change(fight_channel(interaction), actor.user_id, change)
+        _, dismissed = await self.bot.store.change(encounter_channel(interaction), actor.user_id, change)
         await interaction.response.send_message(proposal_dismissed_reply(dismissed, by))
 
 

@@ -15,7 +15,7 @@ from bot.characters import MAX_NAME_LENGTH
 from bot.encounter.document import MAX_HP, Combatant, Encounter, Side, group_holder
 from bot.encounter.done import Done
 from bot.encounter.permissions import require_gm
-from bot.interactions import actor_of, channel_fight, fight_channel
+from bot.interactions import actor_of, channel_encounter, encounter_channel
 from bot.rules.cards import Card
 from bot.rules.errors import IllegalAction, shown
 from bot.ui.announcements import TURN_CUT_SHORT
@@ -108,7 +108,7 @@ class Npc(commands.GroupCog, group_name="npc", group_description="GM: NPCs in th
             line = f"{who} added {names} ({monster.name}) to the group {added[0].group}"
             return Done(added, log=[line])
 
-        saved, added = await self.bot.store.change(fight_channel(interaction), actor.user_id, change)
+        saved, added = await self.bot.store.change(encounter_channel(interaction), actor.user_id, change)
         await interaction.response.send_message(npcs_added_reply(added))
         await self.bot.trackers.publish(saved)
 
@@ -141,7 +141,7 @@ class Npc(commands.GroupCog, group_name="npc", group_description="GM: NPCs in th
             return Done((targets, emptied, discarded, cut_short), log=lines)
 
         saved, (removed, emptied, discarded, cut_short) = await self.bot.store.change(
-            fight_channel(interaction), actor.user_id, change
+            encounter_channel(interaction), actor.user_id, change
         )
         hide = saved.table.hide_npc_cards
         reply = npcs_removed_reply(removed, emptied, discarded, hide_card=hide)
@@ -152,7 +152,7 @@ class Npc(commands.GroupCog, group_name="npc", group_description="GM: NPCs in th
     async def remove_who(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        return npc_choices(await channel_fight(interaction), current)
+        return npc_choices(await channel_encounter(interaction), current)
 
 
 async def setup(bot: Pommel) -> None:

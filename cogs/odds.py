@@ -19,8 +19,9 @@ from bot.catalog import Catalog
 from bot.encounter.attacks import Declaration, plan_attack
 from bot.encounter.document import Combatant, Encounter
 from bot.encounter.fighters import fighter, shield_usable
+from bot.encounter.log_lines import dice_count
 from bot.encounter.permissions import Actor, acting_combatant
-from bot.interactions import actor_of, channel_fight
+from bot.interactions import actor_of, channel_encounter
 from bot.rules.combat import (
     AttackKind,
     active_defense_bonus,
@@ -43,7 +44,7 @@ from bot.ui.odds_views import (
     fight_reply,
     numbers_reply,
 )
-from bot.ui.rolls import SituationChoice, advantage_of, dice_count
+from bot.ui.rolls import SituationChoice, advantage_of
 
 AttackTypeChoice = Literal["bash", "pierce", "chop", "slash"]
 Wanted = app_commands.Range[str, 1, 100]
@@ -276,7 +277,7 @@ class Odds(commands.Cog):
             "defense_bonus": defense_bonus,
             "missile": missile,
         }
-        encounter = await channel_fight(interaction)
+        encounter = await channel_encounter(interaction)
         if target is not None:
             wrong = [f"`{name}:`" for name in NUMBERS_ONLY if given[name] is not None]
             if wrong:
@@ -319,7 +320,7 @@ class Odds(commands.Cog):
     async def who_choices(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        return combatant_choices(await channel_fight(interaction), current)
+        return combatant_choices(await channel_encounter(interaction), current)
 
 
 async def setup(bot: Pommel) -> None:

@@ -19,12 +19,13 @@ from discord.ext import commands
 from bot.app import Pommel
 from bot.encounter.document import Encounter
 from bot.encounter.done import Done
+from bot.encounter.log_lines import spirit_log_line
 from bot.encounter.spirits import SpiritAttack, make_spiritual_attack
-from bot.interactions import actor_of, channel_fight, fight_channel
+from bot.interactions import actor_of, channel_encounter, encounter_channel
 from bot.notation import MAX_EXPRESSION_LENGTH
 from bot.rules.spirits import SpiritProtection, SpiritTarget
 from bot.ui.combatant_choices import combatant_choices
-from bot.ui.spirit_views import protection_choice_name, spirit_log_line, spirit_reply
+from bot.ui.spirit_views import protection_choice_name, spirit_reply
 
 Wanted = app_commands.Range[str, 1, 100]
 AbilityChoice = Literal["INT", "WIS", "CHA"]
@@ -98,7 +99,7 @@ class SpiritCog(commands.GroupCog, group_name="spirit", group_description="Spiri
             )
             return Done(done, log=[spirit_log_line(done)], kind="spirit")
 
-        saved, done = await self.bot.store.change(fight_channel(interaction), actor.user_id, apply)
+        saved, done = await self.bot.store.change(encounter_channel(interaction), actor.user_id, apply)
         await interaction.response.send_message(spirit_reply(done))
         if done.condition_added:
             await self.bot.trackers.publish(saved)
@@ -108,7 +109,7 @@ class SpiritCog(commands.GroupCog, group_name="spirit", group_description="Spiri
     async def who_choices(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        return combatant_choices(await channel_fight(interaction), current)
+        return combatant_choices(await channel_encounter(interaction), current)
 
 
 async def setup(bot: Pommel) -> None:

@@ -18,12 +18,12 @@ from discord.utils import escape_markdown
 from ..catalog import Catalog, UnknownEntry
 from ..characters import Character
 from ..encounter.document import Encounter, Side, player_holder
-from ..interactions import channel_fight
+from ..encounter.log_lines import signed
+from ..interactions import channel_encounter
 from ..rules.combat import Fighter, passive_defense
 from ..rules.dice import Modifier
 from ..rules.equipment import Armor, Shield, Weapon
 from ..rules.pool import pool_size
-from .rolls import signed
 
 if TYPE_CHECKING:
     from ..app import Pommel
@@ -339,4 +339,4 @@ async def own_combatant_choices(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
     """Autocomplete over the user's combatants in this channel's fight."""
-    return combatant_choices(await channel_fight(interaction), interaction.user.id, current)
+    return combatant_choices(await channel_encounter(interaction), interaction.user.id, current)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from discord import app_commands
 
 from ..encounter.document import GROUP_PREFIX, Combatant, Encounter, Side, group_holder
+from ..encounter.morale import open_proposals
 
 CHOICE_LIMIT = 25
 """Discord offers at most 25 autocomplete choices."""
@@ -112,3 +113,22 @@ def condition_choices(
         for condition in offered
         if _matches(current, condition)
     ][:CHOICE_LIMIT]
+
+
+def morale_subject_choices(encounter: Encounter | None, current: str) -> list[app_commands.Choice[str]]:
+    """NPC groups first (those with a proposed check marked), then every combatant."""
+    if encounter is None:
+        return []
+    folded = current.strip().casefold()
+    groups: list[app_commands.Choice[str]] = []
+    for group in encounter.groups:
+        if folded and folded not in group.casefold():
+            continue
+        members = encounter.members(group_holder(group))
+        proposed = open_proposals(encounter, group)
+        mark = f" — proposed: {proposed[0].reason.value}" if proposed else ""
+        label = f"{group} (the whole group of {len(members)}){mark}"
+        label = label if len(label) <= 100 else f"{label[:99]}…"
+        groups.append(app_commands.Choice(name=label, value=group_holder(group)))
+    groups.sort(key=lambda choice: "proposed" not in choice.name)
+    return [*groups, *combatant_choices(encounter, current)][:CHOICE_LIMIT]

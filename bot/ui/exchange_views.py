@@ -19,13 +19,14 @@ import discord
 from ..encounter.attacks import AcAttack, ExchangeReport, may_desperately_defend
 from ..encounter.document import Combatant, Encounter
 from ..encounter.fighters import shield_usable
+from ..encounter.log_lines import dice_count
 from ..encounter.records import DefensePolicy, Exchange, Reaction, ReactionKind
 from ..rules.combat import AttackKind, AttackResult, AttackRoll, DamageRoll, Defense, Judgement, Outcome
 from ..rules.dice import Advantage, Modifier, PoolRoll
 from ..rules.pool import MAX_POOL
 from .announcements import CONTENT_LIMIT, Announcement
 from .morale_views import proposal_line
-from .rolls import dice_count, pool_faces
+from .rolls import pool_faces
 from .tracker import name
 
 Button = discord.ui.Button[discord.ui.View]
@@ -358,18 +359,6 @@ def ac_attack_content(encounter: Encounter, attack: AcAttack, weapon: str) -> st
     return "\n".join(lines)
 
 
-def ac_attack_log_line(encounter: Encounter, attack: AcAttack) -> str:
-    """The log's plain-text line for an attack against AC (R24)."""
-    attacker = encounter.combatant(attack.attacker)
-    defender = encounter.combatant(attack.defender)
-    verdict = "hit" if attack.roll.hit else "miss"
-    damage = f", {attack.damage.lethal} damage" if attack.damage else ""
-    return (
-        f"{attacker.name} attacks {defender.name} against AC {attack.roll.armor_class}: "
-        f"{attack.roll.total}, {verdict}{damage}"
-    )
-
-
 def clip(text: str) -> str:
     return text if len(text) <= CONTENT_LIMIT else text[: CONTENT_LIMIT - 1] + "…"
 
@@ -487,52 +476,3 @@ def answered_notice(
         gm = notice.notify(encounter.gm_id, actor_id)
         notice.lines.append(f"🏳️ {gm}: a morale check is proposed (R22); its buttons are on the result above.")
     return notice if notice.lines else None
-
-
-def exchange_log_line(encounter: Encounter, exchange: Exchange, report: ExchangeReport) -> str:
-    """The log's plain-text line for a resolved exchange: every die, both totals, what it did."""
-    result = exchange.result
-    assert result is not None
-    attacker = encounter.combatant(exchange.attacker)
-    defender = encounter.combatant(exchange.defender)
-    outcome = "critical hit" if result.judgement.critical else result.outcome.value
-    if result.judgement.fumble:
-        outcome += " (fumble)"
-    defense = "passive" if result.defense.roll is None else f"active {_plain(result.defense.roll)}"
-    desperate = (
-        f", desperation {_plain(result.desperation.roll)}"
-        if result.desperation and result.desperation.roll
-        else ""
-    )
-    line = (
-        f"{attacker.name} → {defender.name}: attack {_plain(result.attack.roll)} = {result.attack.total} "
-        f"vs {defense}{desperate} = {result.defense.total}: {outcome} ({result.judgement.rule})"
-    )
-    if exchange.applied.range_before is not None:
-        return f"{line}; now at Grapple"
-    damage = result.damage
-    if damage is not None and damage.armor_damage:
-        line += f"; {damage.armor_damage} to the armor, {defender.armor_hp} HP left"
-    elif damage is not None:
-        line += f"; damage {damage.lethal}"
-        if damage.nonlethal:
-            line += f" + {damage.nonlethal} nonlethal"
-        line += f"; HP {report.hp_before} → {defender.hp}"
-    if result.shield_damage is not None:
-        line += f"; {result.shield_damage.damage} to the shield, {defender.shield_hp} HP left"
-    return line
-
-
-def request_log_line(encounter: Encounter, exchange: Exchange) -> str:
-    attacker = encounter.combatant(exchange.attacker)
-    defender = encounter.combatant(exchange.defender)
-    roll = exchange.attack
-    return (
-        f"{attacker.name} attacks {defender.name}: {_plain(roll.roll)} = {roll.total}; awaiting the defense"
-    )
-
-
-def _plain(roll: PoolRoll) -> str:
-    """``20 (7)``: the die that counts, then the others in brackets (plain text, for the log)."""
-    others = [str(face) for index, face in enumerate(roll.faces) if index != roll.counting]
-    return f"{roll.value} ({', '.join(others)})" if others else str(roll.value)

@@ -11,75 +11,31 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..encounter.document import Combatant, Encounter
+from ..encounter.log_lines import dice_count, dice_left, move_what, signed
 from ..encounter.records import Reaction
 from ..rules.dice import Advantage
 from ..rules.engagement import RangeChange
-from ..rules.movement import COMBAT_RANGE_COST, FREE_MOVES, MAX_WALKING_MOVES, RUNNING_MOVES, MoveResult
+from ..rules.movement import FREE_MOVES, MAX_WALKING_MOVES, RUNNING_MOVES, MoveResult
 from ..rules.saves import SaveResult
 from .announcements import CONTENT_LIMIT, Announcement
-from .rolls import dice_count, pool_faces, signed
+from .rolls import pool_faces
 from .tracker import clip, name, pool_pips
 
 """Discord's limit on a message's content; ``/pool`` for a group of 60 NPCs would pass it."""
 
 
-def ordinal(n: int) -> str:
-    """``1st``, ``2nd``, ``3rd``, ``4th``, ``11th``, ``22nd``."""
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
-def dice_left(combatant: Combatant) -> str:
-    """``1/3 dice left`` (R7: what is not spent stays for active defense)."""
-    pool = combatant.pool
-    return f"{pool.remaining}/{pool.size} {'die' if pool.size == 1 else 'dice'} left"
-
-
 # ---------------------------------------------------------------------------------- /move (R19)
-
-
-def _move_cost(result: MoveResult, *, combat_range: bool) -> str:
-    """What a walking move cost: the move itself (free the first time) and combat range (1 MP)."""
-    range_cost = COMBAT_RANGE_COST if combat_range else 0
-    move_cost = result.cost - range_cost
-    if not result.cost:
-        return "free"
-    if not range_cost:
-        return f"{dice_count(move_cost)} from the Martial Pool"
-    if not move_cost:
-        return f"free, but {dice_count(range_cost)} from the Martial Pool to enter or leave combat range"
-    return (
-        f"{dice_count(result.cost)} from the Martial Pool: {move_cost} for the move, "
-        f"{range_cost} to enter or leave combat range"
-    )
-
-
-def _move_what(result: MoveResult, *, combat_range: bool) -> str:
-    """The plain-text middle of a move's reply and log line: which move it was and what it cost."""
-    if result.running:
-        spent = (
-            f"spending the {dice_count(result.cost)} left in the Martial Pool"
-            if result.cost
-            else "no dice left"
-        )
-        return f"runs ({RUNNING_MOVES} moves this round, {spent})"
-    cost = _move_cost(result, combat_range=combat_range)
-    return f"moves ({ordinal(result.moves_this_round)} move this round, {cost})"
 
 
 def move_reply(combatant: Combatant, result: MoveResult, *, combat_range: bool) -> str:
     """``🏃 **Alice** moves (2nd move this round, 1 die from the Martial Pool) — 1/3 dice left``."""
-    what = _move_what(result, combat_range=combat_range)
+    what = move_what(result, combat_range=combat_range)
     line = f"🏃 **{name(combatant.name)}** {what} — {dice_left(combatant)}"
     if result.running:
         return f"{line}. No more moves this round (R19)."
     if result.moves_this_round >= MAX_WALKING_MOVES:
         return f"{line}. That was the last move this round: {MAX_WALKING_MOVES} is the most (R19)."
     return line
-
-
-def move_log_line(by: str, combatant: Combatant, result: MoveResult, *, combat_range: bool) -> str:
-    return f"{by}: {combatant.name} {_move_what(result, combat_range=combat_range)}, {dice_left(combatant)}"
 
 
 def moves_text(moves: int) -> str:
@@ -135,18 +91,6 @@ def range_announcement(
     return announcement
 
 
-def range_log_line(
-    by: str, mover: Combatant, target: Combatant, change: RangeChange, *, provoked: bool
-) -> str:
-    line = (
-        f"{by}: {mover.name} changed range with {target.name}: {change.old.label} → {change.new.label} "
-        f"({dice_count(change.cost)}), {dice_left(mover)}"
-    )
-    if provoked:
-        line += f"; {target.name} may make an opportunity attack on {mover.name}"
-    return line
-
-
 # ---------------------------------------------------------------------------------- /save (R20)
 
 _SITUATION = {
@@ -172,18 +116,6 @@ def save_reply(combatant: Combatant, result: SaveResult, *, joker: int = 0) -> s
             f"{pool_faces(roll)} → {roll.value} {bonus} = `{result.total}` vs {result.target}: {verdict} "
             f"— {dice_left(combatant)}",
         ]
-    )
-
-
-def save_log_line(by: str, combatant: Combatant, result: SaveResult) -> str:
-    roll = result.roll
-    situation = {Advantage.ADVANTAGE: " with advantage", Advantage.DISADVANTAGE: " with disadvantage"}
-    outcome = "saved" if result.success else "failed"
-    return (
-        f"{by}: {combatant.name} saving throw vs {result.target} "
-        f"with {dice_count(roll.committed)} from the pool"
-        f"{situation.get(roll.advantage, '')}: {list(roll.faces)} keep {roll.value} {signed(result.bonus)} "
-        f"= {result.total}, {outcome}; {dice_left(combatant)}"
     )
 
 

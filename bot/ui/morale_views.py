@@ -14,13 +14,14 @@ from collections.abc import Sequence
 import discord
 
 from ..encounter.document import Combatant, Encounter, Side
+from ..encounter.log_lines import signed, situation_words
 from ..encounter.morale import MoraleCheckReport, RallyReport
 from ..encounter.records import MoraleProposal
-from ..rules.dice import Advantage, Modifier
+from ..rules.dice import Modifier
 from ..rules.errors import shown
 from ..rules.morale import MORALE_TARGET, MoraleResult, MoraleStanding
 from .announcements import Announcement, listing
-from .rolls import pool_faces, signed
+from .rolls import pool_faces
 
 MORALE_PROPOSAL_BUTTON = re.compile(r"pommel:morale:(?P<proposal>\d+)(?::(?P<action>dismiss))?")
 """What :class:`cogs.morale.MoraleProposalButton` listens for: roll (no action) or dismiss."""
@@ -141,13 +142,6 @@ def result_line(combatant: Combatant, result: MoraleResult, mention: str = "") -
     return f"• {name}: {_roll_text(result)} → {STANDING_SHOWN[result.standing]}"
 
 
-def _situation(advantage: Advantage) -> str:
-    return {
-        Advantage.ADVANTAGE: " with advantage",
-        Advantage.DISADVANTAGE: " with disadvantage",
-    }.get(advantage, "")
-
-
 def _meanings(standings: Sequence[MoraleStanding], encounter: Encounter) -> str | None:
     shown_ones = [MEANING[s] for s in (MoraleStanding.ROUTED, MoraleStanding.FRIGHTENED) if s in standings]
     if not shown_ones:
@@ -181,9 +175,8 @@ def check_announcement(
     """The public reply to a morale check: the reason (a proposal), each member's roll, who was passed
     over, and what Routed and Frightened mean."""
     escape = "" if report.can_escape else " — they cannot escape: a fail Frightens"
-    header = (
-        f"😨 **Morale check** for **{shown(who)}**{_situation(report.advantage)} (R21: 11+ holds){escape}"
-    )
+    situation = situation_words(report.advantage)
+    header = f"😨 **Morale check** for **{shown(who)}**{situation} (R21: 11+ holds){escape}"
     lines = [header]
     if proposal is not None:
         lines.append(f"Proposed (R22, #{proposal.id}): {shown(proposal.detail)}")
@@ -209,23 +202,6 @@ def check_announcement(
     return announcement
 
 
-def check_log_line(by: str, who: str, report: MoraleCheckReport) -> str:
-    """Plain text: ``Gamemaster: morale check for Bandits: Bandit 1 9+1=10 routed; Skeleton immune``."""
-    parts: list[str] = []
-    for combatant, result in report.results:
-        if result.immune:
-            parts.append(f"{combatant.name} immune")
-            continue
-        assert result.roll is not None
-        faces = "/".join(str(face) for face in result.roll.faces)
-        outcome = "holds" if result.passed else result.standing.value
-        bonus = signed(result.modifier_total)
-        parts.append(f"{combatant.name} {faces} keep {result.roll.value} {bonus} = {result.total} {outcome}")
-    situation = _situation(report.advantage)
-    escape = "" if report.can_escape else " (cannot escape)"
-    return f"{by}: morale check for {who}{situation}{escape}: {'; '.join(parts)}"
-
-
 # ----------------------------------------------------------------------------- the rally
 
 
@@ -236,7 +212,8 @@ def rally_announcement(encounter: Encounter, report: RallyReport, *, actor_id: i
     why = "as the group's leader" if result.is_leader else "at disadvantage: not the group's leader"
     lines = [
         f"📯 {name} spends their action to rally their allies (R23: CHA check, 11+; {why})",
-        f"CHA check{_situation(result.advantage)}: {pool_faces(result.roll)} {_modifiers(result.modifiers)} "
+        f"CHA check{situation_words(result.advantage)}: {pool_faces(result.roll)} "
+        f"{_modifiers(result.modifiers)} "
         f"= `{result.total}` vs {MORALE_TARGET} → "
         + (
             "**success**: the shaken allies re-roll morale" if result.success else "**fails**: nobody rallies"
@@ -256,18 +233,6 @@ def rally_announcement(encounter: Encounter, report: RallyReport, *, actor_id: i
         lines.append(f"**{len(result.returned)} of {len(result.rerolls)} rally.**")
     announcement.lines = lines
     return announcement
-
-
-def rally_log_line(by: str, report: RallyReport) -> str:
-    result = report.result
-    faces = "/".join(str(face) for face in result.roll.faces)
-    outcome = "succeeded" if result.success else "failed"
-    back = ", ".join(result.returned) or "nobody"
-    tail = f"; back: {back}" if result.success else ""
-    return (
-        f"{by}: {report.rallier.name} rallied (CHA {faces} keep {result.roll.value} "
-        f"{signed(sum(m.value for m in result.modifiers))} = {result.total}) and {outcome}{tail}"
-    )
 
 
 # ----------------------------------------------------------------------------- the GM's ruling

@@ -7,10 +7,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..encounter.log_lines import dice_count, signed
 from ..rules.dice import Advantage, Modifier, sum_of
 from ..rules.errors import shown
 from ..rules.odds import AttackOdds
-from .rolls import dice_count, signed
 
 SITUATION_WORDS = {
     Advantage.ADVANTAGE: "with advantage (one extra die, R10)",

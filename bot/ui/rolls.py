@@ -6,6 +6,7 @@ from typing import Literal
 
 import discord
 
+from ..encounter.log_lines import dice_count, signed
 from ..notation import NotationRoll
 from ..rules.dice import Advantage, PoolRoll
 
@@ -23,13 +24,6 @@ def advantage_of(situation: SituationChoice | None) -> Advantage:
     return Advantage.ADVANTAGE if situation == "advantage" else Advantage.DISADVANTAGE
 
 
-def dice_count(n: int) -> str:
-    """``1 die``, ``3 dice``, ``no dice``."""
-    if n == 0:
-        return "no dice"
-    return f"{n} {'die' if n == 1 else 'dice'}"
-
-
 def pool_faces(roll: PoolRoll) -> str:
     """``~~4~~, **17**, ~~9~~``: the counting die in bold, the others struck through (R9).
 
@@ -38,10 +32,6 @@ def pool_faces(roll: PoolRoll) -> str:
     return ", ".join(
         f"**{face}**" if index == roll.counting else f"~~{face}~~" for index, face in enumerate(roll.faces)
     )
-
-
-def signed(value: int) -> str:
-    return f"{value:+d}"
 
 
 def notation_reply(who: str, text: str, roll: NotationRoll) -> str:

@@ -71,19 +71,3 @@ def spirit_reply(attack: SpiritAttack) -> str:
         marked = f" (now a condition on {defender})" if attack.condition_added else ""
         lines.append(f"{ability} 0: **{defender} is {result.effect.value}**{marked}.")
     return "\n".join(lines)
-
-
-def spirit_log_line(attack: SpiritAttack) -> str:
-    """The fight log's line: plain text, every number, for the GM reading it later."""
-    result = attack.result
-    ability = result.ability.value
-    outcome = (
-        f"won, {ability} {result.score_before} → {result.score_after}"
-        if result.attacker_wins
-        else f"lost, {ability} stays {result.score_before}"
-    )
-    effect = f"; {attack.defender} is {result.effect.value}" if result.effect is not None else ""
-    return (
-        f"{attack.spirit} made a spiritual attack on {attack.defender}'s {ability}: "
-        f"{result.attacker_total} vs {result.defender_total}, {outcome}{effect}"
-    )
