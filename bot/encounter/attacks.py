@@ -50,7 +50,15 @@ from ..rules.pool import Spend
 from ..rules.situations import SituationResult, situational_advantage
 from .document import Combatant, Encounter
 from .errors import OtherFight, OutOfDate
-from .fighters import fighter, joker_bonus, own_situations, shield_usable, target_situations
+from .fighters import (
+    fighter,
+    joker_bonus,
+    may_defend_actively,
+    own_situations,
+    shield_usable,
+    target_situations,
+    undefended_because,
+)
 from .morale import group_snapshot, propose_checks
 from .permissions import Actor, require_control, require_turn
 from .records import (
@@ -244,7 +252,7 @@ def declare_attack(
     encounter.next_exchange += 1
     encounter.exchanges.append(exchange)
     _forget_old_exchanges(encounter)
-    exchange.undefended = declared.helpless
+    exchange.undefended = undefended_because(target, declared=declared.helpless) is not None
     automatic = _automatic_defense(encounter, target, exchange)
     if automatic is not None:
         return _resolve(encounter, catalog, exchange, automatic, dice, decided_by="policy")
@@ -264,7 +272,7 @@ _SPEND = {
 def _automatic_defense(encounter: Encounter, target: Combatant, exchange: Exchange) -> DefenseChoice | None:
     """The defense nobody needs to be asked about: helpless targets, defenders without dice or out of
     the fight, and NPCs under a policy other than asking the GM."""
-    if exchange.undefended or target.pool.remaining < 1 or target.out_of_the_fight:
+    if not may_defend_actively(target, undefended=exchange.undefended):
         return PASSIVE
     if target.owner_id is None and encounter.table.defense_policy is not DefensePolicy.ASK_GM:
         return policy_choice(encounter.table.defense_policy, target, encounter, exchange)

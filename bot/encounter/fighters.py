@@ -31,6 +31,29 @@ def fighter(combatant: Combatant, catalog: Catalog) -> Fighter:
     )
 
 
+UNDEFENDED_CONDITIONS = ("helpless", "unaware")
+"""R13: conditions that leave a target undefended (defense 2 in melee, 8 against missiles)."""
+
+
+def undefended_because(target: Combatant, *, declared: bool = False) -> str | None:
+    """R13: why ``target`` cannot defend at all, if it cannot: the attacker declared it helpless or
+    unaware, or it has the helpless or unaware condition. This is the one rule ``/attack`` and
+    ``/odds`` both follow for "what defends against this attack".
+
+    A combatant down or out cold is not undefended: it defends passively, without being asked
+    (docs/CHOICES.md); nor does one with no dice left, which cannot defend actively (R7).
+    """
+    if declared:
+        return "helpless"
+    return next((c for c in UNDEFENDED_CONDITIONS if target.condition_named(c)), None)
+
+
+def may_defend_actively(target: Combatant, *, undefended: bool) -> bool:
+    """R13, R14: whether ``target`` could answer an attack with an active defense now: it is not
+    undefended, not out of the fight, and has Martial Pool dice left."""
+    return not undefended and not target.out_of_the_fight and target.pool.remaining > 0
+
+
 def shield_usable(combatant: Combatant, at: Range) -> bool:
     """R12, R14, R17: a shield helps an active defense when it is not broken and the pair is not at
     Grapple (where shields defend passively only)."""
