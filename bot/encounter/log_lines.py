@@ -8,15 +8,19 @@ bonuses, a move and its cost).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..rules.dice import Advantage, PoolRoll
 from ..rules.engagement import RangeChange
 from ..rules.movement import COMBAT_RANGE_COST, RUNNING_MOVES, MoveResult
 from ..rules.saves import SaveResult
-from .attacks import AcAttack, ExchangeReport
 from .document import Combatant, Encounter
-from .morale import MoraleCheckReport, RallyReport
 from .records import Exchange
-from .spirits import SpiritAttack
+
+if TYPE_CHECKING:  # the families import their log lines from here
+    from .attacks import AcAttack, ExchangeReport
+    from .morale import MoraleCheckReport, RallyReport
+    from .spirits import SpiritAttack
 
 
 def dice_count(n: int) -> str:
