@@ -32,6 +32,9 @@ MAX_COMBATANTS = 60
 MAX_CONDITIONS = 8
 MAX_CONDITION_LENGTH = 32
 MAX_HP = 9999
+HOLDER_NAME_LIMIT = 80
+"""A player's card is named after all their characters in the fight; where a card's holder is named (the
+tracker, a refusal) a long list is cut to this many characters (escaping Markdown may double them)."""
 
 CombatantName = Annotated[
     str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_NAME_LENGTH)

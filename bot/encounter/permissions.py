@@ -12,11 +12,8 @@ from dataclasses import dataclass
 
 from ..guild_settings import GuildSettings
 from ..rules.errors import IllegalAction, RulesError, echoed, shown
-from .document import Combatant, Encounter
+from .document import HOLDER_NAME_LIMIT, Combatant, Encounter
 from .errors import NoFight, NotAllowed
-
-HOLDER_NAME_LIMIT = 300
-"""A player's card is named after all their characters in the fight; a refusal names a few of them."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import discord
 from discord.utils import escape_markdown
 
-from ..encounter.document import Combatant, Encounter
+from ..encounter.document import HOLDER_NAME_LIMIT, Combatant, Encounter
 from ..rules.cards import Card
 from .buttons import tracker_buttons
 
@@ -30,10 +30,6 @@ def pool_pips(combatant: Combatant) -> str:
     """The Martial Pool as dots: ● a die left, ○ a die spent this round (R7)."""
     pool = combatant.pool
     return "●" * pool.remaining + "○" * max(0, pool.size - pool.remaining)
-
-
-HOLDER_NAME_LIMIT = 80
-"""A player's card is named after all their characters; a long list is cut (escaping may double it)."""
 
 
 def holder_line(encounter: Encounter, holder: str) -> str:

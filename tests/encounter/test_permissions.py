@@ -8,10 +8,9 @@ from __future__ import annotations
 import pytest
 
 from bot.characters import Character
-from bot.encounter.document import Encounter, group_holder, player_holder
+from bot.encounter.document import HOLDER_NAME_LIMIT, Encounter, group_holder, player_holder
 from bot.encounter.errors import NoFight, NotAllowed
 from bot.encounter.permissions import (
-    HOLDER_NAME_LIMIT,
     Actor,
     controls,
     is_gm,
