@@ -22,7 +22,7 @@ from bot.rules.equipment import (
 )
 from bot.rules.errors import RulesError
 
-# RULINGS.md "Equipment data", copied row by row:
+# docs/RULES.md "Equipment numbers", copied row by row:
 # name: (size, reach, speed, defense, damage, types, primary, armor piercing)
 PUBLISHED_WEAPONS: dict[str, tuple[str, int, int, int, str, str, str, int]] = {
     "Knife, Small": ("T", 0, 6, 0, "1d2", "S P", "", 0),

@@ -1,4 +1,4 @@
-"""Every ruling that is a matter of taste, with the defaults of RULINGS.md (per encounter)."""
+"""Every ruling that is a matter of taste, with the defaults of docs/RULES.md (per encounter)."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ class MissileTie(StrEnum):
 
 
 class RuleOptions(BaseModel):
-    """The per-encounter choices a GM can change; the defaults are RULINGS.md's."""
+    """The per-encounter choices a GM can change; the defaults are those docs/RULES.md gives."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -52,4 +52,4 @@ class RuleOptions(BaseModel):
 
 
 DEFAULT_OPTIONS = RuleOptions()
-"""RULINGS.md's defaults, built once (rules take ``options=None`` to mean these)."""
+"""The defaults docs/RULES.md gives, built once (rules take ``options=None`` to mean these)."""
