@@ -3,42 +3,33 @@
 Each announcement stands on its own (play-by-post readers arrive hours later), and names who is
 pinged: the owner of the card whose turn starts, the players offered a turn, the GM when a round
 is over or an NPC group is up. The user who caused the announcement is never pinged by it.
+
+The words are :mod:`bot.encounter.log_lines`' (the log keeps them as plain text); this module dresses
+them for Discord: names in bold and escaped, the buttons' names in bold, mentions.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 import discord
 
 from ..encounter.document import Encounter
-from ..rules.cards import Card
-from ..rules.initiative import JOKER_BONUS_ROLLS, CardInPlay, DealResult, RollKind, TurnStarted
-from ..rules.turns import Advance
-from .tracker import FACE_DOWN, holder_line
+from ..encounter.initiative import TurnMove
+from ..encounter.log_lines import listing, turn_move_lines
+from .tracker import holder_line
 
-JOKER_ROLLS = ", ".join(kind.value for kind in RollKind if kind in JOKER_BONUS_ROLLS)
-
+__all__ = [
+    "CONTENT_LIMIT",
+    "TURN_CUT_SHORT",
+    "Announcement",
+    "listing",
+    "turn_announcement",
+]
 
 TURN_CUT_SHORT = "Their turn was in progress and is over; the GM starts the next one with Next."
 """Said when the combatants whose turn it was leave the fight (R2: their card is discarded)."""
 CONTENT_LIMIT = 2000
-ORDER_LIMIT = 1100
-NAMES_LIMIT = 300
-"""Budgets that keep an announcement within Discord's 2000 characters even with 54 long names."""
-
-
-def listing(items: list[str], separator: str, limit: int) -> str:
-    """Items joined until ``limit`` characters; the rest are counted ("… and 12 more, on the tracker")."""
-    text = ""
-    for index, item in enumerate(items):
-        candidate = item if not text else text + separator + item
-        if len(candidate) > limit:
-            rest = f"… and {len(items) - index} more (see the tracker)"
-            return f"{text}{separator}{rest}" if text else rest
-        text = candidate
-    return text
 
 
 @dataclass(slots=True)
@@ -77,127 +68,27 @@ class Announcement:
         return f"<@{user_id}>"
 
 
-def _who(encounter: Encounter, holder: str) -> str:
-    return holder_line(encounter, holder)
+@dataclass(slots=True)
+class _Markdown:
+    """The table's voice (a :class:`bot.encounter.log_lines.Voice`): names in bold, mentions that
+    ping everyone named but the user who pressed."""
+
+    announcement: Announcement
+    actor_id: int
+
+    def holder(self, encounter: Encounter, holder: str) -> str:
+        return holder_line(encounter, holder)
+
+    def strong(self, text: str) -> str:
+        return f"**{text}**"
+
+    def mention(self, user_id: int) -> str:
+        return f" {self.announcement.notify(user_id, self.actor_id)}"
 
 
-def _player_of(encounter: Encounter, holder: str) -> int:
-    """Who plays a card: its player, or the GM for an NPC group."""
-    owner = encounter.holder_owner(holder)
-    return owner if owner is not None else encounter.gm_id
-
-
-def _card(encounter: Encounter, holder: str, card: Card, *, revealed: bool = False) -> str:
-    if encounter.table.hide_npc_cards and encounter.is_npc_holder(holder) and not revealed:
-        return FACE_DOWN
-    return card.label
-
-
-def deal_lines(encounter: Encounter, dealt: DealResult) -> list[str]:
-    """R2, R4, R5: the new round's cards, highest first, and what happened to the deck."""
-    lines = [f"**Round {dealt.round}** — the cards are dealt (R2)."]
-    shown = _in_order(encounter, dealt.order)
-    if shown:
-        lines.append(listing(shown, " · ", ORDER_LIMIT))
-    if dealt.kept:
-        kept = listing([_who(encounter, holder) for holder in dealt.kept], ", ", NAMES_LIMIT)
-        lines.append(f"Still held face down from an earlier round (R4): {kept}.")
-    for reshuffle in dealt.reshuffles:
-        before = f" before dealing to {_who(encounter, reshuffle.before)}" if reshuffle.before else ""
-        lines.append(
-            f"🔀 Reshuffled {reshuffle.cards} discards into the deck{before}: {reshuffle.reason.value}."
-        )
-    if dealt.swapped:
-        for a, b in dealt.swapped:
-            lines.append(f"🔁 {_who(encounter, a)} and {_who(encounter, b)} swapped initiative (R15).")
-    if encounter.combatants:
-        lines.append("Every Martial Pool is full again (R5, R8).")
-    return lines
-
-
-def _in_order(encounter: Encounter, ranked: list[CardInPlay]) -> list[str]:
-    """The dealt cards, highest first (R1: ``DealResult.order``), NPC cards face down if hidden."""
-    hidden = encounter.table.hide_npc_cards
-    visible = [entry for entry in ranked if not (hidden and encounter.is_npc_holder(entry.holder))]
-    shown = [f"{entry.card.label} {_who(encounter, entry.holder)}" for entry in visible]
-    concealed = [entry for entry in ranked if entry not in visible]
-    if concealed:
-        groups = listing([_who(encounter, entry.holder) for entry in concealed], ", ", NAMES_LIMIT)
-        shown.append(f"{FACE_DOWN} {groups} (NPC cards hidden until their turn)")
-    return shown
-
-
-def turn_started_line(
-    encounter: Encounter, started: TurnStarted, announcement: Announcement, actor_id: int
-) -> str:
-    """R1, R3, R4: whose turn it is, on which card, with the Joker's bonus spelled out."""
-    mention = announcement.notify(_player_of(encounter, started.holder), actor_id)
-    how = ""
-    if started.claimed:
-        how = " (claimed with a Joker)" if started.card.is_joker else " (claimed with a held card)"
-    card = _card(encounter, started.holder, started.card, revealed=True)
-    line = f"▶️ {_who(encounter, started.holder)}'s turn{how} — {card} {mention}".rstrip()
-    if started.card.is_joker:
-        line += f"\n🃏 Joker: +{encounter.options.joker_bonus} to {JOKER_ROLLS} rolls made this turn (R3)."
-    return line
-
-
-def advance_announcement(
-    encounter: Encounter, advance: Advance, actor_id: int, *, held: bool = False
-) -> Announcement:
-    """What Next, Hold or Act did, as the table reads it."""
+def turn_announcement(encounter: Encounter, move: TurnMove) -> Announcement:
+    """What a Deal, Next, Hold or Act did (:func:`bot.encounter.initiative.press`), as the table reads
+    it; ``encounter`` is the fight as saved after it."""
     announcement = Announcement()
-    lines = announcement.lines
-    if advance.ended is not None:
-        if held or advance.ended.held:
-            lines.append(f"🂠 {_who(encounter, advance.ended.holder)} holds: the card stays face down (R4).")
-        else:
-            lines.append(f"{_who(encounter, advance.ended.holder)}'s turn is over.")
-    if advance.queued is not None:
-        current = encounter.initiative.turn_of
-        after = f" when {_who(encounter, current)}'s turn ends" if current else ""
-        lines.append(f"{_who(encounter, advance.queued)} claims the next turn: it starts{after} (R3, R4).")
-    if advance.started is not None:
-        lines.append(turn_started_line(encounter, advance.started, announcement, actor_id))
-    if advance.offered and not advance.round_over:
-        offered = listing(
-            [
-                f"{_who(encounter, holder)} {announcement.notify(_player_of(encounter, holder), actor_id)}"
-                for holder in advance.offered
-            ],
-            ", ",
-            NAMES_LIMIT,
-        )
-        following = encounter.initiative.order
-        then = f" with {_who(encounter, following[0].holder)}" if following else ""
-        lines.append(
-            f"⏸️ Between turns: {offered} may take the turn now with **Act** (R3, R4); **Next** goes on{then}."
-        )
-    if advance.round_over:
-        gm = announcement.notify(encounter.gm_id, actor_id)
-        lines.append(f"⏹️ Round {encounter.initiative.round} is over. The GM {gm} deals the next round.")
-        if advance.offered:
-            waiting = listing([_who(encounter, holder) for holder in advance.offered], ", ", NAMES_LIMIT)
-            lines.append(f"Held cards may still act first with **Act**: {waiting}.")
+    announcement.lines = turn_move_lines(encounter, move, _Markdown(announcement, move.actor_id))
     return announcement
-
-
-def deal_announcement(
-    encounter: Encounter, dealt: DealResult, advance: Advance, actor_id: int
-) -> Announcement:
-    announcement = advance_announcement(encounter, advance, actor_id)
-    announcement.lines[:0] = deal_lines(encounter, dealt)
-    return announcement
-
-
-_BOLD = re.compile(r"(?<!\\)\*\*")
-_ESCAPED = re.compile(r"\\(.)")
-_MENTION = re.compile(r"\s*<@!?\d+>")
-
-
-def log_line(announcement: Announcement) -> str:
-    """The announcement as the fight's log keeps it: plain text on one line (the log is shown escaped,
-    so the Markdown and the mentions of the message would show as clutter)."""
-    lines = [_MENTION.sub("", line) for line in announcement.lines]
-    text = " ".join(line.strip() for line in lines if line.strip())
-    return _ESCAPED.sub(r"\1", _BOLD.sub("", text))

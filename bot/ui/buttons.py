@@ -5,19 +5,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from enum import StrEnum
 
 import discord
 
 from ..encounter.document import Encounter
-
-
-class TurnAction(StrEnum):
-    NEXT = "next"
-    HOLD = "hold"
-    ACT = "act"
-    DEAL = "deal"
-
+from ..encounter.initiative import TurnAction
 
 TURN_BUTTON = re.compile(r"pommel:turn:(?P<action>next|hold|act|deal):(?P<step>\d+)")
 """What :class:`cogs.init.TurnButton` listens for."""

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from bot.catalog import load_catalog
 from bot.encounter.document import MAX_COMBATANTS, Encounter
+from bot.encounter.initiative import TurnAction, TurnMove
+from bot.encounter.log_lines import initiative_log_line
 from bot.rules.dice import RandomDice
-from bot.ui.announcements import advance_announcement, deal_announcement, listing, log_line
+from bot.ui.announcements import listing, turn_announcement
 
 GM, ACTOR = 1, 2
 CATALOG = load_catalog()
@@ -20,12 +22,22 @@ def fight_of_groups(count: int, name_length: int = 60) -> Encounter:
     return encounter
 
 
+def deal(encounter: Encounter, actor_id: int, seed: int = 3) -> TurnMove:
+    dealt, advance = encounter.deal(RandomDice.seeded(seed))
+    return TurnMove(TurnAction.DEAL, advance, actor_id, dealt)
+
+
+def next_turn(encounter: Encounter, actor_id: int) -> TurnMove:
+    return TurnMove(TurnAction.NEXT, encounter.next_turn(), actor_id)
+
+
 def test_a_deal_to_every_card_of_the_deck_stays_within_2000_characters() -> None:
     """R2: up to 54 cards in one deal; the announcement lists what fits and points at the tracker."""
     encounter = fight_of_groups(min(MAX_COMBATANTS, 54))
-    dealt, advance = encounter.deal(RandomDice.seeded(3))
-    announcement = deal_announcement(encounter, dealt, advance, ACTOR)
-    assert len(dealt.dealt) == 54
+    move = deal(encounter, ACTOR)
+    announcement = turn_announcement(encounter, move)
+    assert move.dealt is not None
+    assert len(move.dealt.dealt) == 54
     assert len(announcement.content) <= 2000
     assert "more (see the tracker)" in announcement.content
     assert "@everyone \\*bold\\*" in announcement.content  # typed names are escaped text
@@ -34,9 +46,8 @@ def test_a_deal_to_every_card_of_the_deck_stays_within_2000_characters() -> None
 
 def test_the_user_who_pressed_is_never_pinged() -> None:
     encounter = fight_of_groups(2)
-    dealt, advance = encounter.deal(RandomDice.seeded(3))
-    assert deal_announcement(encounter, dealt, advance, GM).ping == []
-    nxt = advance_announcement(encounter, encounter.next_turn(), GM)
+    assert turn_announcement(encounter, deal(encounter, GM)).ping == []
+    nxt = turn_announcement(encounter, next_turn(encounter, GM))
     assert nxt.ping == []
     mentions = nxt.allowed_mentions.to_dict()
     assert mentions["parse"] == []
@@ -52,10 +63,10 @@ def test_the_log_keeps_plain_text_without_markdown_or_mentions() -> None:
     """The fight's log is shown escaped: what it keeps must read right as plain text."""
     encounter = Encounter(channel_id=10, guild_id=20, gm_id=GM)
     encounter.add_npcs(CATALOG.monster("bandit"), None, count=1, name="Ansel_the *Bold*")
-    dealt, advance = encounter.deal(RandomDice.seeded(3))
-    announcement = deal_announcement(encounter, dealt, advance, ACTOR)
+    move = deal(encounter, ACTOR)
+    announcement = turn_announcement(encounter, move)
     assert "**Ansel\\_the \\*Bold\\***" in announcement.content
-    line = log_line(announcement)
+    line = initiative_log_line(encounter, move)
     assert "Ansel_the *Bold*'s turn" in line
     assert "**" not in line
     assert "<@" not in line
@@ -80,10 +91,9 @@ def test_a_player_with_many_long_named_characters_stays_within_the_limits() -> N
         )
         encounter.join(ACTOR, sheet, None)
     encounter.add_npcs(CATALOG.monster("bandit"), None, count=1)
-    dealt, advance = encounter.deal(RandomDice.seeded(3))
-    announcement = deal_announcement(encounter, dealt, advance, GM)
+    announcement = turn_announcement(encounter, deal(encounter, GM))
     assert len(announcement.content) <= 2000
-    nxt = advance_announcement(encounter, encounter.next_turn(), GM)
+    nxt = turn_announcement(encounter, next_turn(encounter, GM))
     assert len(nxt.content) <= 2000
     assert "…" in announcement.content
 

@@ -1,0 +1,134 @@
+"""``/init deal | next | hold | act`` and the tracker's buttons: one press on the card initiative.
+
+The GM deals (R2, R5); the player whose turn it is (or the GM) moves on with Next or holds (R4); a
+held card or a Joker claims the next turn with Act (R3, R4). A button carries the fight's step it
+was drawn for (:attr:`bot.rules.turns.TurnFlow.step`), so a click on a button drawn for an earlier
+moment is refused instead of advancing the fight a second time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from ..rules.dice import DiceSource
+from ..rules.errors import RulesError
+from ..rules.initiative import DealResult
+from ..rules.turns import Advance
+from .document import Encounter, player_holder
+from .done import Done
+from .errors import NotAllowed, OutOfDate
+from .log_lines import initiative_log_line
+from .permissions import Actor, is_gm, require_gm, require_plays_holder
+
+
+class TurnAction(StrEnum):
+    """What a press does: the tracker's buttons and ``/init``'s subcommands of the same names."""
+
+    NEXT = "next"
+    HOLD = "hold"
+    ACT = "act"
+    DEAL = "deal"
+
+
+@dataclass(frozen=True, slots=True)
+class TurnMove:
+    """What one press did, for the announcement: the round dealt (Deal only) and how the turns moved."""
+
+    action: TurnAction
+    advance: Advance
+    actor_id: int
+    """Who pressed: the announcement never pings them."""
+    dealt: DealResult | None = None
+
+    @property
+    def held(self) -> bool:
+        return self.action is TurnAction.HOLD
+
+
+def press(
+    encounter: Encounter,
+    action: TurnAction,
+    actor: Actor,
+    dice: DiceSource,
+    *,
+    step: int | None = None,
+    holder: str | None = None,
+) -> Done[TurnMove]:
+    """One initiative action by ``actor``, checked first (nothing changes if refused): a button's
+    ``step`` must still be the fight's, and the actor must be allowed to do it. ``holder`` is the card
+    Act is for (by holder or name; none: the actor's own, or the GM's only NPC claimant)."""
+    if step is not None and step != encounter.flow.step:
+        raise OutOfDate(OutOfDate.TURNS)
+    move = apply(encounter, action, actor, dice, holder)
+    return Done(move, log=[initiative_log_line(encounter, move)], kind="initiative")
+
+
+def apply(
+    encounter: Encounter, action: TurnAction, actor: Actor, dice: DiceSource, holder: str | None = None
+) -> TurnMove:
+    """The action itself, after its permission check."""
+    state = encounter.initiative
+    if action is TurnAction.DEAL:
+        require_gm(encounter, actor, "deal the cards")
+        dealt, advance = encounter.deal(dice)
+        return TurnMove(action, advance, actor.user_id, dealt)
+    if action is TurnAction.NEXT:
+        _require_may_move_on(encounter, actor)
+        return TurnMove(action, encounter.next_turn(), actor.user_id)
+    if action is TurnAction.HOLD:
+        if state.turn_of is None:
+            raise RulesError("No turn is in progress, so there is nothing to hold.")
+        require_plays_holder(encounter, actor, state.turn_of, "hold")
+        return TurnMove(action, encounter.hold(), actor.user_id)
+    claimant = _claimant(encounter, actor, holder)
+    return TurnMove(action, encounter.act(claimant), actor.user_id)
+
+
+def _require_may_move_on(encounter: Encounter, actor: Actor) -> None:
+    """Next: the player whose turn it is, or the GM; between turns, also a player offered the turn
+    (declining it). Nobody else moves the fight on."""
+    if is_gm(encounter, actor):
+        return
+    state = encounter.initiative
+    if state.turn_of is not None:
+        require_plays_holder(encounter, actor, state.turn_of, "end the turn of")
+        return
+    offered = [holder for holder in encounter.flow.offered if encounter.holder_owner(holder) == actor.user_id]
+    if not offered:
+        raise NotAllowed(f"Only the GM (<@{encounter.gm_id}>) can start the next turn now.")
+
+
+def _claimant(encounter: Encounter, actor: Actor, wanted: str | None) -> str:
+    """Whose card Act is for: the one named, else the user's own, else the GM's only NPC claimant."""
+    state = encounter.initiative
+    claimants = [holder for holder in state.may_claim if holder != state.turn_of]
+    if wanted is not None:
+        holder = _find_holder(encounter, wanted)
+        require_plays_holder(encounter, actor, holder, "act on")
+        return holder
+    own = player_holder(actor.user_id)
+    if own in state.cards or own in state.acted:
+        return own
+    if is_gm(encounter, actor):
+        npc = [holder for holder in claimants if encounter.is_npc_holder(holder)]
+        if len(npc) == 1:
+            return npc[0]
+        if npc:
+            names = ", ".join(encounter.holder_name(holder) for holder in npc)
+            raise RulesError(f"Several NPC cards may act: {names}. Name one with `/init act card:`.")
+        raise RulesError("No NPC group holds a card or a Joker that could claim the next turn.")
+    raise RulesError("You have no card in this round; you will be dealt one at the next deal.")
+
+
+def _find_holder(encounter: Encounter, wanted: str) -> str:
+    """A card in play by its holder (as autocomplete gives it) or by its holder's name, any case."""
+    holders = set(encounter.initiative.cards) | set(encounter.initiative.acted)
+    if wanted in holders:
+        return wanted
+    folded = wanted.strip().casefold()
+    for holder in holders:
+        if encounter.holder_name(holder).casefold() == folded:
+            return holder
+    names = ", ".join(encounter.holder_name(holder) for holder in encounter.initiative.may_claim) or "nobody"
+    raise RulesError(f"No card called '{wanted}' is in play. Cards that may act now: {names}.")
