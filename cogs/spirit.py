@@ -17,17 +17,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import Pommel
-from bot.encounter.document import Encounter
-from bot.encounter.done import Done
-from bot.encounter.log_lines import spirit_log_line
-from bot.encounter.spirits import SpiritAttack, make_spiritual_attack
-from bot.interactions import actor_of, channel_encounter, encounter_channel
+from bot.encounter.spirits import make_spiritual_attack
+from bot.interactions import CombatantName, actor_of, encounter_channel
 from bot.notation import MAX_EXPRESSION_LENGTH
 from bot.rules.spirits import SpiritProtection, SpiritTarget
-from bot.ui.combatant_choices import combatant_choices
 from bot.ui.spirit_views import protection_choice_name, spirit_reply
 
-Wanted = app_commands.Range[str, 1, 100]
 AbilityChoice = Literal["INT", "WIS", "CHA"]
 MAX_DAMAGE = 100
 
@@ -63,10 +58,10 @@ class SpiritCog(commands.GroupCog, group_name="spirit", group_description="Spiri
     async def attack(
         self,
         interaction: discord.Interaction,
-        target: Wanted,
+        target: CombatantName,
         ability: AbilityChoice,
         modifier: app_commands.Range[int, -10, 20],
-        who: Wanted | None = None,
+        who: CombatantName | None = None,
         defender_modifier: app_commands.Range[int, -10, 20] | None = None,
         defender_score: app_commands.Range[int, 0, 30] | None = None,
         protection: str | None = None,
@@ -78,38 +73,32 @@ class SpiritCog(commands.GroupCog, group_name="spirit", group_description="Spiri
     ) -> None:
         actor = actor_of(interaction)
         dice = self.bot.dice
-
-        def apply(encounter: Encounter) -> Done[SpiritAttack]:
-            done = make_spiritual_attack(
+        drained = SpiritTarget(ability)
+        protected = SpiritProtection(protection) if protection is not None else None
+        saved, done = await self.bot.store.change(
+            encounter_channel(interaction),
+            actor.user_id,
+            lambda encounter: make_spiritual_attack(
                 encounter,
                 actor,
                 dice,
                 who=who,
                 target=target,
-                ability=SpiritTarget(ability),
+                ability=drained,
                 modifier=modifier,
                 defender_modifier=defender_modifier,
                 defender_score=defender_score,
-                protection=SpiritProtection(protection) if protection is not None else None,
+                protection=protected,
                 confirmed=confirmed,
                 proficiency=proficiency,
                 communion=communion,
                 damage=damage,
                 damage_dice=damage_dice,
-            )
-            return Done(done, log=[spirit_log_line(done)], kind="spirit")
-
-        saved, done = await self.bot.store.change(encounter_channel(interaction), actor.user_id, apply)
+            ),
+        )
         await interaction.response.send_message(spirit_reply(done))
         if done.condition_added:
             await self.bot.trackers.publish(saved)
-
-    @attack.autocomplete("target")
-    @attack.autocomplete("who")
-    async def who_choices(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        return combatant_choices(await channel_encounter(interaction), current)
 
 
 async def setup(bot: Pommel) -> None:

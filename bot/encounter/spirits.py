@@ -1,7 +1,8 @@
 """Spiritual attacks in a fight (R27): the acting spirit, its target, the drain and the effect at 0.
 
 The fight's bookkeeping over :func:`~bot.rules.spirits.spiritual_attack`, like
-:mod:`bot.encounter.attacks` is for attacks: plain work on the fight document, no Discord.
+:mod:`bot.encounter.attacks` is for attacks: plain work on the fight document, no Discord. The attack
+spends no Martial Pool dice; a refusal raises having changed nothing.
 """
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ from ..rules.errors import IllegalAction, RulesError, shown
 from ..rules.initiative import RollKind
 from ..rules.spirits import SpiritProtection, SpiritTarget, SpiritualAttackResult, spiritual_attack
 from .document import Combatant, Encounter
+from .done import Done
 from .fighters import joker_bonus
+from .log_lines import spirit_log_line
 from .permissions import Actor, acting_combatant, require_turn
 
 DOING = "make a spiritual attack"
@@ -75,8 +78,9 @@ def make_spiritual_attack(
     communion: bool,
     damage: int | None,
     damage_dice: str | None,
-) -> SpiritAttack:
-    """R27 on the fight: the acting spirit, on its own turn (R1), against a living combatant."""
+) -> Done[SpiritAttack]:
+    """R27 on the fight: the acting spirit, on its own turn (R1), against a living combatant; the
+    effect at 0 becomes a condition on the defender."""
     spirit = acting_combatant(encounter, actor, who, DOING)
     if not spirit.spirit:
         raise IllegalAction(
@@ -118,10 +122,11 @@ def make_spiritual_attack(
         joker_bonus=joker_bonus(encounter, spirit, RollKind.ATTACK),
     )
     marked = mark_effect(defender, result.effect.value) if result.effect is not None else False
-    return SpiritAttack(
+    attack = SpiritAttack(
         spirit=spirit.name,
         defender=defender.name,
         result=result,
         damage_roll=rolled if result.attacker_wins else None,
         condition_added=marked,
     )
+    return Done(attack, log=[spirit_log_line(attack)], kind="spirit")

@@ -1,35 +1,38 @@
 """What ``/move``, ``/range``, ``/save`` and ``/pool`` show: the replies the table reads in the channel,
-the lines the fight's log keeps, and a combatant's Martial Pool as its player looks it up.
+the opportunity attack leaving Grapple gives as buttons, and a combatant's Martial Pool as its player
+looks it up.
 
 A reply is written to be understood on its own in a play-by-post channel read hours later: who did
-what, what it cost in Martial Pool dice (R7) and how many dice are left. Log lines are plain text
-(the log escapes them when it shows them). Names users typed go through :func:`~bot.ui.tracker.name`.
+what, what it cost in Martial Pool dice (R7) and how many dice are left; it shares that wording with
+the log lines (:mod:`bot.encounter.log_lines`). Names users typed go through
+:func:`~bot.ui.tracker.name`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+import discord
+
 from ..encounter.document import Combatant, Encounter
 from ..encounter.log_lines import dice_count, dice_left, move_what, signed
+from ..encounter.maneuvers import MoveOutcome, RangeOutcome, SaveOutcome
 from ..encounter.records import Reaction
 from ..rules.dice import Advantage
-from ..rules.engagement import RangeChange
-from ..rules.movement import FREE_MOVES, MAX_WALKING_MOVES, RUNNING_MOVES, MoveResult
-from ..rules.saves import SaveResult
+from ..rules.movement import FREE_MOVES, MAX_WALKING_MOVES, RUNNING_MOVES
 from .announcements import CONTENT_LIMIT, Announcement
+from .attack_views import reaction_buttons
+from .buttons import view_of
 from .rolls import pool_faces
 from .tracker import clip, name, pool_pips
-
-"""Discord's limit on a message's content; ``/pool`` for a group of 60 NPCs would pass it."""
-
 
 # ---------------------------------------------------------------------------------- /move (R19)
 
 
-def move_reply(combatant: Combatant, result: MoveResult, *, combat_range: bool) -> str:
+def move_reply(moved: MoveOutcome) -> str:
     """``🏃 **Alice** moves (2nd move this round, 1 die from the Martial Pool) — 1/3 dice left``."""
-    what = move_what(result, combat_range=combat_range)
+    combatant, result = moved.combatant, moved.result
+    what = move_what(result, combat_range=moved.combat_range)
     line = f"🏃 **{name(combatant.name)}** {what} — {dice_left(combatant)}"
     if result.running:
         return f"{line}. No more moves this round (R19)."
@@ -52,17 +55,10 @@ def moves_text(moves: int) -> str:
 # ---------------------------------------------------------------------------------- /range (R12)
 
 
-def range_announcement(
-    mover: Combatant,
-    target: Combatant,
-    change: RangeChange,
-    reaction: Reaction | None,
-    *,
-    target_controller: int,
-    actor_id: int,
-) -> Announcement:
-    """The pair's new range and its cost; when leaving Grapple gave ``target`` an opportunity attack
-    (R12), who may make it, pinging whoever plays ``target`` (unless they made the change)."""
+def range_announcement(changed: RangeOutcome, *, actor_id: int) -> Announcement:
+    """The pair's new range and its cost; when leaving Grapple gave the target an opportunity attack
+    (R12), who may make it, pinging whoever plays the target (unless they made the change)."""
+    mover, target, change, reaction = changed.mover, changed.target, changed.change, changed.reaction
     announcement = Announcement()
     announcement.lines.append(
         f"↔️ **{name(mover.name)}** changes range with **{name(target.name)}**: "
@@ -70,7 +66,7 @@ def range_announcement(
         f"1 per step) — {dice_left(mover)}"
     )
     if reaction is not None:
-        mention = announcement.notify(target_controller, actor_id)
+        mention = announcement.notify(changed.controller, actor_id)
         pool = target.pool
         cost_note = (
             f"it costs Martial Pool dice, and {name(target.name)} has {pool.remaining}/{pool.size} left"
@@ -91,6 +87,13 @@ def range_announcement(
     return announcement
 
 
+def range_buttons(encounter: Encounter, changed: RangeOutcome) -> discord.ui.View | None:
+    """The opportunity attack the target may now make on the mover, as buttons (R12), if any."""
+    if changed.owed is None:
+        return None
+    return view_of([reaction_buttons(encounter, changed.owed)])
+
+
 # ---------------------------------------------------------------------------------- /save (R20)
 
 _SITUATION = {
@@ -99,9 +102,10 @@ _SITUATION = {
 }
 
 
-def save_reply(combatant: Combatant, result: SaveResult, *, joker: int = 0) -> str:
+def save_reply(saved: SaveOutcome) -> str:
     """Every die (the one that counts in bold), the bonus, the total against the target, the outcome
-    and the dice left. ``joker`` is the part of ``result.bonus`` a Joker's turn added (R3)."""
+    and the dice left, the Joker's part of the bonus apart (R3)."""
+    combatant, result, joker = saved.combatant, saved.result, saved.joker
     roll = result.roll
     paid = f" + {dice_count(roll.committed)} from the Martial Pool" if roll.committed else ""
     situation = _SITUATION.get(roll.advantage, "")

@@ -7,6 +7,7 @@ import pytest
 from bot.catalog import load_catalog
 from bot.encounter.document import Encounter
 from bot.encounter.log_lines import ordinal
+from bot.encounter.maneuvers import MoveOutcome, RangeOutcome, SaveOutcome
 from bot.encounter.records import Reaction, ReactionKind
 from bot.rules.dice import Advantage, ScriptedDice
 from bot.rules.engagement import Engagement, Range, plan_range_change
@@ -42,7 +43,7 @@ def test_r19_running_with_no_dice_left_says_so() -> None:
     alice = encounter.combatant("Alice")
     alice.pool.spend(3, Spend.MOVEMENT)
     result = run(alice.pool, 3)
-    assert move_reply(alice, result, combat_range=False) == (
+    assert move_reply(MoveOutcome(alice, result)) == (
         "🏃 **Alice** runs (4 moves this round, no dice left) — 0/3 dice left. "
         "No more moves this round (R19)."
     )
@@ -52,7 +53,7 @@ def test_r19_a_move_reply_escapes_the_name() -> None:
     encounter = fight()
     alice = encounter.combatant("Alice")
     alice.name = "*Alice*"
-    reply = move_reply(alice, move(alice.pool, 0), combat_range=False)
+    reply = move_reply(MoveOutcome(alice, move(alice.pool, 0)))
     assert reply.startswith("🏃 **\\*Alice\\***")
 
 
@@ -60,7 +61,8 @@ def test_r3_a_save_reply_shows_a_joker_bonus_apart_from_the_save_bonus() -> None
     """Saves get no Joker bonus today (R3: JOKER_BONUS_ROLLS); should that change, the reply shows it."""
     alice = fight().combatant("Alice")
     result = saving_throw(ScriptedDice([11]), pool_dice=0, bonus=3 + 2, target=15)
-    assert "**11** → 11 +3 +2 Joker (R3) = `16` vs 15: ✅ **saved**" in save_reply(alice, result, joker=2)
+    reply = save_reply(SaveOutcome(alice, result, joker=2))
+    assert "**11** → 11 +3 +2 Joker (R3) = `16` vs 15: ✅ **saved**" in reply
 
 
 def test_r10_a_save_reply_names_advantage() -> None:
@@ -68,7 +70,7 @@ def test_r10_a_save_reply_names_advantage() -> None:
     result = saving_throw(
         ScriptedDice([3, 14]), pool_dice=0, bonus=0, target=15, advantage=Advantage.ADVANTAGE
     )
-    reply = save_reply(alice, result)
+    reply = save_reply(SaveOutcome(alice, result))
     assert "with 1 free die with advantage (one extra die, R10)" in reply
     assert "~~3~~, **14** → 14 +0 = `14` vs 15: ❌ **failed**" in reply
 
@@ -78,7 +80,7 @@ def test_r12_leaving_grapple_from_a_fallen_opponent_provokes_nothing() -> None:
     alice, bandit = encounter.combatant("Alice"), encounter.combatant("Bandit")
     bandit.hp = 0
     change = plan_range_change(Engagement(range=Range.GRAPPLE), Range.MELEE)
-    announcement = range_announcement(alice, bandit, change, None, target_controller=9, actor_id=7)
+    announcement = range_announcement(RangeOutcome(alice, bandit, change, None, controller=9), actor_id=7)
     assert "but **Bandit** is out of the fight" in announcement.content
     assert announcement.ping == []
 
@@ -89,7 +91,8 @@ def test_r12_an_opportunity_attack_without_dice_left_says_it_needs_one() -> None
     bandit.pool.spend(2, Spend.ATTACK)
     change = plan_range_change(Engagement(range=Range.GRAPPLE), Range.MELEE)
     reaction = Reaction(kind=ReactionKind.OPPORTUNITY, by=bandit.id, against=alice.id, round=1, reason="x")
-    announcement = range_announcement(alice, bandit, change, reaction, target_controller=9, actor_id=9)
+    changed = RangeOutcome(alice, bandit, change, reaction, controller=9, owed=reaction)
+    announcement = range_announcement(changed, actor_id=9)
     assert "it needs a Martial Pool die, and Bandit has none left this round" in announcement.content
     assert announcement.ping == []  # the GM made the change: nobody to wake
 

@@ -1,0 +1,153 @@
+"""``/spirit attack`` as a use case, without Discord (R27).
+
+The attack runs on an in-memory store through :meth:`~bot.store.Store.change`, as the cog runs it.
+Ansel (player 11, WIS +0, CHA -1, proficiency 2), Brigit (player 12) and a Ghost (the GM's) are dealt
+2♣, 3♣ and K♠: the Ghost acts first (R1). The dice are scripted: damage dice first when given, then the
+spirit's d20, then the defender's (two at disadvantage, R10). A refusal must leave the document as it
+was and write no log line.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import pytest
+
+from bot.catalog import load_catalog
+from bot.encounter.document import Encounter
+from bot.encounter.done import Done
+from bot.encounter.permissions import Actor
+from bot.encounter.spirits import SpiritAttack, make_spiritual_attack
+from bot.rules.dice import ScriptedDice
+from bot.rules.errors import RulesError
+from bot.rules.spirits import SpiritTarget
+from bot.store import LogEntry, Store, open_store
+from tests.rules.conftest import deck_dealing
+from tests.sheets import character
+
+CATALOG = load_catalog()
+CHANNEL = 100
+GM = Actor(user_id=1)
+ANN = Actor(user_id=11)
+BOB = Actor(user_id=12)
+
+
+@pytest.fixture
+async def store() -> AsyncIterator[Store]:
+    opened = await open_store(":memory:")
+    yield opened
+    await opened.close()
+
+
+async def haunted(store: Store, *cards: str, brigit_is_a_spirit: bool = False) -> Encounter:
+    """The fight of round 1, the Ghost's K♠ first unless ``cards`` say otherwise, saved in ``store``."""
+    encounter = Encounter(channel_id=CHANNEL, guild_id=10, gm_id=GM.user_id)
+    for actor, name in ((ANN, "Ansel"), (BOB, "Brigit")):
+        sheet = character(name)
+        encounter.join(actor.user_id, sheet, CATALOG.armor(sheet.armor))
+    ghost = CATALOG.monster("ghost")
+    encounter.add_npcs(ghost, None, count=1)
+    encounter.combatant("Brigit").spirit = brigit_is_a_spirit
+    encounter.initiative.deck = deck_dealing(*(cards or ("2C", "3C", "KS")))
+    encounter.deal(ScriptedDice([]))
+    return await store.save_encounter(encounter)
+
+
+def attack(actor: Actor, faces: list[int], **over: Any) -> Callable[[Encounter], Done[SpiritAttack]]:
+    options: dict[str, Any] = {
+        "who": None,
+        "target": "Ansel",
+        "ability": SpiritTarget.WIS,
+        "modifier": 3,
+        "defender_modifier": None,
+        "defender_score": None,
+        "protection": None,
+        "confirmed": False,
+        "proficiency": None,
+        "communion": False,
+        "damage": 4,
+        "damage_dice": None,
+    } | over
+    return lambda encounter: make_spiritual_attack(encounter, actor, ScriptedDice(faces), **options)
+
+
+async def log(store: Store) -> list[LogEntry]:
+    return await store.read_log(channel_id=CHANNEL)
+
+
+async def test_r27_a_won_attack_drains_the_rated_score_and_logs_it(store: Store) -> None:
+    before = await haunted(store)
+    saved, done = await store.change(CHANNEL, GM.user_id, attack(GM, [14, 15, 6]))
+    assert (done.spirit, done.defender, done.condition_added) == ("Ghost", "Ansel", False)
+    result = done.result
+    assert (result.attacker_total, result.defender_total, result.attacker_wins) == (17, 6, True)
+    assert (result.score_before, result.score_after, result.score_rated) == (7, 3, True)
+    assert done.damage_roll is None
+    # The fight keeps no ability scores: only the version moves.
+    assert saved.model_dump(exclude={"version"}) == before.model_dump(exclude={"version"})
+    assert [(entry.kind, entry.text, entry.user_id) for entry in await log(store)] == [
+        ("spirit", "Ghost made a spiritual attack on Ansel's WIS: 17 vs 6, won, WIS 7 → 3", GM.user_id)
+    ]
+
+
+async def test_r27_a_resisted_attack_keeps_the_score(store: Store) -> None:
+    await haunted(store)
+    over = {"ability": SpiritTarget.CHA, "defender_score": 12, "defender_modifier": 0}
+    _, done = await store.change(CHANNEL, GM.user_id, attack(GM, [5, 12, 18], **over))
+    assert not done.result.attacker_wins
+    [entry] = await log(store)
+    assert entry.text == "Ghost made a spiritual attack on Ansel's CHA: 8 vs 12, lost, CHA stays 12"
+
+
+async def test_r27_a_score_drained_to_0_puts_the_effect_on_the_defender(store: Store) -> None:
+    await haunted(store)
+    over = {"ability": SpiritTarget.CHA, "damage": None, "damage_dice": "1d6", "defender_score": 4}
+    saved, done = await store.change(CHANNEL, GM.user_id, attack(GM, [5, 14, 3, 2], **over))
+    assert done.condition_added
+    assert done.damage_roll is not None
+    assert done.damage_roll.total == 5
+    assert saved.combatant("Ansel").conditions == ["possessed by the spirit"]
+    assert await store.load_encounter(CHANNEL) == saved
+    [entry] = await log(store)
+    assert entry.text.endswith("won, CHA 4 → 0; Ansel is possessed by the spirit")
+
+
+async def test_r27_a_player_attacks_with_their_own_spirit_on_its_turn(store: Store) -> None:
+    await haunted(store, "2C", "KS", "3C", brigit_is_a_spirit=True)
+    _, done = await store.change(CHANNEL, BOB.user_id, attack(BOB, [18, 2, 5], modifier=1, damage=1))
+    assert done.spirit == "Brigit"
+    [entry] = await log(store)
+    assert entry.user_id == BOB.user_id
+
+
+@pytest.mark.parametrize(
+    ("actor", "over", "says"),
+    [
+        (ANN, {"target": "Brigit"}, "Ansel is not a spirit; only spirits make spiritual attacks (R27)"),
+        (GM, {"who": "Brigit"}, "Brigit is not a spirit"),
+        (ANN, {"who": "Ghost"}, "Ghost is not yours"),
+        (GM, {"target": "Ghost"}, "Ghost cannot attack itself"),
+        (GM, {"ability": SpiritTarget.INT}, "give it with `defender_modifier:`"),
+        (GM, {"damage": None}, "You gave neither of `damage:` and `damage_dice:`"),
+        (GM, {"damage_dice": "1d6"}, "You gave both of `damage:` and `damage_dice:`"),
+        (GM, {"target": "Nobody"}, "Nobody called 'Nobody' is in this fight"),
+    ],
+)
+async def test_r27_a_refused_attack_changes_nothing_and_logs_nothing(
+    store: Store, actor: Actor, over: dict[str, Any], says: str
+) -> None:
+    before = await haunted(store)
+    with pytest.raises(RulesError, match=re.escape(says)):
+        await store.change(CHANNEL, actor.user_id, attack(actor, [], **over))
+    assert await store.load_encounter(CHANNEL) == before
+    assert await log(store) == []
+
+
+async def test_r1_a_spirit_attacks_only_on_its_own_turn(store: Store) -> None:
+    before = await haunted(store, "2C", "KS", "3C")
+    with pytest.raises(RulesError, match="Ghost can make a spiritual attack only on their own turn"):
+        await store.change(CHANNEL, GM.user_id, attack(GM, [], who="Ghost"))
+    assert await store.load_encounter(CHANNEL) == before
+    assert await log(store) == []
