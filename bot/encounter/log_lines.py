@@ -13,11 +13,12 @@ from typing import TYPE_CHECKING, Protocol
 from ..rules.dice import Advantage, PoolRoll
 from ..rules.engagement import RangeChange
 from ..rules.initiative import JOKER_BONUS_ROLLS, CardInPlay, DealResult, RollKind, TurnStarted
+from ..rules.morale import MoraleStanding
 from ..rules.movement import COMBAT_RANGE_COST, RUNNING_MOVES, MoveResult
 from ..rules.saves import SaveResult
 from ..rules.turns import Advance
 from .document import HOLDER_NAME_LIMIT, Combatant, Encounter
-from .records import Exchange
+from .records import Exchange, MoraleProposal
 
 if TYPE_CHECKING:  # the families import their log lines from here
     from .attacks import AcAttack, ExchangeReport
@@ -173,6 +174,9 @@ def situation_words(advantage: Advantage) -> str:
     }.get(advantage, "")
 
 
+# ----------------------------------------------------------------------------- morale
+
+
 def check_log_line(by: str, who: str, report: MoraleCheckReport) -> str:
     """Plain text: ``Gamemaster: morale check for Bandits: Bandit 1 9+1=10 routed; Skeleton immune``."""
     parts: list[str] = []
@@ -200,6 +204,21 @@ def rally_log_line(by: str, report: RallyReport) -> str:
         f"{by}: {report.rallier.name} rallied (CHA {faces} keep {result.roll.value} "
         f"{signed(sum(m.value for m in result.modifiers))} = {result.total}) and {outcome}{tail}"
     )
+
+
+def standing_log_line(by: str, combatant: Combatant, previous: MoraleStanding) -> str:
+    """``Gamemaster: Bandit 2 is now frightened (was routed)``: the GM's ruling (R21)."""
+    return f"{by}: {combatant.name} is now {combatant.standing.value} (was {previous.value})"
+
+
+def proposal_settled_log_line(by: str, proposal: MoraleProposal) -> str:
+    """A confirmed proposal (R22) whose group has nobody left to check."""
+    return f"{by}: morale proposal #{proposal.id} for {proposal.group} settled, nobody left to check"
+
+
+def proposal_dismissed_log_line(by: str, proposal: MoraleProposal) -> str:
+    """The GM declined a proposed check (R22): nothing was rolled."""
+    return f"{by}: no morale check for {proposal.group} (proposal #{proposal.id}, {proposal.reason.value})"
 
 
 def spirit_log_line(attack: SpiritAttack) -> str:

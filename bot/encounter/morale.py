@@ -4,6 +4,9 @@ The rules core (:mod:`bot.rules.morale`) knows subjects, groups and triggers; th
 off the :class:`~bot.encounter.document.Encounter` and writes the outcome back: each combatant's standing and
 the fight's open :class:`~bot.encounter.records.MoraleProposal` records. Everything here is plain work on
 the fight document, run inside one :meth:`~bot.store.Store.change` transaction; nothing knows Discord.
+The operations of ``/morale`` and its proposal buttons (:func:`check`, :func:`rally`,
+:func:`rule_standing`, :func:`confirm`, :func:`dismiss`) return a :class:`~bot.encounter.done.Done`
+with their log lines.
 
 Choices where the rulings are silent, recorded once here and on the functions that make them:
 
@@ -35,12 +38,20 @@ from ..rules.morale import (
     RallyResult,
     morale_check,
     morale_triggers,
-    rally,
 )
-from .document import Combatant, Encounter, Side, group_holder
+from ..rules.morale import rally as roll_rally
+from .document import GROUP_PREFIX, Combatant, Encounter, Side, group_holder
+from .done import Done
 from .errors import ProposalResolved
 from .fighters import joker_bonus
-from .permissions import require_turn
+from .log_lines import (
+    check_log_line,
+    proposal_dismissed_log_line,
+    proposal_settled_log_line,
+    rally_log_line,
+    standing_log_line,
+)
+from .permissions import Actor, acting_combatant, require_gm, require_turn
 from .records import MoraleProposal
 
 # ----------------------------------------------------------------------------- what morale sees
@@ -324,7 +335,7 @@ def rally_allies(
     require_turn(encounter, rallier, "rally their allies")
     allies = rally_allies_of(encounter, rallier)
     shaken = [ally for ally in allies if ally.standing.failed]
-    result = rally(
+    result = roll_rally(
         dice,
         morale_subject(rallier),
         is_leader=rallier.leader,
@@ -350,3 +361,112 @@ def set_standing(combatant: Combatant, standing: MoraleStanding) -> MoraleStandi
         raise IllegalAction(f"{shown(combatant.name)} is already {standing.value}.")
     combatant.standing = standing
     return previous
+
+
+# ----------------------------------------------------------------------------- the operations
+
+
+def find_group(encounter: Encounter, wanted: str) -> str | None:
+    """The NPC group a value names: a group holder picked from the autocomplete, or a group's name."""
+    for group in encounter.groups:
+        if wanted == group_holder(group):
+            return group
+    if wanted.startswith(GROUP_PREFIX):
+        return None
+    for group in encounter.groups:
+        if group_holder(group) == group_holder(wanted):
+            return group
+    return None
+
+
+def _targets(encounter: Encounter, who: str) -> tuple[str, list[Combatant] | None]:
+    """What ``who`` names: an NPC group (the name, None: the whole group) or one combatant."""
+    group = find_group(encounter, who)
+    if group is not None:
+        return group, None
+    combatant = encounter.combatant(who)
+    return combatant.name, [combatant]
+
+
+@dataclass(slots=True)
+class CheckCalled:
+    """``/morale check``: whom the GM named (a group's name or a combatant's) and what the check did."""
+
+    who: str
+    report: MoraleCheckReport
+
+
+def check(
+    encounter: Encounter,
+    actor: Actor,
+    *,
+    who: str,
+    by: str,
+    dice: DiceSource,
+    advantage: Advantage = Advantage.NONE,
+    can_escape: bool = True,
+) -> Done[CheckCalled]:
+    """``/morale check``: the GM calls a check (R21) for an NPC group (every member able to) or one
+    combatant (a player character only this way, R22)."""
+    require_gm(encounter, actor, "call for a morale check")
+    name, targets = _targets(encounter, who)
+    if targets is None:
+        report = check_group(encounter, name, dice, advantage=advantage, can_escape=can_escape)
+    else:
+        report = check_morale(encounter, targets, dice, advantage=advantage, can_escape=can_escape)
+    return Done(CheckCalled(name, report), log=[check_log_line(by, name, report)], kind="morale")
+
+
+def rally(
+    encounter: Encounter,
+    actor: Actor,
+    *,
+    who: str | None,
+    by: str,
+    dice: DiceSource,
+    advantage: Advantage = Advantage.NONE,
+) -> Done[RallyReport]:
+    """``/morale rally``: the combatant named (yours), else yours, rallies its allies (R23,
+    :func:`rally_allies`)."""
+    rallier = acting_combatant(encounter, actor, who, "rally")
+    report = rally_allies(encounter, rallier, dice, advantage=advantage)
+    return Done(report, log=[rally_log_line(by, report)], kind="morale")
+
+
+@dataclass(slots=True)
+class StandingRuled:
+    """``/morale set``: the combatant the GM ruled on (with its new standing) and the standing it had."""
+
+    combatant: Combatant
+    previous: MoraleStanding
+
+
+def rule_standing(
+    encounter: Encounter, actor: Actor, *, who: str, standing: MoraleStanding, by: str
+) -> Done[StandingRuled]:
+    """``/morale set``: the GM rules a combatant Steady, Routed or Frightened (R21, :func:`set_standing`)."""
+    require_gm(encounter, actor, "rule on morale")
+    combatant = encounter.combatant(who)
+    previous = set_standing(combatant, standing)
+    line = standing_log_line(by, combatant, previous)
+    return Done(StandingRuled(combatant, previous), log=[line], kind="morale")
+
+
+def confirm(
+    encounter: Encounter, actor: Actor, *, proposal_id: int, by: str, dice: DiceSource
+) -> Done[ProposalCheck]:
+    """The GM's button under a proposal: the group's check is rolled once (R22, :func:`roll_proposal`)."""
+    require_gm(encounter, actor, "roll a proposed morale check")
+    rolled = roll_proposal(encounter, proposal_id, dice)
+    if rolled.report is None:
+        line = proposal_settled_log_line(by, rolled.proposal)
+    else:
+        line = check_log_line(by, rolled.proposal.group, rolled.report)
+    return Done(rolled, log=[line], kind="morale")
+
+
+def dismiss(encounter: Encounter, actor: Actor, *, proposal_id: int, by: str) -> Done[MoraleProposal]:
+    """The GM's other button: no check for this proposal; nothing is rolled (R22)."""
+    require_gm(encounter, actor, "dismiss a proposed morale check")
+    dismissed = dismiss_proposal(encounter, proposal_id)
+    return Done(dismissed, log=[proposal_dismissed_log_line(by, dismissed)], kind="morale")

@@ -5,9 +5,9 @@ an active defense, the chance of a counterattack (R9-R16, R18)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from ..encounter.log_lines import dice_count, signed
+from ..encounter.odds import DefenseOdds, EncounterOdds, NumbersOdds
 from ..rules.dice import Advantage, Modifier, sum_of
 from ..rules.errors import shown
 from ..rules.odds import AttackOdds
@@ -45,21 +45,6 @@ def odds_line(odds: AttackOdds, *, active: bool, missile: bool) -> str:
     return " · ".join(parts)
 
 
-@dataclass(frozen=True, slots=True)
-class NumbersOdds:
-    """``/odds`` with bare numbers: what was asked and the answer."""
-
-    dice: int
-    bonus: int
-    advantage: Advantage
-    missile: bool
-    odds: AttackOdds
-    passive_defense: int | None = None
-    defense_dice: int = 0
-    defense_bonus: int = 0
-    void: bool = False
-
-
 def numbers_reply(asked: NumbersOdds) -> str:
     """The answer to ``/odds`` with numbers: the inputs as one sentence, then the odds."""
     attack = f"{dice_count(asked.dice)} {signed(asked.bonus)}"
@@ -83,34 +68,21 @@ def numbers_reply(asked: NumbersOdds) -> str:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class DefenseOdds:
-    """One way the target may defend, with its numbers and the odds against it.
-
-    ``dice`` is 0 for a passive defense (``bonus`` then adds up to it, R13), else the pool dice of an
-    active one (R14), to which ``shield`` adds a free die. ``undefended`` says why the target cannot
-    defend, when it cannot."""
-
-    odds: AttackOdds
-    bonus: tuple[Modifier, ...]
-    dice: int = 0
-    shield: bool = False
-    void: bool = False
-    undefended: str | None = None
-
-    @property
-    def active(self) -> bool:
-        return self.dice > 0
-
-
 def defense_heading(target: str, defense: DefenseOdds) -> str:
-    """``**If Bandit defends passively**: 11 (Base +8, Prowess +1, Dex +1) (R13)`` and the like."""
+    """``**If Bandit defends passively**: 11 (Base +8, Prowess +1, Dex +1) (R13)`` and the like; a target
+    down or out cold defends passively, without being asked (``**Bandit is down and defends
+    passively**: ...``)."""
     total = sum_of(defense.bonus)
     if defense.undefended is not None:
         return f"**{target} is {defense.undefended} and cannot defend**: undefended, {total} (R13)"
     if not defense.active:
         parts = ", ".join(f"{m.label} {signed(m.value)}" for m in defense.bonus)
-        return f"**If {target} defends passively**: {total} ({parts}) (R13)"
+        how = (
+            f"{target} is {defense.down} and defends passively"
+            if defense.down
+            else f"If {target} defends passively"
+        )
+        return f"**{how}**: {total} ({parts}) (R13)"
     shield = " + 1 free shield die" if defense.shield else ""
     void = ", void: no DB and no Bind" if defense.void else ""
     return (
@@ -119,28 +91,7 @@ def defense_heading(target: str, defense: DefenseOdds) -> str:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class FightOdds:
-    """``/odds target:`` in a fight: the attack as the fight sees it, and the odds per defense."""
-
-    attacker: str
-    target: str
-    dice: int
-    dice_left: int
-    weapon: str
-    attack_type: str
-    kind: str
-    """``attack``, ``counterattack`` or ``opportunity attack`` (R11: the last two use Speed)."""
-    range_label: str
-    bonus: tuple[Modifier, ...]
-    advantage: Advantage
-    situations: tuple[str, ...]
-    missile: bool
-    defenses: tuple[DefenseOdds, ...]
-    notes: tuple[str, ...] = ()
-
-
-def fight_reply(fight: FightOdds) -> str:
+def encounter_reply(fight: EncounterOdds) -> str:
     """The answer to ``/odds target:``: who attacks whom with what, then one block per defense."""
     attacker, target = shown(fight.attacker), shown(fight.target)
     left = f", {fight.dice_left} left this round" if fight.dice_left != fight.dice else ""
@@ -163,10 +114,3 @@ def fight_reply(fight: FightOdds) -> str:
         lines.append(odds_line(defense.odds, active=defense.active, missile=fight.missile))
     lines.extend(f"-# {note}" for note in fight.notes)
     return "\n".join(lines)
-
-
-NUMBERS_HELP = (
-    "Outside a fight, give the defense as numbers: `defense:` for a passive defense (R13), or "
-    "`defense_dice:` with `defense_bonus:` for an active one (R14), not both. "
-    "In a fight, `target:` fills everything in from the fight."
-)

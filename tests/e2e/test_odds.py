@@ -6,20 +6,21 @@ enough to count by hand. Nothing is rolled: the bots run on dice that fail the t
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 
 from bot.encounter.document import Encounter
 from bot.encounter.records import Reaction, ReactionKind
-from bot.rules.dice import Advantage
+from bot.rules.dice import Advantage, ScriptedDice
 from bot.rules.engagement import Range
 from bot.rules.morale import MoraleStanding
 from bot.rules.odds import AttackOdds, attack_odds
 from bot.ui.odds_views import odds_line
 
 from .fake_discord import FakeDiscord, World
-from .fights import StackedDice, channel_log, fight_of, seed_fight
+from .fights import StackedDice, channel_log, dealt_fight, fight_of, seed_fight
 from .harness import RunningBot
 
 NO_DICE = StackedDice()
@@ -341,17 +342,71 @@ async def test_refusals_in_a_fight(world: World, start_bot: Any, options: dict[s
     assert await channel_log(pommel, world) == []
 
 
-async def test_r13_a_downed_target_cannot_defend(world: World, start_bot: Any) -> None:
-    pommel = await start_bot(dice=NO_DICE)
-    await skirmish(pommel, world)
+def all_rolled(pommel: RunningBot) -> None:
+    """The /attack of the test rolled every scripted face, and no more."""
+    dice = pommel.bot.dice
+    assert isinstance(dice, ScriptedDice)
+    assert dice.remaining == 0, f"{dice.remaining} scripted faces were not rolled"
+
+
+def quoted_defense(odds: str, heading: str) -> int:
+    """The defense total an /odds reply quotes under ``heading`` (``**Bandit is down ...**: 10 (...)``)."""
+    found = re.search(rf"\*\*{re.escape(heading)}\*\*: (?:undefended, )?(-?\d+)", odds)
+    assert found is not None, odds
+    return int(found[1])
+
+
+def rolled_against(attacked: str) -> int:
+    """The defense total an /attack result rolled against (``🛡️ Passive defense (R13): ... = **10**``)."""
+    found = re.search(r"🛡️ (?:Passive defense|Undefended) \(R13\): .* = \*\*(-?\d+)\*\*", attacked)
+    assert found is not None, attacked
+    return int(found[1])
+
+
+async def test_r13_a_downed_target_defends_passively_with_what_attack_rolls_against(
+    world: World, start_bot: Any
+) -> None:
+    """R13: a combatant down or out cold defends passively, without being asked (docs/CHOICES.md):
+    /odds quotes the very defense /attack then rolls against, and no active defense."""
 
     def fell(encounter: Encounter) -> None:
         encounter.combatant("Bandit").hp = 0
 
-    await change(pommel, world, fell)
-    result = await pommel.slash("odds", user=world.player, options={"target": "Bandit"})
-    assert "**Bandit is down and cannot defend**: undefended, 2 (R13)" in result.content
-    assert "defends actively" not in result.content
+    pommel = await dealt_fight(world, start_bot, faces=[2], edit=fell)
+    odds = await pommel.slash("odds", user=world.player, options={"target": "Bandit"})
+    assert "**Bandit is down and defends passively**: 10 (Base +8, Prowess +1, Dex +1) (R13)" in odds.content
+    assert line(attack_odds(attack_dice=1, attack_bonus=5, passive_defense=10), active=False) in odds.content
+    assert "defends actively" not in odds.content
+    assert "no Martial Pool dice left" not in odds.content
+
+    attacked = await pommel.slash("attack", user=world.player, options={"target": "Bandit"})
+    assert not attacked.ephemeral, attacked.content
+    assert "🛡️ Passive defense (R13)" in attacked.content
+    assert rolled_against(attacked.content) == quoted_defense(
+        odds.content, "Bandit is down and defends passively"
+    )
+    all_rolled(pommel)
+
+
+async def test_r13_a_helpless_target_is_undefended_as_attack_rolls_against(
+    world: World, start_bot: Any
+) -> None:
+    """R13: the helpless condition leaves the target undefended, in /odds as in /attack."""
+
+    def helpless(encounter: Encounter) -> None:
+        encounter.combatant("Bandit").add_condition("helpless")
+
+    pommel = await dealt_fight(world, start_bot, faces=[2, 3], edit=helpless)
+    odds = await pommel.slash("odds", user=world.player, options={"target": "Bandit"})
+    assert "**Bandit is helpless and cannot defend**: undefended, 2 (R13)" in odds.content
+    assert "defends actively" not in odds.content
+
+    attacked = await pommel.slash("attack", user=world.player, options={"target": "Bandit"})
+    assert "🛡️ Undefended (R13): +2 Undefended = **2**" in attacked.content
+    assert rolled_against(attacked.content) == quoted_defense(
+        odds.content, "Bandit is helpless and cannot defend"
+    )
+    all_rolled(pommel)
 
 
 async def test_r27_a_spirit_target_gets_a_warning(world: World, start_bot: Any) -> None:

@@ -1,4 +1,5 @@
-"""Morale at the table: group snapshots, proposals, checks and rallies on the fight document (R21-R23).
+"""Morale at the table: group snapshots, proposals, checks and rallies on the fight document (R21-R23),
+and the ``/morale`` operations run as the cog runs them, through a real store, with their log lines.
 
 Dice are scripted: a test that expects no roll gives none, so an unexpected die fails it. A refused
 request must leave the whole document unchanged.
@@ -6,13 +7,15 @@ request must leave the whole document unchanged.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot.encounter.document import Combatant, Encounter, TableOptions
-from bot.encounter.errors import ProposalResolved
+from bot.encounter import morale
+from bot.encounter.document import Combatant, Encounter, TableOptions, group_holder
+from bot.encounter.errors import NotAllowed, ProposalResolved
 from bot.encounter.morale import (
     check_group,
     check_morale,
@@ -24,11 +27,13 @@ from bot.encounter.morale import (
     rally_allies,
     roll_proposal,
 )
+from bot.encounter.permissions import Actor
 from bot.rules.dice import Advantage, ScriptedDice
 from bot.rules.equipment import MonsterTemplate
 from bot.rules.errors import RulesError
 from bot.rules.morale import MemberStatus, MoraleStanding, MoraleTriggerReason
 from bot.rules.turns import ClaimPause
+from bot.store import Store, open_store
 from tests.rules.conftest import deck_dealing
 from tests.sheets import character
 
@@ -376,3 +381,212 @@ def test_r23_refusals_roll_nothing_and_change_nothing() -> None:
     ansel = encounter.combatant("Ansel")
     encounter.combatant("Bors").standing = MoraleStanding.ROUTED
     refused(encounter, lambda: rally_allies(encounter, ansel, NO_DICE), "only on their own turn")
+
+
+# ----------------------------------------------------------------------------- the operations, stored
+
+CHANNEL = 100
+BY = "Gamemaster"
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    """A real SQLite store in a file of its own; the tests put a fight in #100 first."""
+    opened = await open_store(tmp_path / "pommel.db")
+    try:
+        yield opened
+    finally:
+        await opened.close()
+
+
+async def stored(store: Store, encounter: Encounter) -> Encounter:
+    return await store.save_encounter(encounter)
+
+
+async def morale_log(store: Store) -> list[str]:
+    return [entry.text for entry in await store.read_log(channel_id=CHANNEL) if entry.kind == "morale"]
+
+
+async def saved_fight(store: Store) -> Encounter:
+    encounter = await store.load_encounter(CHANNEL)
+    assert encounter is not None
+    return encounter
+
+
+def with_leader_down() -> Encounter:
+    """The fight with Bandit 1, the Bandits' leader, down and the R22 check proposed (#1)."""
+    encounter = fight()
+    before = group_snapshot(encounter, "Bandits")
+    bandits(encounter)[0].hp = 0
+    propose_checks(encounter, before)
+    return encounter
+
+
+async def test_r21_a_check_called_for_a_group_is_one_change_with_its_log_line(store: Store) -> None:
+    """The group picked from the autocomplete (its holder) checks: each standing is saved with the log
+    line, and the result names the group for the announcement."""
+    await stored(store, fight())
+    saved, checked = await store.change(
+        CHANNEL,
+        GM,
+        lambda e: morale.check(
+            e, Actor(user_id=GM), who=group_holder("Bandits"), by=BY, dice=ScriptedDice([9, 10, 15, 2])
+        ),
+    )
+    assert checked.who == "Bandits"
+    assert [(c.name, r.total) for c, r in checked.report.results] == [
+        ("Bandit 1", 10),
+        ("Bandit 2", 11),
+        ("Bandit 3", 16),
+        ("Bandit 4", 3),
+    ]
+    standings = [c.standing for c in bandits(await saved_fight(store))]
+    assert standings == [
+        MoraleStanding.ROUTED,
+        MoraleStanding.STEADY,
+        MoraleStanding.STEADY,
+        MoraleStanding.ROUTED,
+    ]
+    assert [c.standing for c in bandits(saved)] == standings
+    assert await morale_log(store) == [
+        "Gamemaster: morale check for Bandits: Bandit 1 9 keep 9 +1 = 10 routed; "
+        "Bandit 2 10 keep 10 +1 = 11 holds; Bandit 3 15 keep 15 +1 = 16 holds; "
+        "Bandit 4 2 keep 2 +1 = 3 routed"
+    ]
+
+
+async def test_r21_one_combatant_checks_and_cannot_escape(store: Store) -> None:
+    await stored(store, fight())
+    _, checked = await store.change(
+        CHANNEL,
+        GM,
+        lambda e: morale.check(
+            e,
+            Actor(user_id=GM),
+            who="Ansel",
+            by=BY,
+            dice=ScriptedDice([7, 4]),
+            advantage=Advantage.DISADVANTAGE,
+            can_escape=False,
+        ),
+    )
+    assert checked.who == "Ansel"
+    assert (await saved_fight(store)).combatant("Ansel").standing is MoraleStanding.FRIGHTENED
+    assert await morale_log(store) == [
+        "Gamemaster: morale check for Ansel with disadvantage (cannot escape): "
+        "Ansel 7/4 keep 4 +3 = 7 frightened"
+    ]
+
+
+async def test_only_the_gm_calls_a_check_or_rules_on_morale_and_a_refusal_saves_nothing(store: Store) -> None:
+    before = await stored(store, fight())
+    player = Actor(user_id=ANN)
+    with pytest.raises(NotAllowed, match="call for a morale check"):
+        await store.change(
+            CHANNEL, ANN, lambda e: morale.check(e, player, who="Bandits", by="Ann", dice=NO_DICE)
+        )
+    with pytest.raises(NotAllowed, match="rule on morale"):
+        await store.change(
+            CHANNEL,
+            ANN,
+            lambda e: morale.rule_standing(
+                e, player, who="Bandit 2", standing=MoraleStanding.ROUTED, by="Ann"
+            ),
+        )
+    assert await saved_fight(store) == before
+    assert await morale_log(store) == []
+
+
+async def test_r23_a_rally_is_one_change_with_its_log_line(store: Store) -> None:
+    encounter = dealt("2C", "3C", "KS", "4C")  # the Bandits' turn (no Joker)
+    leader, routed, _, _ = bandits(encounter)
+    leader.cha_mod = 1
+    routed.standing = MoraleStanding.ROUTED
+    await stored(store, encounter)
+    # CHA 10 + 1 = 11 succeeds (the leader: one die); Bandit 2's morale re-roll 12 + 1 passes.
+    _, report = await store.change(
+        CHANNEL,
+        GM,
+        lambda e: morale.rally(e, Actor(user_id=GM), who="Bandit 1", by=BY, dice=ScriptedDice([10, 12])),
+    )
+    assert report.result.success
+    assert [ally.name for ally in report.allies] == ["Bandit 2"]
+    assert (await saved_fight(store)).combatant("Bandit 2").standing is MoraleStanding.STEADY
+    assert await morale_log(store) == [
+        "Gamemaster: Bandit 1 rallied (CHA 10 keep 10 +1 = 11) and succeeded; back: Bandit 2"
+    ]
+
+
+async def test_r21_the_gm_rules_a_standing_and_the_same_one_again_is_refused(store: Store) -> None:
+    encounter = fight()
+    bandits(encounter)[1].standing = MoraleStanding.ROUTED
+    await stored(store, encounter)
+    gm = Actor(user_id=GM)
+    _, ruled = await store.change(
+        CHANNEL,
+        GM,
+        lambda e: morale.rule_standing(e, gm, who="Bandit 2", standing=MoraleStanding.FRIGHTENED, by=BY),
+    )
+    assert (ruled.combatant.name, ruled.previous) == ("Bandit 2", MoraleStanding.ROUTED)
+    assert ruled.combatant.standing is MoraleStanding.FRIGHTENED
+    saved = await saved_fight(store)
+    assert saved.combatant("Bandit 2").standing is MoraleStanding.FRIGHTENED
+    with pytest.raises(RulesError, match="already frightened"):
+        await store.change(
+            CHANNEL,
+            GM,
+            lambda e: morale.rule_standing(e, gm, who="Bandit 2", standing=MoraleStanding.FRIGHTENED, by=BY),
+        )
+    assert await saved_fight(store) == saved
+    assert await morale_log(store) == ["Gamemaster: Bandit 2 is now frightened (was routed)"]
+
+
+async def test_r22_confirming_a_proposal_rolls_once_and_logs_the_check(store: Store) -> None:
+    await stored(store, with_leader_down())
+    gm = Actor(user_id=GM)
+    _, rolled = await store.change(
+        CHANNEL, GM, lambda e: morale.confirm(e, gm, proposal_id=1, by=BY, dice=ScriptedDice([4, 12, 13]))
+    )
+    assert rolled.proposal.id == 1
+    assert rolled.report is not None
+    saved = await saved_fight(store)
+    assert saved.morale_proposals == []
+    assert saved.combatant("Bandit 2").standing is MoraleStanding.ROUTED
+    with pytest.raises(ProposalResolved):
+        await store.change(CHANNEL, GM, lambda e: morale.confirm(e, gm, proposal_id=1, by=BY, dice=NO_DICE))
+    assert await saved_fight(store) == saved
+    assert await morale_log(store) == [
+        "Gamemaster: morale check for Bandits: Bandit 2 4 keep 4 +1 = 5 routed; "
+        "Bandit 3 12 keep 12 +1 = 13 holds; Bandit 4 13 keep 13 +1 = 14 holds"
+    ]
+
+
+async def test_r22_a_proposal_with_nobody_left_to_check_is_settled_with_its_log_line(store: Store) -> None:
+    encounter = with_leader_down()
+    for bandit in bandits(encounter):
+        bandit.hp = 0
+    await stored(store, encounter)
+    _, rolled = await store.change(
+        CHANNEL, GM, lambda e: morale.confirm(e, Actor(user_id=GM), proposal_id=1, by=BY, dice=NO_DICE)
+    )
+    assert rolled.report is None
+    assert (await saved_fight(store)).morale_proposals == []
+    assert await morale_log(store) == [
+        "Gamemaster: morale proposal #1 for Bandits settled, nobody left to check"
+    ]
+
+
+async def test_r22_the_gm_dismisses_a_proposal_only_the_gm(store: Store) -> None:
+    await stored(store, with_leader_down())
+    with pytest.raises(NotAllowed, match="dismiss a proposed morale check"):
+        await store.change(
+            CHANNEL, ANN, lambda e: morale.dismiss(e, Actor(user_id=ANN), proposal_id=1, by="Ann")
+        )
+    _, dismissed = await store.change(
+        CHANNEL, GM, lambda e: morale.dismiss(e, Actor(user_id=GM), proposal_id=1, by=BY)
+    )
+    assert (dismissed.id, dismissed.group) == (1, "Bandits")
+    saved = await saved_fight(store)
+    assert saved.morale_proposals == []
+    assert [c.standing for c in bandits(saved)] == [MoraleStanding.STEADY] * 4  # nothing rolled
+    assert await morale_log(store) == ["Gamemaster: no morale check for Bandits (proposal #1, leader lost)"]

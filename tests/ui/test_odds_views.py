@@ -2,20 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
+from bot.encounter.odds import DefenseOdds, EncounterOdds, NumbersOdds
 from bot.rules.dice import Advantage, Modifier
 from bot.rules.odds import AttackOdds, attack_odds
-from bot.ui.odds_views import (
-    DefenseOdds,
-    FightOdds,
-    NumbersOdds,
-    defense_heading,
-    fight_reply,
-    numbers_reply,
-    odds_line,
-    percent,
-)
+from bot.ui.odds_views import defense_heading, encounter_reply, numbers_reply, odds_line, percent
 
 
 def test_percent_rounds_to_one_decimal() -> None:
@@ -83,6 +76,11 @@ def test_defense_headings_say_how_the_target_defends() -> None:
         defense_heading("Bandit", passive)
         == "**If Bandit defends passively**: 10 (Base +8, Prowess +2) (R13)"
     )
+    down = DefenseOdds(odds, passive.bonus, down="down")
+    assert (
+        defense_heading("Bandit", down)
+        == "**Bandit is down and defends passively**: 10 (Base +8, Prowess +2) (R13)"
+    )
     undefended = DefenseOdds(odds, (Modifier(label="Undefended", value=2),), undefended="unconscious")
     assert defense_heading("Bandit", undefended) == (
         "**Bandit is unconscious and cannot defend**: undefended, 2 (R13)"
@@ -98,7 +96,7 @@ def test_defense_headings_say_how_the_target_defends() -> None:
 
 def test_fight_reply_escapes_names_and_lists_notes() -> None:
     odds = attack_odds(attack_dice=1, attack_bonus=4, passive_defense=11)
-    fight = FightOdds(
+    fight = EncounterOdds(
         attacker="*Ansel*",
         target="Bandit",
         dice=1,
@@ -114,8 +112,11 @@ def test_fight_reply_escapes_names_and_lists_notes() -> None:
         defenses=(DefenseOdds(odds, (Modifier(label="Base", value=11),)),),
         notes=("Bandit is a spirit.",),
     )
-    reply = fight_reply(fight)
+    reply = encounter_reply(fight)
     assert reply.startswith("🎯 **\\*Ansel\\* → Bandit**")
+    escaped_once = encounter_reply(replace(fight, target="*Bandit*"))
+    assert escaped_once.startswith("🎯 **\\*Ansel\\* → \\*Bandit\\***")
+    assert "**If \\*Bandit\\* defends passively**" in escaped_once
     assert (
         "**\\*Ansel\\***: 1 die, Sword, Arming, chop at Onset range: +4 (Prowess +1, Reach +3) (R11)" in reply
     )

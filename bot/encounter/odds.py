@@ -1,0 +1,290 @@
+"""The exact odds of an attack (``/odds``), from bare numbers or as the encounter stands.
+
+With numbers (:func:`numbers_odds`) nothing but the rules core is needed. With a target
+(:func:`odds_in_encounter`) the encounter supplies every number the attack would use: the attacker's
+bonus (R11, by the pair's range, R12, and the Joker, R3), its situations (R25), the target's passive
+defense (R13) and, when the target could defend actively, an active defense with all its dice left and
+its shield (R14). What defends against the attack is the one rule ``/attack`` follows
+(:func:`~bot.encounter.fighters.undefended_because`,
+:func:`~bot.encounter.fighters.may_defend_actively`): a helpless or unaware target is undefended, one
+down or out cold defends passively. Nothing is rolled, spent or logged; the document is only read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from ..catalog import Catalog
+from ..rules.combat import AttackKind, active_defense_bonus, attack_bonus, check_attack, passive_defense
+from ..rules.dice import Advantage, Modifier, sum_of
+from ..rules.equipment import AttackType
+from ..rules.errors import IllegalAction, RulesError, shown
+from ..rules.odds import AttackOdds, attack_odds
+from ..rules.options import RuleOptions
+from .attacks import Declaration, plan_attack
+from .document import Combatant, Encounter
+from .fighters import fighter, may_defend_actively, shield_usable, undefended_because
+from .log_lines import dice_count
+from .permissions import Actor, acting_combatant
+
+NUMBERS_HELP = (
+    "Outside a fight, give the defense as numbers: `defense:` for a passive defense (R13), or "
+    "`defense_dice:` with `defense_bonus:` for an active one (R14), not both. "
+    "In a fight, `target:` fills everything in from the fight."
+)
+"""How ``/odds`` is asked, said with every refusal of a question it cannot answer."""
+SITUATION_GIVEN = "your `situation:`"
+FIGHT_ONLY = ("who", "attack_type")
+"""Options that name someone in a fight: they need ``target:``."""
+NUMBERS_ONLY = ("bonus", "defense", "defense_dice", "defense_bonus", "missile")
+"""Options the fight supplies itself when ``target:`` is given."""
+
+
+# ----------------------------------------------------------------------------- what the odds are of
+
+
+@dataclass(frozen=True, slots=True)
+class NumbersOdds:
+    """``/odds`` with bare numbers: what was asked and the answer."""
+
+    dice: int
+    bonus: int
+    advantage: Advantage
+    missile: bool
+    odds: AttackOdds
+    passive_defense: int | None = None
+    defense_dice: int = 0
+    defense_bonus: int = 0
+    void: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class DefenseOdds:
+    """One way the target may defend, with its numbers and the odds against it.
+
+    ``dice`` is 0 for a passive defense (``bonus`` then adds up to it, R13), else the pool dice of an
+    active one (R14), to which ``shield`` adds a free die. ``undefended`` says why the target cannot
+    defend, when it cannot; ``down`` why it can only defend passively (down or unconscious), when so."""
+
+    odds: AttackOdds
+    bonus: tuple[Modifier, ...]
+    dice: int = 0
+    shield: bool = False
+    void: bool = False
+    undefended: str | None = None
+    down: str | None = None
+
+    @property
+    def active(self) -> bool:
+        return self.dice > 0
+
+
+@dataclass(frozen=True, slots=True)
+class EncounterOdds:
+    """``/odds target:`` in a fight: the attack as the encounter sees it, and the odds per defense."""
+
+    attacker: str
+    target: str
+    dice: int
+    dice_left: int
+    weapon: str
+    attack_type: str
+    kind: str
+    """``attack``, ``counterattack`` or ``opportunity attack`` (R11: the last two use Speed)."""
+    range_label: str
+    bonus: tuple[Modifier, ...]
+    advantage: Advantage
+    situations: tuple[str, ...]
+    missile: bool
+    defenses: tuple[DefenseOdds, ...]
+    notes: tuple[str, ...] = ()
+
+
+# ----------------------------------------------------------------------------- the questions
+
+
+def require_options_fit(given: Mapping[str, object], *, target: bool) -> None:
+    """Refuse options that do not go with the question: with ``target:`` the fight supplies the bonus
+    and the defense; without it, nobody in a fight can be named."""
+    if target:
+        wrong = [f"`{name}:`" for name in NUMBERS_ONLY if given.get(name) is not None]
+        if wrong:
+            raise RulesError(
+                "With `target:` the fight supplies the bonus and the defense; leave out "
+                f"{', '.join(wrong)}, or leave out `target:` to work from your own numbers."
+            )
+        return
+    wrong = [f"`{name}:`" for name in FIGHT_ONLY if given.get(name) is not None]
+    if wrong:
+        raise RulesError(f"{', '.join(wrong)} name someone in a fight; give `target:` too.")
+
+
+def numbers_odds(
+    *,
+    dice: int,
+    bonus: int,
+    defense: int | None,
+    defense_dice: int | None,
+    defense_bonus: int | None,
+    advantage: Advantage,
+    void: bool,
+    missile: bool,
+    options: RuleOptions,
+) -> NumbersOdds:
+    """``/odds`` with numbers: exactly one of a passive defense and active defense dice (R13, R14)."""
+    if (defense is None) == (defense_dice is None):
+        given = "both" if defense is not None else "neither"
+        raise RulesError(f"You gave {given} of `defense:` and `defense_dice:`. {NUMBERS_HELP}")
+    if defense is not None and defense_bonus is not None:
+        raise RulesError(f"`defense_bonus:` goes with `defense_dice:` (an active defense). {NUMBERS_HELP}")
+    if defense is not None and void:
+        raise RulesError("`void:` is a way to defend actively (R14 step 6); give `defense_dice:` with it.")
+    odds = attack_odds(
+        attack_dice=dice,
+        attack_bonus=bonus,
+        passive_defense=defense,
+        defense_dice=defense_dice or 0,
+        defense_bonus=defense_bonus or 0,
+        attack_advantage=advantage,
+        void=void,
+        missile=missile,
+        options=options,
+    )
+    return NumbersOdds(
+        dice=dice,
+        bonus=bonus,
+        advantage=advantage,
+        missile=missile,
+        odds=odds,
+        passive_defense=defense,
+        defense_dice=defense_dice or 0,
+        defense_bonus=defense_bonus or 0,
+        void=void,
+    )
+
+
+def encounter_odds(
+    encounter: Encounter,
+    catalog: Catalog,
+    attacker: Combatant,
+    target: Combatant,
+    *,
+    dice: int | None,
+    attack_type: AttackType | None,
+    extra: Advantage,
+    void: bool,
+) -> EncounterOdds:
+    """The odds of ``attacker``'s next attack on ``target`` as the encounter stands (R3, R11-R14, R25).
+
+    The range is the one the attack would happen at (R12: a second attack in a round closes to Melee
+    unless every attack of the round used 2+ dice), the attack type /attack would pick, and off its
+    turn an attacker owed a counterattack or opportunity attack on the target makes that (Speed, R11).
+    The defenses are those /attack would allow (R13, R14): undefended, passive only, or passive and
+    active with every die left.
+    """
+    if attacker.id == target.id:
+        raise IllegalAction(f"{shown(attacker.name)} cannot attack themselves; pick another target.")
+    attacking, defending = fighter(attacker, catalog), fighter(target, catalog)
+    weapon = attacking.weapon
+    dice = dice or 1
+    missile = weapon.is_missile
+    on_turn = encounter.initiative.turn_of == attacker.holder
+    reaction = encounter.reaction(attacker, target)
+    kind = AttackKind(reaction.kind.value) if reaction is not None and not on_turn else AttackKind.NORMAL
+    # Holy Blessed: whether the weapon can harm a spirit is a note below, not a refusal.
+    declared = Declaration(dice=dice, attack_type=attack_type, situation=extra, holy_blessed=True)
+    attack, situations = plan_attack(encounter, attacking, attacker, target, declared, kind)
+    at, chosen = attack.range, attack.attack_type
+    check_attack(attacking, defending, attack)
+    bonus = tuple(attack_bonus(attacking, defending, attack))
+    name, attacker_name = shown(target.name), shown(attacker.name)
+    notes: list[str] = []
+
+    def against(passive: int | None = None, rolled: int = 0, defense_bonus: int = 0) -> AttackOdds:
+        return attack_odds(
+            attack_dice=dice,
+            attack_bonus=sum_of(bonus),
+            passive_defense=passive,
+            defense_dice=rolled,
+            defense_bonus=defense_bonus,
+            attack_advantage=situations.advantage,
+            void=void and rolled > 0,
+            missile=missile,
+            options=encounter.options,
+        )
+
+    undefended = undefended_because(target)
+    down = target.state_label if undefended is None and target.out_of_the_fight else None
+    passive = passive_defense(defending, missile=missile, undefended=undefended is not None)
+    defenses = [DefenseOdds(against(passive.total), tuple(passive.bonus), undefended=undefended, down=down)]
+    left = target.pool.remaining
+    if may_defend_actively(target, undefended=undefended is not None):
+        # R12: passive only at Grapple; a void defense uses neither weapon nor shield (R14 step 6).
+        shield = shield_usable(target, at) and not void
+        parts = tuple(active_defense_bonus(defending, missile=missile, at=at, shield=shield, void=void))
+        odds = against(rolled=left + int(shield), defense_bonus=sum_of(parts))
+        defenses.append(DefenseOdds(odds, parts, dice=left, shield=shield, void=void))
+        notes.append(
+            f"A counterattack needs dice left after the defense (R14); with all of them in it, {name} "
+            "would have none."
+        )
+    elif undefended is None and down is None:
+        notes.append(
+            f"{name} has no Martial Pool dice left this round, so it can only defend passively (R7)."
+        )
+    if dice > attacker.pool.remaining:
+        notes.append(
+            f"{attacker_name} has {dice_count(attacker.pool.remaining)} left this round (R7): these are the "
+            "odds of an attack it cannot make now."
+        )
+    if target.spirit:
+        notes.append(f"{name} is a spirit: only a Holy Blessed weapon harms it (R27).")
+    elif attacker.spirit:
+        notes.append(f"{attacker_name} is a spirit: it attacks the living with /spirit attack (R27).")
+    labels = situations.labels + ((SITUATION_GIVEN,) if extra is not Advantage.NONE else ())
+    return EncounterOdds(
+        attacker=attacker.name,
+        target=target.name,
+        dice=dice,
+        dice_left=attacker.pool.remaining,
+        weapon=weapon.name,
+        attack_type=chosen.value,
+        kind=kind.value,
+        range_label=at.label,
+        bonus=bonus,
+        advantage=situations.advantage,
+        situations=labels,
+        missile=missile,
+        defenses=tuple(defenses),
+        notes=tuple(notes),
+    )
+
+
+def odds_in_encounter(
+    encounter: Encounter | None,
+    catalog: Catalog,
+    actor: Actor,
+    *,
+    target: str,
+    attacker: str | None,
+    dice: int | None,
+    attack_type: AttackType | None,
+    extra: Advantage,
+    void: bool,
+) -> EncounterOdds:
+    """``/odds target:``: the attacker is the one named in ``who:`` (yours, or anyone for the GM), else
+    yours (:func:`~bot.encounter.permissions.acting_combatant`)."""
+    if encounter is None:
+        raise RulesError(f"There is no fight in this channel for `target:` to name. {NUMBERS_HELP}")
+    attacking = acting_combatant(encounter, actor, attacker, "ask the odds of an attack")
+    return encounter_odds(
+        encounter,
+        catalog,
+        attacking,
+        encounter.combatant(target),
+        dice=dice,
+        attack_type=attack_type,
+        extra=extra,
+        void=void,
+    )
