@@ -20,12 +20,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from enum import StrEnum
 from typing import Literal
 
 from pydantic import BaseModel, Field
 
 from ..catalog import Catalog
-from ..rules.armor_class import AcAttackResult, armor_class_of, attack_against_ac, monster_armor_class
+from ..rules.armor_class import AcAttackResult, attack_against_ac, defender_armor_class
 from ..rules.combat import (
     Attack,
     AttackKind,
@@ -42,13 +43,14 @@ from ..rules.combat import (
     roll_damage,
 )
 from ..rules.dice import Advantage, DiceSource, Modifier, sum_of
-from ..rules.engagement import Range, RangeChange, plan_range_change
+from ..rules.engagement import Range
 from ..rules.equipment import AttackType
 from ..rules.errors import IllegalAction, RulesError, shown
 from ..rules.initiative import RollKind
 from ..rules.pool import Spend
 from ..rules.situations import SituationResult, situational_advantage
-from .document import Combatant, Encounter
+from .document import Combatant, Encounter, Side
+from .done import Done
 from .errors import OtherFight, OutOfDate
 from .fighters import (
     fighter,
@@ -59,8 +61,9 @@ from .fighters import (
     target_situations,
     undefended_because,
 )
+from .log_lines import ac_attack_log_line, exchange_log_line, request_log_line
 from .morale import group_snapshot, propose_checks
-from .permissions import Actor, require_control, require_turn
+from .permissions import Actor, acting_combatant, require_control
 from .records import (
     Applied,
     DefensePolicy,
@@ -110,11 +113,25 @@ class DefenseChoice(BaseModel):
 PASSIVE = DefenseChoice(mode="passive")
 
 
+class ExchangeAction(StrEnum):
+    """What a button of an exchange does: a defense (R13, R14), a desperation defense (R15), or a
+    side counting another die that makes a Bind (R9)."""
+
+    PASSIVE = "passive"
+    ACTIVE = "active"
+    SHIELD = "shield"
+    VOID = "void"
+    DESPERATE = "desperate"
+    ATTACKER_DIE = "attackerdie"
+    DEFENDER_DIE = "defenderdie"
+
+
 @dataclass(slots=True)
 class ExchangeReport:
-    """What one step of an exchange did, for the message that tells the table."""
+    """What one step of an exchange did, for the message that tells the table: the exchange as it now
+    stands, and (while it awaits the defense) the defender's passive defense the request offers."""
 
-    exchange_id: int
+    exchange: Exchange
     hp_before: int
     nonlethal_before: int
     proposals: list[MoraleProposal] = field(default_factory=list)
@@ -124,6 +141,12 @@ class ExchangeReport:
     swap_initiative: bool = False
     pool_penalty: int = 0
     chose_die: Literal["attacker", "defender"] | None = None
+    passive: int | None = None
+    """R13: the defender's passive defense, offered by the request while the defense is awaited."""
+
+    @property
+    def exchange_id(self) -> int:
+        return self.exchange.id
 
 
 # ----------------------------------------------------------------------------- declaring
@@ -160,6 +183,32 @@ def attack_kind(encounter: Encounter, attacker: Combatant, target: Combatant) ->
         f"{shown(attacker.name)} can attack only on their own turn, and {now}; out of turn only a "
         "counterattack (R14) or an opportunity attack (R12) the rules give is allowed."
     )
+
+
+AGAINST_AC_CONFLICTS = {
+    "grapple": "a grapple is a Martial Pool attack (R12)",
+    "bypass": "`bypass_armor:` aims past armor that the AC already counts",
+    "at_armor": "`at_armor:` strikes the armor's HP, which a foe with only an AC does not have",
+    "helpless": "`helpless:` is the undefended defense of the Martial Pool (R13); against an AC, "
+    "use `situation:` or `bonus:`",
+}
+"""R24: the /attack options that have no meaning against an Armor Class, and why."""
+
+
+def _require_plain_against_ac(declared: Declaration) -> None:
+    """R24: refuse, naming each, the options an attack against AC cannot honour (nothing is spent)."""
+    if declared.dice > 1:
+        raise IllegalAction(
+            "An attack against AC is one plain d20 (R24): leave out `dice:`, or attack with the Martial "
+            "Pool by leaving out `against_ac:`."
+        )
+    given = {"grapple": declared.grapple, "bypass": declared.bypass, "at_armor": declared.at_armor}
+    given["helpless"] = declared.helpless
+    wrong = [why for option, why in AGAINST_AC_CONFLICTS.items() if given[option]]
+    if wrong:
+        raise IllegalAction(
+            f"`against_ac:` cannot go with that: {'; '.join(wrong)}. Nothing was rolled or spent."
+        )
 
 
 def _require_able(attacker: Combatant, target: Combatant) -> None:
@@ -259,7 +308,7 @@ def declare_attack(
     minutes = encounter.table.defense_timeout_minutes
     if target.owner_id is not None and minutes:
         exchange.deadline = now + timedelta(minutes=minutes)
-    return ExchangeReport(exchange_id=exchange.id, hp_before=target.hp, nonlethal_before=target.nonlethal)
+    return awaiting(exchange, target, defending)
 
 
 _SPEND = {
@@ -370,9 +419,17 @@ def _resolve(
     return report
 
 
+def awaiting(exchange: Exchange, defender: Combatant, defending: Fighter) -> ExchangeReport:
+    """The report of an exchange waiting for the defense, with the passive defense it offers (R13)."""
+    passive = passive_defense(defending, missile=exchange.attack.missile, undefended=exchange.undefended)
+    return ExchangeReport(
+        exchange=exchange, hp_before=defender.hp, nonlethal_before=defender.nonlethal, passive=passive.total
+    )
+
+
 def _report(exchange: Exchange, defender: Combatant, *, decided_by: str | None = None) -> ExchangeReport:
     return ExchangeReport(
-        exchange_id=exchange.id,
+        exchange=exchange,
         hp_before=defender.hp,
         nonlethal_before=defender.nonlethal,
         decided_by=decided_by,
@@ -399,7 +456,7 @@ def _apply(
         applied.range_before = engagement.range
         engagement.enter_grapple()
         if defender.pool.remaining > 0 and not defender.out_of_the_fight:
-            _owe(
+            owe(
                 encounter,
                 ReactionKind.OPPORTUNITY,
                 defender,
@@ -425,7 +482,7 @@ def _apply(
     exchange.follow_ups = _has_follow_ups(result, defender)
     exchange.step += 1
     if result.judgement.counterattack and defender.pool.remaining > 0 and not defender.out_of_the_fight:
-        _owe(encounter, ReactionKind.COUNTERATTACK, defender, attacker, "won the exchange")
+        owe(encounter, ReactionKind.COUNTERATTACK, defender, attacker, "won the exchange")
 
 
 def _has_follow_ups(result: AttackResult, defender: Combatant) -> bool:
@@ -455,7 +512,7 @@ def _undo(encounter: Encounter, exchange: Exchange, attacker: Combatant, defende
     exchange.applied = Applied()
 
 
-def _owe(
+def owe(
     encounter: Encounter,
     kind: ReactionKind,
     by: Combatant,
@@ -473,31 +530,6 @@ def _owe(
     )
     encounter.reactions.append(reaction)
     return reaction
-
-
-# ----------------------------------------------------------------------------- range changes
-
-
-def change_range(
-    encounter: Encounter, mover: Combatant, opponent: Combatant, wanted: Range
-) -> tuple[RangeChange, Reaction | None]:
-    """R12, R19: ``mover`` changes its range with ``opponent`` on its turn, 1 MP per step; leaving
-    Grapple gives the opponent (unless it is out of the fight) an opportunity attack. Refusals change
-    nothing."""
-    if opponent.id == mover.id:
-        raise IllegalAction(
-            f"Range is kept between two combatants; name the opponent {shown(mover.name)} "
-            "closes with or draws back from as `target:`."
-        )
-    require_turn(encounter, mover, "change range")
-    mover.require_able("change range")
-    change = plan_range_change(encounter.engagement_now(mover, opponent), wanted)
-    mover.pool.spend(change.cost, Spend.RANGE_CHANGE)
-    encounter.engagement(mover, opponent).range = change.new
-    if not change.provokes_opportunity_attack or opponent.out_of_the_fight:
-        return change, None
-    reason = f"{mover.name} left Grapple range"
-    return change, _owe(encounter, ReactionKind.OPPORTUNITY, opponent, mover, reason)
 
 
 # ----------------------------------------------------------------------------- follow-ups
@@ -651,41 +683,37 @@ def attack_armor_class(
 ) -> AcAttack:
     """R24: a plain d20 + Prowess + weapon bonus (R11) against the target's AC, hitting on total >= AC.
 
-    Choices: it spends one Martial Pool die (it is the round's attack all the same); the AC is the
-    armor's (base + Dex in none/light armor + 2 with a shield, R24) or, for a monster without armor,
-    10 + its AC modifier; a natural 20 is a critical (R16 dice) and DR does not apply (the AC already
-    counts the armor).
+    Choices: it spends one Martial Pool die (it is the round's attack all the same) and counts toward
+    the pair's range like any attack (R12: a second attack in the round is at Melee, with Speed); the
+    AC is :func:`~bot.rules.armor_class.defender_armor_class`; a natural 20 is a critical (R16 dice)
+    and DR does not apply (the AC already counts the armor). What has no meaning against an AC is
+    refused before anything is spent: more than one die, a grapple, bypassing or striking at the
+    armor, a helpless target (R13's undefended defense is a Martial Pool one).
     """
     require_control(encounter, actor, attacker, "attack")
     _require_able(attacker, target)
+    _require_plain_against_ac(declared)
     kind = attack_kind(encounter, attacker, target)
-    weapon = catalog.weapon(attacker.weapon)
     attacking, defending = fighter(attacker, catalog), fighter(target, catalog)
-    engagement = encounter.engagement_now(attacker, target)
-    attack = Attack(
-        attack_type=declared.attack_type or default_attack_type(weapon.types, weapon.primary),
-        dice=1,
-        range=engagement.range,
-        kind=kind,
-        two_weapons=declared.two_weapons,
-        holy_blessed=declared.holy_blessed,
-        situational=declared.bonus,
-        joker_bonus=joker_bonus(encounter, attacker, RollKind.ATTACK),
-    )
+    weapon = attacking.weapon
+    attack, situations = plan_attack(encounter, attacking, attacker, target, declared, kind)
     check_attack(attacking, defending, attack)
     attacker.pool.spend(1, _SPEND[kind])
-    if defending.armor is not None:
-        ac = armor_class_of(defending.armor, target.dex_mod, defending.shield is not None)
-    else:
-        ac = monster_armor_class(target.ac_modifier) + (2 if defending.shield is not None else 0)
+    encounter.engagement(attacker, target).record_attack(1, missile=weapon.is_missile)
+    ac = defender_armor_class(
+        defending.armor,
+        target.dex_mod,
+        shield=defending.shield is not None,
+        monster_modifier=target.ac_modifier if target.side is Side.NPC else None,
+    )
     parts = attack_bonus(attacking, defending, attack.model_copy(update={"joker_bonus": 0}))
-    bonus = sum_of(parts)
-    situation = situational_advantage(
-        own_situations(encounter, attacker) + target_situations(target, missile=weapon.is_missile),
-        declared.situation,
-    ).advantage
     roll = attack_against_ac(
-        dice, bonus, ac, situation, attack.joker_bonus, natural_results=encounter.options.ac_natural_results
+        dice,
+        sum_of(parts),
+        ac,
+        situations.advantage,
+        attack.joker_bonus,
+        natural_results=encounter.options.ac_natural_results,
     )
     hp_before = target.hp
     damage = None
@@ -707,20 +735,135 @@ def attack_armor_class(
     )
 
 
+# ----------------------------------------------------------------------------- the operations
+
+
+def attack(
+    encounter: Encounter,
+    catalog: Catalog,
+    actor: Actor,
+    *,
+    who: str | None,
+    target: str,
+    declared: Declaration,
+    dice: DiceSource,
+    now: datetime,
+    fight: str | None = None,
+) -> Done[ExchangeReport]:
+    """``/attack`` (or an attack owed, from its button: ``fight`` is the tag the button carried):
+    the attacker (the one named, else the user's) declares, spends and rolls (:func:`declare_attack`)."""
+    if fight is not None:
+        require_this_fight(encounter, fight)
+    attacker = acting_combatant(encounter, actor, who, "attack")
+    report = declare_attack(
+        encounter, catalog, actor, attacker, encounter.combatant(target), declared, dice, now
+    )
+    exchange = report.exchange
+    line = (
+        request_log_line(encounter, exchange)
+        if exchange.pending
+        else exchange_log_line(encounter, exchange, report)
+    )
+    return Done(report, log=[line], kind="attack")
+
+
+def answer(
+    encounter: Encounter,
+    catalog: Catalog,
+    actor: Actor,
+    *,
+    fight: str,
+    exchange_id: int,
+    step: int,
+    action: ExchangeAction,
+    dice_committed: int,
+    dice: DiceSource,
+) -> Done[ExchangeReport]:
+    """A button of an exchange message: the defense (R13, R14), a desperation defense (R15) or another
+    die for a Bind (R9), for the exchange at the ``step`` the button was drawn for."""
+    require_this_fight(encounter, fight)
+    if action is ExchangeAction.DESPERATE:
+        report = desperate_defense(encounter, catalog, actor, exchange_id, step, dice)
+    elif action is ExchangeAction.ATTACKER_DIE:
+        report = choose_die(encounter, catalog, actor, exchange_id, step, "attacker", dice)
+    elif action is ExchangeAction.DEFENDER_DIE:
+        report = choose_die(encounter, catalog, actor, exchange_id, step, "defender", dice)
+    else:
+        choice = (
+            PASSIVE
+            if action is ExchangeAction.PASSIVE
+            else DefenseChoice(
+                mode="active",
+                dice=dice_committed,
+                shield=action is ExchangeAction.SHIELD,
+                void=action is ExchangeAction.VOID,
+            )
+        )
+        report = defend(encounter, catalog, actor, exchange_id, step, choice, dice)
+    return Done(report, log=[exchange_log_line(encounter, report.exchange, report)], kind="attack")
+
+
+def expire(
+    encounter: Encounter, catalog: Catalog, exchange_id: int, dice: DiceSource, now: datetime
+) -> Done[ExchangeReport]:
+    """A defense's timeout ran out (:func:`time_out`): the policy decided, or the exchange still awaits
+    the defense and the GM is asked (the report then offers the passive defense, like a request)."""
+    report = time_out(encounter, catalog, exchange_id, dice, now)
+    if report is not None:
+        return Done(report, log=[exchange_log_line(encounter, report.exchange, report)], kind="attack")
+    exchange = encounter.exchange(exchange_id)
+    defender = encounter.combatant(exchange.defender)
+    asking = awaiting(exchange, defender, fighter(defender, catalog))
+    return Done(asking, log=[f"{defender.name} did not defend in time; the GM is asked"], kind="attack")
+
+
+def remember_request(encounter: Encounter, exchange_id: int, message_id: int) -> Done[None]:
+    """Keep the id of the message asking for a defense with a timeout, so that the timeout can take
+    its buttons away, after a restart too. An exchange answered meanwhile is left as it is."""
+    for exchange in encounter.exchanges:
+        if exchange.id == exchange_id:
+            exchange.message_id = message_id
+    return Done(None)
+
+
+def ac_attack(
+    encounter: Encounter,
+    catalog: Catalog,
+    actor: Actor,
+    *,
+    who: str | None,
+    target: str,
+    declared: Declaration,
+    dice: DiceSource,
+) -> Done[AcAttack]:
+    """``/attack against_ac:`` (R24): :func:`attack_armor_class` by the attacker named, else the user's."""
+    attacker = acting_combatant(encounter, actor, who, "attack")
+    result = attack_armor_class(
+        encounter, catalog, actor, attacker, encounter.combatant(target), declared, dice
+    )
+    return Done(result, log=[ac_attack_log_line(encounter, result)], kind="attack")
+
+
 __all__ = [
     "AcAttack",
     "Declaration",
     "DefenseChoice",
+    "ExchangeAction",
     "ExchangeReport",
     "OtherFight",
     "OutOfDate",
+    "ac_attack",
+    "answer",
+    "attack",
     "attack_armor_class",
-    "change_range",
+    "awaiting",
     "choose_die",
     "declare_attack",
     "defend",
     "desperate_defense",
+    "expire",
     "plan_attack",
+    "remember_request",
     "require_this_fight",
     "time_out",
 ]

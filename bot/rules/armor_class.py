@@ -36,6 +36,21 @@ def monster_armor_class(modifier: int) -> int:
     return min(AC_CAP, 10 + modifier)
 
 
+def defender_armor_class(
+    armor: Armor | None, dex_mod: int, *, shield: bool, monster_modifier: int | None = None
+) -> int:
+    """R24: the AC an attack against AC is rolled against, never above 22.
+
+    A monster without armor has 10 + its AC modifier, which already counts its shield and its hide
+    (the skeleton's 4 is its round shield and its bones: AC 14). Anyone else, armored monsters
+    included, has the armor's AC: base, + DEX in no or light armor, + 2 with a shield
+    (:func:`armor_class_of`; an unarmored character is base 10 + DEX).
+    """
+    if armor is None and monster_modifier is not None:
+        return monster_armor_class(monster_modifier)
+    return armor_class_of(armor, dex_mod, shield)
+
+
 class Opening(IntEnum):
     """Lords of Hack: a target shooting from an opening has at least this AC against missiles."""
 

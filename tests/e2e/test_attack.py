@@ -995,13 +995,40 @@ async def test_r24_against_ac_is_a_plain_d20_against_the_armor_class(world: Worl
     assert actions(hit) == []  # nobody is asked to defend
     miss = await attack(pommel, world, target="Bandit", against_ac=True)
     assert miss.content.splitlines()[1:] == [
-        "🎲 **7** +2 Prowess +3 Reach = **12** against **AC 13** (R24)",
+        # R12: the pair's second attack of the round closes to Melee, where the sword's Speed counts
+        "🎲 **7** +2 Prowess +3 Speed = **12** against **AC 13** (R24)",
         "💨 **Miss**",
     ]
     encounter = await fight_of(pommel, world)
     assert encounter.combatant("Bandit").hp == 6
     assert encounter.combatant("Alice").pool.spent == {Spend.ATTACK: 2}
+    assert encounter.engagement_now(encounter.combatant("Alice"), encounter.combatant("Bandit")).range is (
+        Range.MELEE
+    )
     all_rolled(pommel)
+
+
+@pytest.mark.parametrize(
+    ("options", "named"),
+    [
+        ({"grapple": True}, "a grapple is a Martial Pool attack (R12)"),
+        ({"bypass_armor": True}, "`bypass_armor:` aims past armor"),
+        ({"at_armor": True}, "`at_armor:` strikes the armor's HP"),
+        ({"helpless": True}, "`helpless:` is the undefended defense"),
+        ({"dice": 2}, "An attack against AC is one plain d20 (R24)"),
+    ],
+)
+async def test_r24_options_that_cannot_go_with_against_ac_are_refused_and_nothing_is_spent(
+    world: World, start_bot: Any, options: dict[str, object], named: str
+) -> None:
+    """Conflicting options used to be dropped silently (a grapple against AC dealt damage, no word)."""
+    pommel = await dealt_fight(world, start_bot, faces=[11, 5])
+    refused = await attack(pommel, world, target="Bandit", against_ac=True, **options)
+    assert refused.ephemeral
+    assert named in refused.content
+    encounter = await fight_of(pommel, world)
+    assert encounter.combatant("Alice").pool.spent == {}
+    assert encounter.combatant("Bandit").hp == 11
 
 
 # ---------------------------------------------------------------------------------- who may do what

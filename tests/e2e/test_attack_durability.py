@@ -117,7 +117,7 @@ async def test_with_ask_the_gm_a_timeout_pings_the_gm_whose_click_then_decides(
     asked = await pommel.slash("attack", user=world.gm, options={"target": "Alice"})
     assert "If nobody picks by" in asked.content
     assert "the GM is asked" in asked.content
-    combat: Any = pommel.bot.get_cog("Combat")  # loaded as an extension: not this module's class
+    combat: Any = pommel.bot.get_cog("Attack")  # loaded as an extension: not this module's class
     assert combat is not None
     assert list(combat.timers) == [(world.table.id, 1)]  # the timer waits for the deadline
     fight = await fight_of(pommel, world)

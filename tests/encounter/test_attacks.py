@@ -7,8 +7,10 @@ within their bounds, a follow-up never counts a blow twice, and a refused step c
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,16 +18,24 @@ from bot.catalog import load_catalog
 from bot.encounter.attacks import (
     Declaration,
     DefenseChoice,
+    ExchangeAction,
+    ExchangeReport,
+    answer,
+    attack,
+    attack_armor_class,
     choose_die,
     declare_attack,
     defend,
     desperate_defense,
 )
 from bot.encounter.document import Encounter, TableOptions
+from bot.encounter.done import Done
+from bot.encounter.errors import OutOfDate
 from bot.encounter.permissions import Actor
 from bot.encounter.records import DefensePolicy
 from bot.rules.dice import RandomDice, ScriptedDice
 from bot.rules.errors import RulesError
+from bot.store import Store, open_store
 from tests.rules.conftest import deck_dealing
 from tests.sheets import character
 
@@ -189,3 +199,114 @@ def test_r12_r14_the_all_dice_policy_leaves_the_shield_out_at_grapple_range() ->
     assert (exchange.defense.roll.committed, exchange.defense.shield) == (2, False)
     assert exchange.result is not None
     assert exchange.result.hit
+
+
+# ----------------------------------------------------------------------------- use cases, through a store
+
+
+async def stored_duel(policy: DefensePolicy = DefensePolicy.ASK_GM) -> Store:
+    """The duel, saved in a throwaway in-memory store: what a command would find in its channel."""
+    store = await open_store(":memory:")
+    await store.save_encounter(duel(policy))
+    return store
+
+
+def attacking(who: str, target: str, faces: list[int]) -> Callable[[Encounter], Done[ExchangeReport]]:
+    """``/attack target:`` with one die by ``who``, as the cog hands it to the store."""
+    declared = Declaration(dice=1)
+    return lambda e: attack(
+        e, CATALOG, GM, who=who, target=target, declared=declared, dice=ScriptedDice(faces), now=NOW
+    )
+
+
+def passive_click(
+    exchange_id: int, step: int, faces: list[int]
+) -> Callable[[Encounter], Done[ExchangeReport]]:
+    """The GM's click on an exchange's Passive button drawn at ``step``."""
+    return lambda e: answer(
+        e,
+        CATALOG,
+        GM,
+        fight=e.tag,
+        exchange_id=exchange_id,
+        step=step,
+        action=ExchangeAction.PASSIVE,
+        dice_committed=0,
+        dice=ScriptedDice(faces),
+    )
+
+
+async def test_an_attack_and_its_defense_are_each_one_change_with_their_log_line() -> None:
+    """/attack then the Bandit's Passive, as the cog runs them: each operation's result says what the
+    reply needs (the exchange, the passive defense offered), and its log line is saved with it."""
+    store = await stored_duel()
+    try:
+        saved, asked = await store.change(5, GM.user_id, attacking("Alice", "Bandit", [15]))
+        assert asked.exchange.pending
+        assert asked.passive == 10  # R13: the Bandit defends passively with 8 + Prowess 1 + DEX 1
+        assert saved.exchange(asked.exchange_id) is asked.exchange
+        assert saved.combatant("Alice").pool.remaining == 2  # R7: the attack's die is spent
+        saved, answered = await store.change(5, GM.user_id, passive_click(asked.exchange_id, 0, [6]))
+        assert not answered.exchange.pending
+        assert answered.exchange.result is not None
+        assert answered.exchange.result.hit
+        texts = [entry.text for entry in await store.read_log(channel_id=5)]
+        assert texts == [
+            "Alice attacks Bandit: 15 = 20; awaiting the defense",
+            # R13: 20 beats 10; the arming sword's 6 less the gambeson's DR 3: 3 of the Bandit's 11 HP
+            "Alice → Bandit: attack 15 = 20 vs passive = 10: hit (R13); damage 3; HP 11 → 8",
+        ]
+    finally:
+        await store.close()
+
+
+async def test_a_refused_attack_changes_nothing_and_logs_nothing() -> None:
+    """A stale button (drawn for step 0 of an exchange already answered) and an attack out of turn are
+    refused: the document keeps its version and the log its lines."""
+    store = await stored_duel(DefensePolicy.PASSIVE)
+    try:
+        saved, report = await store.change(5, GM.user_id, attacking("Alice", "Bandit", [15, 6]))
+        assert not report.exchange.pending  # the passive policy answered for the Bandit
+        version, lines = saved.version, len(await store.read_log(channel_id=5))
+        with pytest.raises(OutOfDate):
+            await store.change(5, GM.user_id, passive_click(report.exchange_id, 0, []))
+        with pytest.raises(RulesError, match="only on their own turn"):
+            await store.change(5, GM.user_id, attacking("Bandit", "Alice", [9]))
+        unchanged = await store.load_encounter(5)
+        assert unchanged is not None
+        assert unchanged.version == version
+        assert len(await store.read_log(channel_id=5)) == lines
+    finally:
+        await store.close()
+
+
+# ----------------------------------------------------------------------------- against AC (R24)
+
+
+def against_ac(encounter: Encounter, attacker: str, target: str, faces: list[int]) -> int:
+    """The AC ``attacker``'s attack against AC on ``target`` was rolled against."""
+    result = attack_armor_class(
+        encounter,
+        CATALOG,
+        GM,
+        encounter.combatant(attacker),
+        encounter.combatant(target),
+        Declaration(dice=1),
+        ScriptedDice(faces),
+    )
+    return result.roll.armor_class
+
+
+def test_r24_a_skeleton_s_shield_is_counted_once_and_an_unarmored_character_adds_dex() -> None:
+    """The skeleton's AC modifier 4 already counts its round shield: AC 14, not 16. Ansel, in no armor
+    with DEX +3, has AC 13 (10 + DEX), not 10."""
+    encounter = Encounter(channel_id=5, guild_id=6, gm_id=GM.user_id)
+    encounter.join(11, character("Alice"), None)
+    encounter.join(12, character("Ansel", dexterity=3, armor="none"), None)
+    skeleton = CATALOG.monster("skeleton")
+    encounter.add_npcs(skeleton, None, count=1)
+    encounter.initiative.deck = deck_dealing("KS", "QS", "2C")
+    encounter.deal(ScriptedDice([]))
+    assert encounter.initiative.turn_of == encounter.combatant("Alice").holder
+    assert against_ac(encounter, "Alice", "Skeleton", [1]) == 14
+    assert against_ac(encounter, "Alice", "Ansel", [1]) == 13

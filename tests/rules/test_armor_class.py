@@ -11,6 +11,7 @@ from bot.rules.armor_class import (
     armor_class_behind,
     armor_class_of,
     attack_against_ac,
+    defender_armor_class,
     monster_armor_class,
 )
 from bot.rules.dice import Advantage, ScriptedDice
@@ -139,3 +140,32 @@ def test_r24_option_without_natural_results_only_the_total_counts() -> None:
     assert not low.automatic
     high = attack_against_ac(ScriptedDice([1]), attack_bonus=15, ac=10, natural_results=False)
     assert high.hit
+
+
+def test_r24_an_unarmored_monster_s_modifier_already_counts_its_shield() -> None:
+    """The skeleton (round shield, no armor, AC modifier 4) has AC 14, as its data and R24 say; the
+    shield was counted a second time (16)."""
+    assert defender_armor_class(None, 2, shield=True, monster_modifier=4) == 14
+
+
+def test_r24_an_unarmored_character_adds_dex_and_a_shield() -> None:
+    """A character in no armor is 10 + DEX (+2 with a shield); DEX +3 read AC 10 before."""
+    assert defender_armor_class(None, 3, shield=False) == 13
+    assert defender_armor_class(None, 3, shield=True) == 15
+
+
+def test_r24_an_armored_monster_uses_its_armor_and_no_ac_is_above_22() -> None:
+    light = Armor(
+        key="gambeson",
+        name="Gambeson",
+        source=Source.HOUSE,
+        dr_pierce=1,
+        dr_chop=2,
+        dr_slash=3,
+        bypass=-2,
+        weight=ArmorWeight.LIGHT,
+        ac_base=12,
+    )
+    assert defender_armor_class(light, 1, shield=False, monster_modifier=9) == 13
+    assert defender_armor_class(None, 0, shield=True, monster_modifier=12) == AC_CAP
+    assert defender_armor_class(None, 15, shield=True) == AC_CAP

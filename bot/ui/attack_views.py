@@ -12,11 +12,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from datetime import datetime, timedelta
-from enum import StrEnum
 
 import discord
 
-from ..encounter.attacks import AcAttack, ExchangeReport, may_desperately_defend
+from ..encounter.attacks import AcAttack, ExchangeAction, ExchangeReport, may_desperately_defend
 from ..encounter.document import Combatant, Encounter
 from ..encounter.fighters import shield_usable
 from ..encounter.log_lines import dice_count
@@ -30,16 +29,6 @@ from .rolls import pool_faces
 from .tracker import name
 
 Button = discord.ui.Button[discord.ui.View]
-
-
-class ExchangeAction(StrEnum):
-    PASSIVE = "passive"
-    ACTIVE = "active"
-    SHIELD = "shield"
-    VOID = "void"
-    DESPERATE = "desperate"
-    ATTACKER_DIE = "attackerdie"
-    DEFENDER_DIE = "defenderdie"
 
 
 EXCHANGE_BUTTON = re.compile(

@@ -14,44 +14,23 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections.abc import Callable, Coroutine
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.app import Pommel
-from bot.encounter.attacks import (
-    AcAttack,
-    Declaration,
-    DefenseChoice,
-    ExchangeReport,
-    attack_armor_class,
-    choose_die,
-    declare_attack,
-    defend,
-    desperate_defense,
-    require_this_fight,
-    time_out,
-)
+from bot.encounter import attacks
+from bot.encounter.attacks import Declaration, ExchangeAction, ExchangeReport
 from bot.encounter.document import Encounter
-from bot.encounter.done import Done
-from bot.encounter.fighters import fighter
-from bot.encounter.log_lines import ac_attack_log_line, exchange_log_line, request_log_line
-from bot.encounter.permissions import acting_combatant
-from bot.interactions import actor_of, channel_encounter, encounter_channel
-from bot.rules.combat import passive_defense
+from bot.interactions import CombatantName, PommelButton, actor_of, encounter_channel
 from bot.rules.equipment import AttackType
 from bot.rules.errors import RulesError
-from bot.ui.buttons import view_of
-from bot.ui.combatant_choices import combatant_choices
-from bot.ui.errors import answer_failure
-from bot.ui.exchange_views import (
+from bot.ui.attack_views import (
     EXCHANGE_BUTTON,
     REACTION_BUTTON,
-    ExchangeAction,
     ac_attack_content,
     answered_notice,
     clip,
@@ -60,6 +39,7 @@ from bot.ui.exchange_views import (
     request_content,
     result_content,
 )
+from bot.ui.buttons import view_of
 from bot.ui.morale_views import proposal_button
 from bot.ui.rolls import SituationChoice, advantage_of
 
@@ -71,20 +51,22 @@ TIMER_MARGIN = 0.05
 AttackTypeChoice = Literal["bash", "pierce", "chop", "slash"]
 
 
-class Combat(commands.Cog):
+class Attack(commands.Cog):
     def __init__(self, bot: Pommel) -> None:
         self.bot = bot
         self.timers: dict[tuple[int, int], asyncio.Task[None]] = {}
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(ExchangeButton, ReactionButton)
+        self.bot.buttons.route(ExchangeButton, self.click)
+        self.bot.buttons.route(ReactionButton, self.react)
         for channel_id in await self.bot.store.fight_channels():
             encounter = await self.bot.store.load_encounter(channel_id)
             if encounter is not None:
                 self.schedule_timeouts(encounter)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(ExchangeButton, ReactionButton)
+        self.bot.buttons.unroute(ExchangeButton)
+        self.bot.buttons.unroute(ReactionButton)
         for task in self.timers.values():
             task.cancel()
         self.timers.clear()
@@ -111,10 +93,10 @@ class Combat(commands.Cog):
     async def attack(
         self,
         interaction: discord.Interaction,
-        target: str,
+        target: CombatantName,
         dice: app_commands.Range[int, 1, 4] = 1,
         attack_type: AttackTypeChoice | None = None,
-        who: str | None = None,
+        who: CombatantName | None = None,
         grapple: bool = False,
         bypass_armor: bool = False,
         at_armor: bool = False,
@@ -142,13 +124,6 @@ class Combat(commands.Cog):
             return
         await self.declare(interaction, target, who, declared)
 
-    @attack.autocomplete("target")
-    @attack.autocomplete("who")
-    async def combatant_names(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        return combatant_choices(await channel_encounter(interaction), current)
-
     async def declare(
         self,
         interaction: discord.Interaction,
@@ -164,35 +139,26 @@ class Combat(commands.Cog):
         channel_id = encounter_channel(interaction)
         actor = actor_of(interaction)
         now = datetime.now(UTC)
-
-        def change(encounter: Encounter) -> Done[ExchangeReport]:
-            if fight is not None:
-                require_this_fight(encounter, fight)
-            attacker = acting_combatant(encounter, actor, who, "attack")
-            report = declare_attack(
+        saved, report = await self.bot.store.change(
+            channel_id,
+            actor.user_id,
+            lambda encounter: attacks.attack(
                 encounter,
                 self.bot.catalog,
                 actor,
-                attacker,
-                encounter.combatant(target),
-                declared,
-                self.bot.dice,
-                now,
-            )
-            exchange = encounter.exchange(report.exchange_id)
-            line = (
-                request_log_line(encounter, exchange)
-                if exchange.pending
-                else exchange_log_line(encounter, exchange, report)
-            )
-            return Done(report, log=[line], kind="attack")
-
-        saved, report = await self.bot.store.change(channel_id, actor.user_id, change)
+                who=who,
+                target=target,
+                declared=declared,
+                dice=self.bot.dice,
+                now=now,
+                fight=fight,
+            ),
+        )
         content, view, ping = self.exchange_message(saved, report, actor_id=actor.user_id)
         sent = await interaction.response.send_message(
             content, view=view or discord.utils.MISSING, allowed_mentions=_pinging(ping)
         )
-        exchange = saved.exchange(report.exchange_id)
+        exchange = report.exchange
         if exchange.pending and exchange.deadline is not None and sent.message_id is not None:
             saved = await self._remember_request(channel_id, exchange.id, sent.message_id) or saved
         self.schedule_timeouts(saved)
@@ -201,18 +167,14 @@ class Combat(commands.Cog):
         await self.bot.trackers.publish(saved)
 
     async def _remember_request(self, channel_id: int, exchange_id: int, message_id: int) -> Encounter | None:
-        """Keep the id of the message asking for a defense with a timeout, so the timeout can take its
-        buttons away even after a restart (a transaction of its own, after the reply was sent)."""
-
-        def remember(encounter: Encounter) -> Done[None]:
-            for exchange in encounter.exchanges:
-                if exchange.id == exchange_id:
-                    exchange.message_id = message_id
-            return Done(None)
-
+        """Keep the id of the message asking for a defense with a timeout (a transaction of its own:
+        the id is known only once the reply is sent), so the timeout can take its buttons away."""
+        bot_id = self.bot.user.id if self.bot.user else 0
         try:
             saved, _ = await self.bot.store.change(
-                channel_id, self.bot.user.id if self.bot.user else 0, remember
+                channel_id,
+                bot_id,
+                lambda encounter: attacks.remember_request(encounter, exchange_id, message_id),
             )
         except RulesError:
             return None  # the fight ended meanwhile
@@ -223,17 +185,14 @@ class Combat(commands.Cog):
     ) -> tuple[str, discord.ui.View | None, list[int]]:
         """The message about an exchange now, its buttons, and whom it pings: the defender's player
         (the GM for NPCs) when a defense is asked, the GM when a result proposes a morale check (R22)."""
-        exchange = encounter.exchange(report.exchange_id)
+        exchange = report.exchange
         attacker = encounter.combatant(exchange.attacker)
         weapon = self.bot.catalog.weapon(attacker.weapon).name
-        if exchange.pending:
+        if exchange.pending and report.passive is not None:
             defender = encounter.combatant(exchange.defender)
-            passive = passive_defense(
-                fighter(defender, self.bot.catalog), missile=exchange.attack.missile
-            ).total
-            content = request_content(encounter, exchange, weapon, passive)
+            content = request_content(encounter, exchange, weapon, report.passive)
             asked = defender.owner_id if defender.owner_id is not None else encounter.gm_id
-            return content, view_of(defense_buttons(encounter, exchange, passive)), [asked]
+            return content, view_of(defense_buttons(encounter, exchange, report.passive)), [asked]
         rows = follow_up_buttons(encounter, exchange)
         if report.proposals:
             rows.append([proposal_button(proposal) for proposal in report.proposals[:5]])
@@ -246,23 +205,20 @@ class Combat(commands.Cog):
     async def attack_against_ac(
         self, interaction: discord.Interaction, target: str, who: str | None, declared: Declaration
     ) -> None:
-        channel_id = encounter_channel(interaction)
         actor = actor_of(interaction)
-
-        def change(encounter: Encounter) -> Done[AcAttack]:
-            attacker = acting_combatant(encounter, actor, who, "attack")
-            result = attack_armor_class(
+        saved, result = await self.bot.store.change(
+            encounter_channel(interaction),
+            actor.user_id,
+            lambda encounter: attacks.ac_attack(
                 encounter,
                 self.bot.catalog,
                 actor,
-                attacker,
-                encounter.combatant(target),
-                declared,
-                self.bot.dice,
-            )
-            return Done(result, log=[ac_attack_log_line(encounter, result)], kind="attack")
-
-        saved, result = await self.bot.store.change(channel_id, actor.user_id, change)
+                who=who,
+                target=target,
+                declared=declared,
+                dice=self.bot.dice,
+            ),
+        )
         weapon = self.bot.catalog.weapon(result.weapon).name
         await interaction.response.send_message(ac_attack_content(saved, result, weapon))
         await self.bot.trackers.publish(saved)
@@ -273,38 +229,26 @@ class Combat(commands.Cog):
         """A button of an exchange message: answer in place, with the exchange as it now stands."""
         channel_id = encounter_channel(interaction)
         actor = actor_of(interaction)
-        catalog, source = self.bot.catalog, self.bot.dice
-        exchange_id, step, action, dice = button.exchange_id, button.step, button.action, button.dice
-
-        def change(encounter: Encounter) -> Done[ExchangeReport]:
-            require_this_fight(encounter, button.fight)
-            if action is ExchangeAction.DESPERATE:
-                report = desperate_defense(encounter, catalog, actor, exchange_id, step, source)
-            elif action is ExchangeAction.ATTACKER_DIE:
-                report = choose_die(encounter, catalog, actor, exchange_id, step, "attacker", source)
-            elif action is ExchangeAction.DEFENDER_DIE:
-                report = choose_die(encounter, catalog, actor, exchange_id, step, "defender", source)
-            else:
-                choice = (
-                    DefenseChoice(mode="passive")
-                    if action is ExchangeAction.PASSIVE
-                    else DefenseChoice(
-                        mode="active",
-                        dice=dice,
-                        shield=action is ExchangeAction.SHIELD,
-                        void=action is ExchangeAction.VOID,
-                    )
-                )
-                report = defend(encounter, catalog, actor, exchange_id, step, choice, source)
-            exchange = encounter.exchange(exchange_id)
-            return Done(report, log=[exchange_log_line(encounter, exchange, report)], kind="attack")
-
-        saved, report = await self.bot.store.change(channel_id, actor.user_id, change)
-        self._forget_timer(channel_id, exchange_id)
+        saved, report = await self.bot.store.change(
+            channel_id,
+            actor.user_id,
+            lambda encounter: attacks.answer(
+                encounter,
+                self.bot.catalog,
+                actor,
+                fight=button.fight,
+                exchange_id=button.exchange_id,
+                step=button.step,
+                action=button.action,
+                dice_committed=button.dice,
+                dice=self.bot.dice,
+            ),
+        )
+        self._forget_timer(channel_id, button.exchange_id)
         content, view, _ = self.exchange_message(saved, report, actor_id=actor.user_id)
         await interaction.response.edit_message(content=content, view=view)
-        exchange = saved.exchange(exchange_id)
-        notice = answered_notice(saved, exchange, report, actor_id=actor.user_id, now=datetime.now(UTC))
+        now = datetime.now(UTC)
+        notice = answered_notice(saved, report.exchange, report, actor_id=actor.user_id, now=now)
         if notice is not None:  # an edited message notifies nobody: the news goes in a message of its own
             await interaction.followup.send(notice.content, allowed_mentions=notice.allowed_mentions)
         await self.bot.trackers.publish(saved)
@@ -362,39 +306,28 @@ class Combat(commands.Cog):
     async def run_timeout(self, channel_id: int, exchange_id: int) -> None:
         """The defender did not answer in time: the policy decides, or the GM is asked."""
         now = datetime.now(UTC)
-        catalog, source = self.bot.catalog, self.bot.dice
-
-        def change(encounter: Encounter) -> Done[ExchangeReport | None]:
-            report = time_out(encounter, catalog, exchange_id, source, now)
-            exchange = encounter.exchange(exchange_id)
-            if report is None:
-                defender = encounter.combatant(exchange.defender)
-                return Done(
-                    None, log=[f"{defender.name} did not defend in time; the GM is asked"], kind="attack"
-                )
-            return Done(report, log=[exchange_log_line(encounter, exchange, report)], kind="attack")
-
         bot_id = self.bot.user.id if self.bot.user else 0
-        saved, report = await self.bot.store.change(channel_id, bot_id, change)
+        saved, report = await self.bot.store.change(
+            channel_id,
+            bot_id,
+            lambda encounter: attacks.expire(encounter, self.bot.catalog, exchange_id, self.bot.dice, now),
+        )
         channel = self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
         if not isinstance(channel, discord.abc.Messageable):
             return
-        request = saved.exchange(exchange_id).message_id
-        if report is None:
-            exchange = saved.exchange(exchange_id)
-            defender = saved.combatant(exchange.defender)
-            asking = ExchangeReport(
-                exchange_id=exchange_id, hp_before=defender.hp, nonlethal_before=defender.nonlethal
-            )
-            content, view, _ = self.exchange_message(saved, asking, actor_id=bot_id)
+        exchange = report.exchange
+        if exchange.pending:
+            content, view, _ = self.exchange_message(saved, report, actor_id=bot_id)
             await channel.send(
                 f"⏰ <@{saved.gm_id}>: time is up and nobody picked a defense; you decide.\n{content}",
                 view=view or discord.utils.MISSING,
                 allowed_mentions=_pinging([saved.gm_id]),
             )
             return
-        if request is not None:  # the old buttons go first, so nobody clicks them beside the result
-            await channel.get_partial_message(request).edit(view=None)
+        if (
+            exchange.message_id is not None
+        ):  # the old buttons go first, so nobody clicks them beside the result
+            await channel.get_partial_message(exchange.message_id).edit(view=None)
         content, view, ping = self.exchange_message(saved, report, actor_id=bot_id)
         await channel.send(content, view=view or discord.utils.MISSING, allowed_mentions=_pinging(ping))
         await self.bot.trackers.publish(saved)
@@ -415,55 +348,27 @@ def _custom_ids(message: discord.Message) -> list[str]:
     return ids
 
 
-class ExchangeButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=EXCHANGE_BUTTON):
+class ExchangeButton(
+    PommelButton, discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=EXCHANGE_BUTTON
+):
     """The buttons of an exchange message, alive across restarts (the id says it all)."""
 
     def __init__(self, match: re.Match[str]) -> None:
-        super().__init__(discord.ui.Button(custom_id=match.group(0)))
+        super().__init__(match)
         self.fight, self.exchange_id, self.step = match["fight"], int(match["exchange"]), int(match["step"])
         self.action, self.dice = ExchangeAction(match["action"]), int(match["dice"] or 0)
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> ExchangeButton:
-        return cls(match)
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _answer(interaction, lambda cog: cog.click(interaction, self))
-
-
-class ReactionButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=REACTION_BUTTON):
+class ReactionButton(
+    PommelButton, discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=REACTION_BUTTON
+):
     """The buttons of an attack owed (a counterattack, an opportunity attack), alive across restarts."""
 
     def __init__(self, match: re.Match[str]) -> None:
-        super().__init__(discord.ui.Button(custom_id=match.group(0)))
+        super().__init__(match)
         self.fight, self.by, self.against = match["fight"], match["by"], match["against"]
         self.dice = int(match["dice"])
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> ReactionButton:
-        return cls(match)
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _answer(interaction, lambda cog: cog.react(interaction, self))
-
-
-async def _answer(
-    interaction: discord.Interaction[Any], press: Callable[[Combat], Coroutine[Any, Any, None]]
-) -> None:
-    """Run a button's action on the Combat cog; a button has no command tree, so failures are answered
-    here as tree.on_error answers a command's."""
-    cog = interaction.client.get_cog("Combat")
-    try:
-        if not isinstance(cog, Combat):
-            raise RulesError("Pommel is starting up; try again in a moment.")
-        await press(cog)
-    except Exception as error:
-        await answer_failure(interaction, error)
-
 
 async def setup(bot: Pommel) -> None:
-    await bot.add_cog(Combat(bot))
+    await bot.add_cog(Attack(bot))
