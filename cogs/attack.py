@@ -35,6 +35,7 @@ from bot.ui.attack_views import (
     answered_notice,
     clip,
     defense_buttons,
+    expired_request_content,
     follow_up_buttons,
     request_content,
     result_content,
@@ -316,21 +317,21 @@ class Attack(commands.Cog):
         if not isinstance(channel, discord.abc.Messageable):
             return
         exchange = report.exchange
-        if exchange.pending:
-            content, view, _ = self.exchange_message(saved, report, actor_id=bot_id)
-            await channel.send(
-                f"⏰ <@{saved.gm_id}>: time is up and nobody picked a defense; you decide.\n{content}",
-                view=view or discord.utils.MISSING,
-                allowed_mentions=_pinging([saved.gm_id]),
-            )
-            return
-        if (
-            exchange.message_id is not None
-        ):  # the old buttons go first, so nobody clicks them beside the result
-            await channel.get_partial_message(exchange.message_id).edit(view=None)
         content, view, ping = self.exchange_message(saved, report, actor_id=bot_id)
-        await channel.send(content, view=view or discord.utils.MISSING, allowed_mentions=_pinging(ping))
-        await self.bot.trackers.publish(saved)
+        if exchange.pending:  # asking the GM: the GM gets the buttons, pinged
+            content = f"⏰ <@{saved.gm_id}>: time is up and nobody picked a defense; you decide.\n{content}"
+            ping = [saved.gm_id]
+        sent = await channel.send(
+            content, view=view or discord.utils.MISSING, allowed_mentions=_pinging(ping)
+        )
+        if exchange.message_id is not None:  # the request says what became of it, and loses its buttons
+            weapon = self.bot.catalog.weapon(saved.combatant(exchange.attacker).weapon).name
+            closed = expired_request_content(
+                saved, exchange, weapon, where=f"[this message]({sent.jump_url})"
+            )
+            await channel.get_partial_message(exchange.message_id).edit(content=closed, view=None)
+        if not exchange.pending:
+            await self.bot.trackers.publish(saved)
 
 
 def _pinging(users: list[int]) -> discord.AllowedMentions:

@@ -56,6 +56,7 @@ from .fighters import (
     fighter,
     joker_bonus,
     may_defend_actively,
+    may_take_attack_owed,
     own_situations,
     shield_usable,
     target_situations,
@@ -455,7 +456,7 @@ def _apply(
         engagement = encounter.engagement(attacker, defender)
         applied.range_before = engagement.range
         engagement.enter_grapple()
-        if defender.pool.remaining > 0 and not defender.out_of_the_fight:
+        if may_take_attack_owed(defender):
             owe(
                 encounter,
                 ReactionKind.OPPORTUNITY,
@@ -481,7 +482,7 @@ def _apply(
     exchange.applied = applied
     exchange.follow_ups = _has_follow_ups(result, defender)
     exchange.step += 1
-    if result.judgement.counterattack and defender.pool.remaining > 0 and not defender.out_of_the_fight:
+    if result.judgement.counterattack and may_take_attack_owed(defender):
         owe(encounter, ReactionKind.COUNTERATTACK, defender, attacker, "won the exchange")
 
 
@@ -491,8 +492,17 @@ def _has_follow_ups(result: AttackResult, defender: Combatant) -> bool:
 
 
 def may_desperately_defend(result: AttackResult, defender: Combatant) -> bool:
-    """R15: hit while defending actively, not already desperate, with dice left."""
-    return result.hit and result.defense.active and result.desperation is None and defender.pool.remaining > 0
+    """R15: hit while defending actively, not already desperate, with dice left; and only when a second
+    defense could change something: not against a natural 20 (R14.3 hits whatever the defense rolls),
+    nor against a hit that does nothing (no damage to HP or armor, and no grapple to escape), where it
+    would only cost the dice."""
+    if not (result.hit and result.defense.active and result.desperation is None):
+        return False
+    if defender.pool.remaining < 1 or result.attack.roll.value == 20:
+        return False
+    damage = result.damage
+    harmful = damage is not None and (damage.lethal + damage.nonlethal + damage.armor_damage) > 0
+    return harmful or result.attack.attack.grapple
 
 
 def _undo(encounter: Encounter, exchange: Exchange, attacker: Combatant, defender: Combatant) -> None:

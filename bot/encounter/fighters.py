@@ -54,6 +54,13 @@ def may_defend_actively(target: Combatant, *, undefended: bool) -> bool:
     return not undefended and not target.out_of_the_fight and target.pool.remaining > 0
 
 
+def may_take_attack_owed(combatant: Combatant) -> bool:
+    """R12, R14: whether ``combatant`` can make a counterattack or an opportunity attack now: it is in
+    the fight and has a Martial Pool die left to make it with (R7). One that cannot is owed nothing,
+    so nobody is pinged for an attack that cannot be made."""
+    return not combatant.out_of_the_fight and combatant.pool.remaining > 0
+
+
 def shield_usable(combatant: Combatant, at: Range) -> bool:
     """R12, R14, R17: a shield helps an active defense when it is not broken and the pair is not at
     Grapple (where shields defend passively only)."""

@@ -22,7 +22,7 @@ from .attacks import owe
 from .document import Combatant, Encounter
 from .done import Done
 from .errors import NotAllowed
-from .fighters import joker_bonus
+from .fighters import joker_bonus, may_take_attack_owed
 from .log_lines import move_log_line, range_log_line, save_log_line
 from .permissions import Actor, acting_combatant, is_gm, require_turn
 from .records import Reaction, ReactionKind
@@ -101,7 +101,7 @@ def change_range(
     encounter: Encounter, actor: Actor, *, target: str, to: Range, who: str | None, by: str
 ) -> Done[RangeOutcome]:
     """R12, R19: the mover changes its range with ``target`` on its turn, 1 die per step; leaving
-    Grapple gives the target (unless it is out of the fight) an opportunity attack."""
+    Grapple gives the target an opportunity attack, if it can make one (in the fight, dice left)."""
     mover = acting_combatant(encounter, actor, who, "change range")
     opponent = encounter.combatant(target)
     if opponent.id == mover.id:
@@ -115,7 +115,7 @@ def change_range(
     mover.pool.spend(change.cost, Spend.RANGE_CHANGE)
     encounter.engagement(mover, opponent).range = change.new
     reaction = None
-    if change.provokes_opportunity_attack and not opponent.out_of_the_fight:
+    if change.provokes_opportunity_attack and may_take_attack_owed(opponent):
         reason = f"{mover.name} left Grapple range"
         reaction = owe(encounter, ReactionKind.OPPORTUNITY, opponent, mover, reason)
     controller = opponent.owner_id if opponent.owner_id is not None else encounter.gm_id

@@ -229,6 +229,25 @@ def request_content(encounter: Encounter, exchange: Exchange, weapon: str, passi
     return "\n".join(lines)
 
 
+def expired_request_content(encounter: Encounter, exchange: Exchange, weapon: str, *, where: str) -> str:
+    """The request for a defense once its time ran out: the attack as it was asked, and what happened
+    instead, pointing at the message (``where``, its link) that now carries the defense or its result.
+    Its buttons go with this edit, so nobody answers a question that is closed."""
+    deadline = f" by <t:{int(exchange.deadline.timestamp())}:t>" if exchange.deadline is not None else ""
+    if exchange.pending:
+        then = f"the GM decides, in {where}."
+    else:
+        policy = encounter.table.defense_policy.value
+        then = f"the table's policy defended (**{policy}**); the result is in {where}."
+    return "\n".join(
+        [
+            attack_headline(encounter, exchange, weapon),
+            attack_line(exchange.attack),
+            f"⏰ Nobody picked a defense{deadline}: {then}",
+        ]
+    )
+
+
 def _shield_usable(defender: Combatant, exchange: Exchange) -> bool:
     return shield_usable(defender, exchange.attack.attack.range)
 
@@ -247,7 +266,7 @@ def result_content(encounter: Encounter, exchange: Exchange, weapon: str, report
         )
     lines.append(defense_line(result.defense))
     if result.desperation is not None:
-        stood = "it stands" if report.desperation_improved else "the first defense was better and stands"
+        stood = _which_defense_stands(result, improved=bool(report.desperation_improved))
         lines.append(
             "😱 Desperation defense (R15): "
             f"{breakdown(result.desperation.roll, result.desperation.bonus)} — {stood}"
@@ -262,11 +281,17 @@ def result_content(encounter: Encounter, exchange: Exchange, weapon: str, report
         who = attacker if report.chose_die == "attacker" else defender
         lines.append(f"🎯 {name(who.name)} counts another die to force a Bind (R9).")
     lines.append(outcome_line(result.judgement, name(attacker.name), name(defender.name)))
+    if result.outcome is Outcome.BIND:
+        lines.append(BIND_FOLLOWS)
     if exchange.applied.range_before is not None:
         lines.append(
             f"🤼 **{name(attacker.name)}** grapples **{name(defender.name)}**: "
-            "they are at Grapple range (R12); "
-            f"{name(defender.name)} may take an opportunity attack first."
+            "they are at Grapple range (R12)"
+            + (
+                f"; {name(defender.name)} may take an opportunity attack first."
+                if encounter.reaction(defender, attacker, ReactionKind.OPPORTUNITY) is not None
+                else "."
+            )
         )
     elif result.damage is not None:
         at_armor = result.attack.attack.at_armor
@@ -290,6 +315,24 @@ def result_content(encounter: Encounter, exchange: Exchange, weapon: str, report
     lines += follow_up_lines(encounter, exchange)
     lines += [proposal_line(proposal) for proposal in report.proposals]
     return clip("\n".join(lines))
+
+
+def _which_defense_stands(result: AttackResult, *, improved: bool) -> str:
+    """R15: the better of the two defenses stands; say which, and truly (better for the defender, not
+    always the higher total: two hits are the same outcome, whatever the totals)."""
+    if improved:
+        return "it stands"
+    desperate = result.desperation
+    if desperate is not None and desperate.total >= result.defense.total:
+        return "no better an outcome, so the first defense stands"
+    return "the first defense was better and stands"
+
+
+BIND_FOLLOWS = (
+    "⛓️ What may follow the Bind: either side may try to seize or disarm the other's weapon, or use a "
+    "Martial Feat a Bind triggers (the GM rules on it)."
+)
+"""What may follow a Bind (the Codex Martialis' "Binding"), said under every Bind."""
 
 
 def weapon_name(result: AttackResult, weapon: str) -> str:

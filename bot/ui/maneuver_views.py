@@ -68,21 +68,16 @@ def range_announcement(changed: RangeOutcome, *, actor_id: int) -> Announcement:
     if reaction is not None:
         mention = announcement.notify(changed.controller, actor_id)
         pool = target.pool
-        cost_note = (
-            f"it costs Martial Pool dice, and {name(target.name)} has {pool.remaining}/{pool.size} left"
-            if pool.remaining
-            else f"it needs a Martial Pool die, and {name(target.name)} has none left this round"
-        )
         announcement.lines.append(
             f"⚠️ Leaving Grapple provokes an opportunity attack (R12): **{name(target.name)}** may now "
             f"attack **{name(mover.name)}** (the buttons below, or `/attack`) before the round ends "
-            f"({cost_note}). "
+            f"(it costs Martial Pool dice, and {name(target.name)} has {pool.remaining}/{pool.size} left). "
             f"{mention}".rstrip()
         )
     elif change.provokes_opportunity_attack:
+        why = "is out of the fight" if target.out_of_the_fight else "has no Martial Pool dice left this round"
         announcement.lines.append(
-            f"Leaving Grapple would provoke an opportunity attack (R12), but **{name(target.name)}** is "
-            "out of the fight."
+            f"Leaving Grapple would provoke an opportunity attack (R12), but **{name(target.name)}** {why}."
         )
     return announcement
 

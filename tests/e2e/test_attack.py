@@ -472,7 +472,7 @@ async def test_r14_3_r14_4_both_natural_20s_the_hit_lands_and_the_defender_may_c
     assert "💥 **Hit** — a natural 20 (R14.3)" in lines  # 25 against 25: no critical
     assert "↩️ Bandit may **counterattack** (R14)" in lines
     assert "❤️ **Bandit**: HP 11 → **7**/11" in lines
-    assert actions(result) == ["desperate", "counter:1"]
+    assert actions(result) == ["counter:1"]  # R14.3: a natural 20 hits whatever a desperation defense rolls
     encounter = await fight_of(pommel, world)
     assert [r.kind for r in encounter.reactions] == [ReactionKind.COUNTERATTACK]
     all_rolled(pommel)
@@ -503,6 +503,10 @@ async def test_r14_6_the_same_faces_are_a_bind_whatever_the_totals(world: World,
     lines = result.content.splitlines()
     assert "🎲 Attack: **12** +2 Prowess +3 Reach +5 Situational = **22**" in lines  # against 17
     assert f"{BIND} — the counting dice show the same number (R14.6)" in lines
+    assert lines[lines.index(f"{BIND} — the counting dice show the same number (R14.6)") + 1] == (
+        "⛓️ What may follow the Bind: either side may try to seize or disarm the other's weapon, or use a "
+        "Martial Feat a Bind triggers (the GM rules on it)."
+    )  # a Bind used to say nothing of what may follow
     assert actions(result) == []
     assert (await fight_of(pommel, world)).combatant("Bandit").hp == 11
     all_rolled(pommel)
@@ -628,6 +632,21 @@ async def test_r15_a_desperation_defense_that_does_worse_leaves_the_first_defens
     encounter = await fight_of(pommel, world)
     assert encounter.combatant("Bandit").hp == 8  # counted once, not twice
     assert encounter.combatant("Bandit").pool.penalty_next_round == 1
+    all_rolled(pommel)
+
+
+async def test_r15_a_higher_desperation_defense_that_still_loses_is_not_called_the_worse_one(
+    world: World, start_bot: Any
+) -> None:
+    """The desperation 12 (17) beats the first defense's 9 (14) but still loses to the attack's 20: the
+    first defense stands, and the message no longer says it "was better"."""
+    pommel = await dealt_fight(world, start_bot, faces=[15, 9, 6, 12])
+    hit = await defended(pommel, world, "active:1")
+    desperate = await pommel.click(hit, exchange_button(hit, "desperate"), user=world.gm)
+    assert (
+        "😱 Desperation defense (R15): **12** +1 Prowess +1 Dex +3 Sword, Messer = **17** — "
+        "no better an outcome, so the first defense stands"
+    ) in desperate.content.splitlines()
     all_rolled(pommel)
 
 

@@ -27,6 +27,7 @@ from bot.encounter.attacks import (
     declare_attack,
     defend,
     desperate_defense,
+    may_desperately_defend,
 )
 from bot.encounter.document import Encounter, TableOptions
 from bot.encounter.done import Done
@@ -310,3 +311,20 @@ def test_r24_a_skeleton_s_shield_is_counted_once_and_an_unarmored_character_adds
     assert encounter.initiative.turn_of == encounter.combatant("Alice").holder
     assert against_ac(encounter, "Alice", "Skeleton", [1]) == 14
     assert against_ac(encounter, "Alice", "Ansel", [1]) == 13
+
+
+def test_r15_no_desperation_defense_is_offered_against_a_hit_that_does_nothing() -> None:
+    """Alice's 20 beats the Bandit's active 10, but her sword's 2 does not pass the gambeson's DR 3:
+    a desperation defense could change nothing and would cost the Bandit's last die, so it is not
+    offered (it was)."""
+    encounter = duel()
+    exchange_id = alice_attacks(encounter, ScriptedDice([15]))
+    defend(encounter, CATALOG, GM, exchange_id, 0, DefenseChoice(mode="active", dice=1), ScriptedDice([5, 2]))
+    exchange = encounter.exchange(exchange_id)
+    assert exchange.result is not None
+    assert exchange.result.hit
+    assert exchange.result.damage is not None
+    assert exchange.result.damage.lethal == 0
+    assert encounter.combatant("Bandit").pool.remaining == 1
+    assert not may_desperately_defend(exchange.result, encounter.combatant("Bandit"))
+    assert not exchange.follow_ups

@@ -273,6 +273,22 @@ async def test_r12_leaving_grapple_with_a_fallen_opponent_owes_nothing(store: St
     assert not entry.text.endswith("opportunity attack on Alice")
 
 
+async def test_r12_leaving_grapple_with_an_opponent_without_dice_owes_nothing(store: Store) -> None:
+    """An opponent with no Martial Pool die left cannot make the opportunity attack (R7): it is owed
+    none (it used to be, and its player was pinged for an attack it could not take)."""
+
+    def spent_bandit(encounter: Encounter) -> None:
+        grapple("Bandit")(encounter)
+        bandit = encounter.combatant("Bandit")
+        bandit.pool.spend(bandit.pool.remaining, Spend.ATTACK)
+
+    await dealt(store, spent_bandit)
+    saved, changed = await store.change(CHANNEL, ALICE.user_id, change_range(ALICE, "Bandit", Range.MELEE))
+    assert changed.change.provokes_opportunity_attack
+    assert (changed.reaction, changed.owed) == (None, None)
+    assert saved.reactions == []
+
+
 def spend_two(encounter: Encounter) -> None:
     grapple("Bandit")(encounter)
     encounter.combatant("Alice").pool.spend(2, Spend.ATTACK)

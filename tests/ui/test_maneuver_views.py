@@ -8,7 +8,6 @@ from bot.catalog import load_catalog
 from bot.encounter.document import Encounter
 from bot.encounter.log_lines import ordinal
 from bot.encounter.maneuvers import MoveOutcome, RangeOutcome, SaveOutcome
-from bot.encounter.records import Reaction, ReactionKind
 from bot.rules.dice import Advantage, ScriptedDice
 from bot.rules.engagement import Engagement, Range, plan_range_change
 from bot.rules.movement import move, run
@@ -85,16 +84,21 @@ def test_r12_leaving_grapple_from_a_fallen_opponent_provokes_nothing() -> None:
     assert announcement.ping == []
 
 
-def test_r12_an_opportunity_attack_without_dice_left_says_it_needs_one() -> None:
+def test_r12_leaving_grapple_with_a_foe_without_dice_left_offers_it_nothing_and_pings_nobody() -> None:
+    """A foe with no Martial Pool die left cannot take the opportunity attack (R7): it is owed none,
+    the reply says why, and nobody is pinged for an attack that cannot be made (no buttons follow)."""
     encounter = fight()
     alice, bandit = encounter.combatant("Alice"), encounter.combatant("Bandit")
     bandit.pool.spend(2, Spend.ATTACK)
     change = plan_range_change(Engagement(range=Range.GRAPPLE), Range.MELEE)
-    reaction = Reaction(kind=ReactionKind.OPPORTUNITY, by=bandit.id, against=alice.id, round=1, reason="x")
-    changed = RangeOutcome(alice, bandit, change, reaction, controller=9, owed=reaction)
-    announcement = range_announcement(changed, actor_id=9)
-    assert "it needs a Martial Pool die, and Bandit has none left this round" in announcement.content
-    assert announcement.ping == []  # the GM made the change: nobody to wake
+    changed = RangeOutcome(alice, bandit, change, None, controller=9)
+    announcement = range_announcement(changed, actor_id=7)
+    assert (
+        "Leaving Grapple would provoke an opportunity attack (R12), but **Bandit** has no Martial Pool "
+        "dice left this round."
+    ) in announcement.content
+    assert "the buttons below" not in announcement.content
+    assert announcement.ping == []
 
 
 def test_pool_report_for_a_big_group_stays_within_one_message() -> None:
