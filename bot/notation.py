@@ -3,10 +3,15 @@
 d20 rolls with the global ``random`` module; Pommel's dice come from a :class:`DiceSource` instead
 (``SystemRandom`` in production, fixed faces in tests), so the roller below builds its dice from
 that source. Parsing, keep/drop operators and totals stay d20's.
+
+Advantage and disadvantage (a trailing ``adv`` or ``dis``) turn a leading ``1d20`` into ``2d20kh1`` /
+``2d20kl1`` as d20 does; any other expression is rolled twice and the higher / lower total kept
+(``3d6 dis`` is ``(3d6, 3d6)kl1``).
 """
 
 from __future__ import annotations
 
+import copy
 import functools
 import re
 from collections.abc import Iterator
@@ -131,12 +136,11 @@ def roll_notation(text: str, dice: DiceSource) -> NotationRoll:
         )
     text, advantage = _split_advantage(text)
     try:
-        tree = _parse(text)
-        _check_label(text, tree.comment)
+        parsed = _parse(text)
+        _check_label(text, parsed.comment)
+        tree = _with_advantage(parsed, advantage)
         _check_size(tree)
-        result = _SourcedRoller(_SourcedContext(dice)).roll(
-            tree, stringifier=_Breakdown(), advantage=advantage
-        )
+        result = _SourcedRoller(_SourcedContext(dice)).roll(tree, stringifier=_Breakdown())
         # d20 computes totals lazily: a division by zero surfaces here, and is still bad input.
         total = int(result.total)
         breakdown = result.result
@@ -154,7 +158,7 @@ def roll_notation(text: str, dice: DiceSource) -> NotationRoll:
     if len(breakdown) > MAX_ANSWER_LENGTH:
         breakdown = f"{breakdown[: MAX_ANSWER_LENGTH - 20]}… = `{total}`"
     return NotationRoll(
-        expression=str(d20.utils.ast_adv_copy(result.ast, advantage)),
+        expression=str(result.ast),
         total=total,
         breakdown=breakdown,
         comment=result.comment,
@@ -202,17 +206,30 @@ def _dice_nodes(node: Any) -> Iterator[Any]:
 
 
 def _split_advantage(text: str) -> tuple[str, d20.AdvType]:
-    """``1d20+5 adv`` → (``1d20+5``, ADV). d20 applies it when the roll starts with a 1d20."""
+    """``1d20+5 adv`` → (``1d20+5``, ADV); ``3d6 dis`` → (``3d6``, DIS)."""
     match = _TRAILING_WORD.match(text)
     if match is None or match["word"].lower() not in _ADVANTAGE_WORDS:
         return text, d20.AdvType.NONE
     dice = match["dice"].strip()
-    if not re.match(r"^1?d20\b", dice, re.IGNORECASE):
-        raise NotationError(
-            f"Advantage and disadvantage apply to a roll that starts with `1d20`, such as `1d20+5 adv`; "
-            f"`{dice}` doesn't."
-        )
+    if not dice:
+        raise NotationError(f"Give the dice to roll, for example {EXAMPLES}.")
     return dice, _ADVANTAGE_WORDS[match["word"].lower()]
+
+
+def _with_advantage(tree: Any, advantage: d20.AdvType) -> Any:
+    """``tree`` rolled with ``advantage``: d20's ``2d20kh1`` for a leading 1d20, else twice, keep one.
+
+    The parsed tree is shared (see :func:`_parse`), so this builds a new one around it.
+    """
+    if advantage is d20.AdvType.NONE:
+        return tree
+    with_d20 = d20.utils.ast_adv_copy(tree, advantage)
+    if str(with_d20) != str(tree):
+        return with_d20
+    keep = d20.diceast.SetSelector("h" if advantage is d20.AdvType.ADV else "l", 1)
+    twice = d20.diceast.NumberSet([tree.roll, copy.deepcopy(tree.roll)])
+    both = d20.diceast.OperatedSet(twice, d20.diceast.SetOperator("k", [keep]))
+    return d20.diceast.Expression(both, tree.comment)
 
 
 def _kept_faces(node: Any, size: int) -> list[int]:

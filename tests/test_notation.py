@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.notation import MAX_DICE, MAX_EXPRESSION_LENGTH, MAX_SIDES, NotationError, roll_notation
+from bot.notation import EXAMPLES, MAX_DICE, MAX_EXPRESSION_LENGTH, MAX_SIDES, NotationError, roll_notation
 from bot.rules.dice import RandomDice, ScriptedDice
 from bot.rules.errors import RulesError
 
@@ -57,9 +59,10 @@ def test_disadvantage_word_rolls_two_d20_keep_low() -> None:
     assert roll.total == 4
 
 
-def test_advantage_needs_a_leading_d20() -> None:
-    with pytest.raises(NotationError, match="starts with `1d20`"):
-        roll_notation("2d6 adv", ScriptedDice([]))
+def test_advantage_on_a_leading_d20_with_other_dice_rolls_only_the_d20_twice() -> None:
+    roll = roll_notation("1d20+1d6 adv", ScriptedDice([4, 15, 3]))
+    assert roll.expression == "2d20kh1 + 1d6"
+    assert roll.total == 18
 
 
 def test_advantage_word_may_touch_the_dice() -> None:
@@ -113,3 +116,82 @@ def test_total_is_sum_of_faces_plus_bonus(count: int, sides: int, bonus: int) ->
     roll = roll_notation(f"{count}d{sides}{bonus:+d}", ScriptedDice(faces))
     assert roll.total == sum(faces) + bonus
     assert all(1 <= face <= sides for face in faces)
+
+
+# ---- every example the bot suggests rolls ---------------------------------------------------------
+
+REFUSED = [
+    "",
+    "   ",
+    "adv",
+    "1d20+" * 40,
+    "hello there",
+    "1d20/0",
+    "1d0",
+    "1d2O",
+    f"{MAX_DICE + 1}d6",
+    f"1d{MAX_SIDES + 1}",
+]
+"""One input for each way :func:`roll_notation` refuses; each refusal's examples are rolled below."""
+
+
+def suggested_examples(message: str, typed: str) -> list[str]:
+    """The code spans of a refusal, less those that quote what the user typed back at them."""
+    return [span for span in re.findall(r"`([^`]+)`", message) if span not in typed]
+
+
+def refusal_of(text: str) -> str:
+    with pytest.raises(NotationError) as refused:
+        roll_notation(text, ScriptedDice([1] * 500))
+    return refused.value.message
+
+
+@pytest.mark.parametrize("text", REFUSED)
+def test_every_example_a_refusal_suggests_rolls(text: str) -> None:
+    for example in suggested_examples(refusal_of(text), text):
+        roll = roll_notation(example, RandomDice.seeded(len(example)))
+        assert roll.breakdown, example
+
+
+def test_the_refusals_suggest_examples_including_disadvantage_on_3d6() -> None:
+    examples = {example for text in REFUSED for example in suggested_examples(refusal_of(text), text)}
+    assert {"1d20+5", "1d20 adv", "3d6 dis"} <= examples
+    assert set(suggested_examples(EXAMPLES, "")) <= examples
+
+
+def test_advantage_on_any_expression_rolls_it_twice_and_keeps_the_higher_total() -> None:
+    roll = roll_notation("2d6+3 adv", ScriptedDice([1, 2, 6, 5]))
+    assert roll.expression == "(2d6 + 3, 2d6 + 3)kh1"
+    assert roll.total == 14
+    assert roll.breakdown == "(~~2d6 (1, 2) + 3~~, 2d6 (6, 5) + 3)kh1 = `14`"
+
+
+def test_disadvantage_on_3d6_keeps_the_lower_total() -> None:
+    roll = roll_notation("3d6 dis", ScriptedDice([6, 6, 5, 1, 2, 3]))
+    assert roll.expression == "(3d6, 3d6)kl1"
+    assert roll.total == 6
+    assert roll.breakdown == "(~~3d6 (6, 6, 5)~~, 3d6 (1, 2, 3))kl1 = `6`"
+
+
+def test_advantage_keeps_the_label() -> None:
+    roll = roll_notation("2d6+3 fire dis", ScriptedDice([6, 6, 1, 1]))
+    assert roll.comment == "fire"
+    assert roll.total == 5
+
+
+def test_advantage_on_a_set_of_d20s_marks_only_the_kept_naturals() -> None:
+    roll = roll_notation("2d20kh1 dis", ScriptedDice([20, 3, 2, 4]))
+    assert roll.total == 4
+    assert not roll.natural_20
+    assert not roll.natural_1
+
+
+def test_advantage_counts_both_rolls_against_the_dice_limit() -> None:
+    half = MAX_DICE // 2
+    assert roll_notation(f"{half}d6 adv", ScriptedDice([1] * MAX_DICE)).total == half
+    with pytest.raises(NotationError, match=f"more than {MAX_DICE} dice"):
+        roll_notation(f"{half + 1}d6 adv", ScriptedDice([1] * 500))
+
+
+def test_an_advantage_word_alone_asks_for_dice() -> None:
+    assert refusal_of("adv").startswith("Give the dice to roll")

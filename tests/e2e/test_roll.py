@@ -6,6 +6,7 @@ fails the test at teardown. Dice are fixed with :class:`ScriptedDice`.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -113,6 +114,38 @@ async def test_a_bad_or_huge_expression_gets_an_ephemeral_error_and_nothing_is_l
     assert "Traceback" not in result.content
     assert result.errors == []  # a refusal is not a bug: nothing logged at ERROR
     assert await channel_log(pommel, world) == []
+
+
+def suggested_examples(roll: dict[str, Any]) -> list[str]:
+    """The examples /roll dice shows as it is typed: its description's list, its option's code spans."""
+    [dice] = [option for option in roll["options"] if option["name"] == "dice"]
+    listed: list[str] = dice["description"].split(": ", 1)[1].split(", ")
+    [expression] = [option for option in dice["options"] if option["name"] == "expression"]
+    spans: list[str] = re.findall(r"`([^`]+)`", expression["description"])
+    return [*listed, *spans]
+
+
+async def test_every_example_the_roll_command_and_its_refusals_suggest_rolls(
+    fake_discord: FakeDiscord, world: World, start_bot: Any
+) -> None:
+    pommel = await start_bot()
+    examples = suggested_examples(fake_discord.find_command("roll", world.guild))
+    refused = await pommel.slash("roll dice", user=world.player, options={"expression": "fireball"})
+    examples += [span for span in re.findall(r"`([^`]+)`", refused.content) if span != "fireball"]
+    assert {"1d20+5", "1d20 adv", "3d6 dis"} <= set(examples)
+    for example in examples:
+        result = await pommel.slash("roll dice", user=world.player, options={"expression": example})
+        assert not result.ephemeral, (example, result.content)
+        assert re.search(r"= `-?\d+`", result.content), (example, result.content)
+
+
+async def test_3d6_dis_rolls_twice_and_keeps_the_lower_total(world: World, start_bot: Any) -> None:
+    pommel = await start_bot(dice=ScriptedDice([6, 6, 5, 1, 2, 3]))
+    result = await pommel.slash("roll dice", user=world.player, options={"expression": "3d6 dis"})
+    assert "(~~3d6 (6, 6, 5)~~, 3d6 (1, 2, 3))kl1 = `6`" in result.content
+    [entry] = await channel_log(pommel, world)
+    assert entry.data["expression"] == "(3d6, 3d6)kl1"
+    assert entry.text.endswith("rolled (3d6, 3d6)kl1 = 6")
 
 
 async def test_roll_works_in_a_dm_and_is_not_logged(
