@@ -15,6 +15,7 @@ import cogs
 from .catalog import Catalog, load_catalog
 from .config import Settings
 from .interactions import ButtonRoutes
+from .option_checks import CheckedTree
 from .rules.dice import DiceSource, RandomDice
 from .store import Store, open_store
 from .trackers import TrackerBoard
@@ -51,6 +52,7 @@ class Pommel(commands.Bot):
             intents=discord.Intents.default(),
             allowed_mentions=discord.AllowedMentions.none(),
             help_command=None,
+            tree_cls=CheckedTree,  # every slash command's options are checked before it runs
             **options,
         )
         self.settings = settings
