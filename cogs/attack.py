@@ -25,6 +25,7 @@ from bot.app import Pommel
 from bot.encounter import attacks
 from bot.encounter.attacks import Declaration, ExchangeAction, ExchangeReport
 from bot.encounter.document import Encounter
+from bot.encounter.fighters import Hand
 from bot.interactions import CombatantName, PommelButton, actor_of, encounter_channel
 from bot.rules.equipment import AttackType
 from bot.rules.errors import RulesError
@@ -50,6 +51,7 @@ TIMER_MARGIN = 0.05
 """Seconds a defense timer waits past its deadline."""
 
 AttackTypeChoice = Literal["bash", "pierce", "chop", "slash"]
+HandChoice = Literal["main hand", "off hand", "unarmed"]
 
 
 class Attack(commands.Cog):
@@ -89,6 +91,7 @@ class Attack(commands.Cog):
         bonus="Any other modifier the GM allows",
         helpless="The target is unaware or helpless: defense 2 in melee, 8 against missiles (R13)",
         against_ac="Roll a plain d20 against the target's Armor Class (R24)",
+        hand="Strike with the main weapon (default), the off-hand one, or unarmed (at Grapple, R12)",
     )
     @app_commands.guild_only()
     async def attack(
@@ -107,6 +110,7 @@ class Attack(commands.Cog):
         bonus: app_commands.Range[int, -20, 20] = 0,
         helpless: bool = False,
         against_ac: bool = False,
+        hand: HandChoice | None = None,
     ) -> None:
         declared = Declaration(
             dice=dice,
@@ -119,6 +123,7 @@ class Attack(commands.Cog):
             situation=advantage_of(situation),
             bonus=bonus,
             helpless=helpless,
+            hand=Hand(hand) if hand else Hand.MAIN,
         )
         if against_ac:
             await self.attack_against_ac(interaction, target, who, declared)
@@ -187,8 +192,7 @@ class Attack(commands.Cog):
         """The message about an exchange now, its buttons, and whom it pings: the defender's player
         (the GM for NPCs) when a defense is asked, the GM when a result proposes a morale check (R22)."""
         exchange = report.exchange
-        attacker = encounter.combatant(exchange.attacker)
-        weapon = self.bot.catalog.weapon(attacker.weapon).name
+        weapon = self.bot.catalog.weapon(exchange.weapon).name
         if exchange.pending and report.passive is not None:
             defender = encounter.combatant(exchange.defender)
             content = request_content(encounter, exchange, weapon, report.passive)
@@ -325,7 +329,7 @@ class Attack(commands.Cog):
             content, view=view or discord.utils.MISSING, allowed_mentions=_pinging(ping)
         )
         if exchange.message_id is not None:  # the request says what became of it, and loses its buttons
-            weapon = self.bot.catalog.weapon(saved.combatant(exchange.attacker).weapon).name
+            weapon = self.bot.catalog.weapon(exchange.weapon).name
             closed = expired_request_content(
                 saved, exchange, weapon, where=f"[this message]({sent.jump_url})"
             )

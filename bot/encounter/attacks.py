@@ -53,6 +53,7 @@ from .document import Combatant, Encounter, Side
 from .done import Done
 from .errors import OtherFight, OutOfDate
 from .fighters import (
+    Hand,
     fighter,
     joker_bonus,
     may_defend_actively,
@@ -61,6 +62,7 @@ from .fighters import (
     shield_usable,
     target_situations,
     undefended_because,
+    wielded,
 )
 from .log_lines import ac_attack_log_line, exchange_log_line, request_log_line
 from .morale import group_snapshot, propose_checks
@@ -100,6 +102,8 @@ class Declaration(BaseModel):
     bonus: int = 0
     helpless: bool = False
     """The target is unaware or helpless: it defends with 2 against melee, 8 against missiles (R13)."""
+    hand: Hand = Hand.MAIN
+    """What the attack is made with: the main weapon, the off-hand one, or bare hands (R12, R26)."""
 
 
 class DefenseChoice(BaseModel):
@@ -212,6 +216,17 @@ def _require_plain_against_ac(declared: Declaration) -> None:
         )
 
 
+def _weapon_for(attacker: Combatant, declared: Declaration) -> str:
+    """The catalog key of what the attack is made with (R12, R26), refused when that hand holds nothing
+    or when two weapons are declared with anything but the main hand."""
+    if declared.two_weapons and declared.hand is not Hand.MAIN:
+        raise IllegalAction(
+            f"`two_weapons:` strikes with both hands (R26), so it goes with the main hand, not "
+            f"`hand: {declared.hand.value}`."
+        )
+    return wielded(attacker, declared.hand)
+
+
 def _require_able(attacker: Combatant, target: Combatant) -> None:
     if attacker.id == target.id:
         raise IllegalAction(f"{shown(attacker.name)} cannot attack themselves.")
@@ -278,7 +293,8 @@ def declare_attack(
     require_control(encounter, actor, attacker, "attack")
     _require_able(attacker, target)
     kind = attack_kind(encounter, attacker, target)
-    attacking, defending = fighter(attacker, catalog), fighter(target, catalog)
+    weapon = _weapon_for(attacker, declared)
+    attacking, defending = fighter(attacker, catalog, weapon=weapon), fighter(target, catalog)
     attack, situations = plan_attack(encounter, attacking, attacker, target, declared, kind)
     check_attack(attacking, defending, attack)
     attacker.pool.spend(declared.dice, _SPEND[kind])
@@ -294,7 +310,7 @@ def declare_attack(
         attacker=attacker.id,
         defender=target.id,
         attack=rolled,
-        weapon=attacker.weapon,
+        weapon=weapon,
         round=encounter.initiative.round,
         asked_at=now,
         situations=[situation.label for situation in situations.situations],
@@ -402,7 +418,7 @@ def _resolve(
     attacker = encounter.combatant(exchange.attacker)
     defender = encounter.combatant(exchange.defender)
     report = _report(exchange, defender, decided_by=decided_by)
-    attacking, defending = fighter(attacker, catalog), fighter(defender, catalog)
+    attacking, defending = fighter(attacker, catalog, weapon=exchange.weapon), fighter(defender, catalog)
     if choice.mode == "active":
         defense = roll_active_defense(
             defending, exchange.attack, dice, committed=choice.dice, shield=choice.shield, void=choice.void
@@ -584,7 +600,7 @@ def choose_die(
     report.chose_die = side
     before = group_snapshot(encounter, defender.group) if defender.group else None
     _undo(encounter, exchange, attacker, defender)
-    attacking, defending = fighter(attacker, catalog), fighter(defender, catalog)
+    attacking, defending = fighter(attacker, catalog, weapon=exchange.weapon), fighter(defender, catalog)
     new = resolve_exchange(attacking, defending, attack, defense, dice, encounter.options)
     exchange.attack, exchange.defense = attack, defense
     _apply(encounter, exchange, new, attacker, defender, defending)
@@ -615,7 +631,7 @@ def desperate_defense(
     had_initiative = state.went_first(defender.holder, attacker.holder)
     before = group_snapshot(encounter, defender.group) if defender.group else None
     _undo(encounter, exchange, attacker, defender)
-    attacking, defending = fighter(attacker, catalog), fighter(defender, catalog)
+    attacking, defending = fighter(attacker, catalog, weapon=exchange.weapon), fighter(defender, catalog)
     left = defender.pool.spend_all(Spend.DESPERATION_DEFENSE)
     report = _report(exchange, defender)
     outcome = desperation_defense(
@@ -704,7 +720,8 @@ def attack_armor_class(
     _require_able(attacker, target)
     _require_plain_against_ac(declared)
     kind = attack_kind(encounter, attacker, target)
-    attacking, defending = fighter(attacker, catalog), fighter(target, catalog)
+    wielding = _weapon_for(attacker, declared)
+    attacking, defending = fighter(attacker, catalog, weapon=wielding), fighter(target, catalog)
     weapon = attacking.weapon
     attack, situations = plan_attack(encounter, attacking, attacker, target, declared, kind)
     check_attack(attacking, defending, attack)
@@ -737,7 +754,7 @@ def attack_armor_class(
     return AcAttack(
         attacker=attacker.id,
         defender=target.id,
-        weapon=attacker.weapon,
+        weapon=wielding,
         bonus=parts,
         roll=roll,
         damage=damage,

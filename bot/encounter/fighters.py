@@ -3,9 +3,12 @@ the situations its own state puts on its rolls. Shared by every command that rol
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from ..catalog import Catalog
 from ..rules.combat import Fighter
 from ..rules.engagement import Range
+from ..rules.errors import IllegalAction, shown
 from ..rules.initiative import RollKind
 from ..rules.situations import Situation, morale_situation
 from .document import Combatant, Encounter
@@ -13,22 +16,54 @@ from .document import Combatant, Encounter
 NO_ARMOR = "none"
 
 
-def fighter(combatant: Combatant, catalog: Catalog) -> Fighter:
-    """The combatant with its catalog gear, and the armor and shield HP the fight has kept (R17)."""
+def fighter(combatant: Combatant, catalog: Catalog, *, weapon: str | None = None) -> Fighter:
+    """The combatant with its catalog gear, and the armor and shield HP the fight has kept (R17).
+
+    ``weapon`` is the one it attacks with when that is not its main weapon (its off-hand weapon, or
+    its bare hands: :func:`wielded`); the other hand then holds nothing to add (R26)."""
     armor = catalog.armor(combatant.armor) if combatant.armor and combatant.armor != NO_ARMOR else None
     shield = catalog.shield(combatant.shield) if combatant.shield else None
+    main = weapon is None or weapon == combatant.weapon
     return Fighter(
         name=combatant.name,
         prowess=combatant.prowess,
         dex_mod=combatant.dex_mod,
-        weapon=catalog.weapon(combatant.weapon),
-        off_hand=catalog.weapon(combatant.off_hand) if combatant.off_hand else None,
+        weapon=catalog.weapon(combatant.weapon if weapon is None else weapon),
+        off_hand=catalog.weapon(combatant.off_hand) if combatant.off_hand and main else None,
         armor=armor,
         armor_hp=combatant.armor_hp,
         shield=shield,
         shield_hp=combatant.shield_hp,
         spirit=combatant.spirit,
     )
+
+
+class Hand(StrEnum):
+    """What an attack is made with (R12, R26): the main weapon, the off-hand one, or bare hands (a
+    grappled fighter with a long weapon strikes with a small off-hand weapon or unarmed)."""
+
+    MAIN = "main hand"
+    OFF = "off hand"
+    UNARMED = "unarmed"
+
+
+UNARMED = "unarmed"
+"""The catalog's key of bare-handed attacks."""
+
+
+def wielded(combatant: Combatant, hand: Hand) -> str:
+    """The catalog key of the weapon ``combatant`` attacks with in ``hand``; refused when that hand
+    holds nothing."""
+    if hand is Hand.UNARMED:
+        return UNARMED
+    if hand is Hand.OFF:
+        if combatant.off_hand is None:
+            raise IllegalAction(
+                f"{shown(combatant.name)} has no off-hand weapon; attack with the main hand or unarmed "
+                "(the GM gives one with /combatant edit off_hand:)."
+            )
+        return combatant.off_hand
+    return combatant.weapon
 
 
 UNDEFENDED_CONDITIONS = ("helpless", "unaware")

@@ -97,7 +97,7 @@ def check_weapon_at_range(weapon: Weapon, at: Range, *, grapple: bool = False) -
         what = "attack at Grapple range" if at is Range.GRAPPLE else "start a grapple"
         raise IllegalAction(
             f"A size {weapon.size.value} weapon ({weapon.name}) cannot {what}; only unarmed attacks or "
-            "size S or T weapons can."
+            "size S or T weapons can (strike with the off hand or unarmed instead)."
         )
     if grapple and weapon.is_missile:
         raise IllegalAction("A missile weapon cannot start a grapple.")

@@ -365,6 +365,51 @@ async def test_r12_a_size_m_weapon_cannot_grapple_and_nothing_is_spent(world: Wo
     assert remaining(before, "Alice") == 3
 
 
+def grappled_with_a_dagger_in_the_off_hand(encounter: Encounter) -> None:
+    """Alice (arming sword, size M) and the Bandit at Grapple; she carries a rondel dagger (size S)."""
+    alice, bandit = encounter.combatant("Alice"), encounter.combatant("Bandit")
+    alice.off_hand = "rondel_dagger"
+    encounter.engagement(alice, bandit).enter_grapple()
+
+
+@pytest.mark.parametrize(
+    ("hand", "line"),
+    [
+        ("off hand", "🎲 Attack: **12** +2 Prowess +5 Speed = **19**"),
+        ("unarmed", "🎲 Attack: **12** +2 Prowess"),
+    ],
+)
+async def test_r12_at_grapple_a_fighter_strikes_with_its_off_hand_weapon_or_unarmed(
+    world: World, start_bot: Any, hand: str, line: str
+) -> None:
+    """A grappled fighter with a long weapon was told "only unarmed attacks or size S or T weapons can"
+    and had no way to make one; `hand:` chooses the off-hand dagger or bare hands."""
+    pommel = await dealt_fight(world, start_bot, faces=[12, 3], edit=grappled_with_a_dagger_in_the_off_hand)
+    main = await attack(pommel, world, target="Bandit")
+    assert main.ephemeral
+    assert "strike with the off hand or unarmed instead" in main.content
+    asked = await attack(pommel, world, target="Bandit", hand=hand)
+    assert not asked.ephemeral, asked.content
+    assert any(text.startswith(line) for text in asked.content.splitlines()), asked.content
+    encounter = await fight_of(pommel, world)
+    weapon = "rondel_dagger" if hand == "off hand" else "unarmed"
+    assert encounter.exchanges[-1].weapon == weapon
+    assert encounter.combatant("Alice").pool.spent == {Spend.ATTACK: 1}
+
+
+async def test_r26_an_off_hand_attack_needs_an_off_hand_weapon_and_not_two_weapons(
+    world: World, start_bot: Any
+) -> None:
+    pommel = await dealt_fight(world, start_bot)
+    before = await fight_of(pommel, world)
+    result = await attack(pommel, world, target="Bandit", hand="off hand")
+    await refused(result, pommel, world, before)
+    assert "Alice has no off-hand weapon" in result.content
+    both = await attack(pommel, world, target="Bandit", hand="unarmed", two_weapons=True)
+    await refused(both, pommel, world, before)
+    assert "`two_weapons:` strikes with both hands (R26)" in both.content
+
+
 # ---------------------------------------------------------------------------------- R13 passive defense
 
 
