@@ -8,8 +8,11 @@ bonuses, a move and its cost).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from enum import Enum
 from typing import TYPE_CHECKING, Protocol
 
+from ..rules.cards import Card
 from ..rules.dice import Advantage, PoolRoll
 from ..rules.engagement import RangeChange
 from ..rules.initiative import JOKER_BONUS_ROLLS, CardInPlay, DealResult, RollKind, TurnStarted
@@ -24,6 +27,7 @@ if TYPE_CHECKING:  # the families import their log lines from here
     from .attacks import AcAttack, ExchangeReport
     from .initiative import TurnMove
     from .morale import MoraleCheckReport, RallyReport
+    from .roster import HpChange
     from .spirits import SpiritAttack
 
 
@@ -252,6 +256,10 @@ class Voice(Protocol):
         """Words that stand out: the round dealt, a button's name."""
         ...
 
+    def name(self, text: str) -> str:
+        """A name a user typed, shown as typed."""
+        ...
+
     def mention(self, user_id: int) -> str:
         """`` <@user>``, leading space included, for the user to be told; or nothing."""
         ...
@@ -264,6 +272,9 @@ class _Plain:
         return holder_label(encounter, holder)
 
     def strong(self, text: str) -> str:
+        return text
+
+    def name(self, text: str) -> str:
         return text
 
     def mention(self, user_id: int) -> str:
@@ -326,7 +337,17 @@ def deal_lines(encounter: Encounter, dealt: DealResult, voice: Voice) -> list[st
             f"🔁 {voice.holder(encounter, a)} and {voice.holder(encounter, b)} swapped initiative (R15)."
         )
     if encounter.combatants:
-        lines.append("Every Martial Pool is full again (R5, R8).")
+        short = [c for c in encounter.combatants if c.pool.remaining < c.pool.size]
+        if not short:
+            lines.append("Every Martial Pool is full again (R5, R8).")
+        else:
+            down = listing(
+                [f"{voice.name(c.name)} {c.pool.remaining}/{c.pool.size}" for c in short], ", ", NAMES_LIMIT
+            )
+            lines.append(
+                "Every Martial Pool is full again (R5, R8), but for a desperation defense's lost die "
+                f"(R6, R15): {down}."
+            )
     return lines
 
 
@@ -406,3 +427,81 @@ def advance_lines(encounter: Encounter, advance: Advance, voice: Voice, *, held:
             )
             lines.append(f"Held cards may still act first with {act}: {waiting}.")
     return lines
+
+
+# ----------------------------------------------------------------------------- roster
+
+
+def started_log_line(by: str) -> str:
+    return f"{by} started a fight"
+
+
+def ended_log_line(by: str, rounds: int) -> str:
+    return f"{by} ended the fight after {rounds} round{'' if rounds == 1 else 's'}"
+
+
+def option_label(field: str) -> str:
+    return field.replace("_", " ")
+
+
+def option_value(value: object) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, Enum):
+        return str(value.value)
+    return str(value)
+
+
+def options_log_line(changes: Sequence[tuple[str, object, object]]) -> str:
+    listed = "; ".join(f"{option_label(f)} {option_value(o)} → {option_value(n)}" for f, o, n in changes)
+    return f"options changed: {listed}"
+
+
+def handed_over_log_line(by: str, whom: str) -> str:
+    return f"{by} handed the fight to {whom}"
+
+
+def gm_role_log_line(by: str, role: str | None) -> str:
+    """The server's GM role set (by its name) or cleared; a log line of kind "settings"."""
+    if role is None:
+        return f"{by} cleared the server's GM role"
+    return f"{by} set the server's GM role to {role}"
+
+
+def joined_log_line(player: str, joined: Combatant) -> str:
+    return f"{player} joined with {joined.name}"
+
+
+def left_log_line(player: str, left: Combatant) -> str:
+    return f"{player} took {left.name} out of the fight"
+
+
+TURN_CUT_SHORT = "Their turn was in progress and is over; the GM starts the next one with Next."
+"""Said when the combatants whose turn it was leave the fight (R2: their card is discarded)."""
+
+
+def npcs_added_log_line(by: str, added: Sequence[Combatant], template: str) -> str:
+    names = ", ".join(npc.name for npc in added)
+    return f"{by} added {names} ({template}) to the group {added[0].group}"
+
+
+def npcs_removed_log_line(by: str, removed: Sequence[Combatant]) -> str:
+    return f"{by} removed {', '.join(target.name for target in removed)} from the fight"
+
+
+def card_discarded_log_line(group: str | None, card: Card) -> str:
+    return f"the card of {group} ({card.label}) was discarded"
+
+
+def hp_log_line(by: str, combatant: Combatant, old: int, change: HpChange) -> str:
+    down = " (down)" if combatant.is_down else ""
+    return f"{by}: {combatant.name} HP {old} → {combatant.hp} ({change}){down}"
+
+
+def condition_log_line(by: str, combatant: Combatant, condition: str, *, added: bool) -> str:
+    return f"{by}: {combatant.name} is {'now' if added else 'no longer'} {condition}"
+
+
+def edit_log_line(by: str, name: str, changes: Sequence[tuple[str, object, object]]) -> str:
+    listed = "; ".join(f"{label} {old} → {new}" for label, old, new in changes)
+    return f"{by} edited {name}: {listed}"

@@ -17,7 +17,7 @@ import discord
 from ..encounter.document import Encounter
 from ..encounter.initiative import TurnMove
 from ..encounter.log_lines import listing, turn_move_lines
-from .tracker import holder_line
+from .tracker import holder_line, name
 
 __all__ = [
     "CONTENT_LIMIT",
@@ -81,6 +81,9 @@ class _Markdown:
 
     def strong(self, text: str) -> str:
         return f"**{text}**"
+
+    def name(self, text: str) -> str:
+        return name(text)
 
     def mention(self, user_id: int) -> str:
         return f" {self.announcement.notify(user_id, self.actor_id)}"

@@ -279,6 +279,17 @@ def test_a_deals_log_line_tells_the_round_the_order_and_the_first_turn() -> None
     ]
 
 
+def test_r15_a_deal_does_not_call_a_pool_short_of_a_die_full() -> None:
+    """A desperation defense without the initiative costs a die at the next refill (R6, R15): the deal
+    says whose pool is short instead of "Every Martial Pool is full again" (which it said)."""
+    encounter = fight("KS", "QS", "2C")
+    encounter.combatant("Ansel").pool.penalty_next_round = 1
+    done = press(encounter, DEAL, GM_ACTOR, NO_SHUFFLE)
+    [line] = done.log
+    assert "Every Martial Pool is full again (R5, R8), but for a desperation defense's lost die" in line
+    assert "(R6, R15): Ansel 2/3." in line
+
+
 def test_a_joker_turn_logs_its_bonus_on_the_same_line() -> None:
     """R3: the announcement spells out the Joker's bonus on a line of its own; the log keeps one line."""
     done = press(fight("BJ", "KS", "2C"), DEAL, GM_ACTOR, NO_SHUFFLE)
