@@ -2,7 +2,9 @@
 
 The whole catalog is validated when it loads. A bad entry stops loading with a message naming the
 file, the entry and the field, so a GM who edits the YAML sees exactly what to fix; a bot never
-starts with half a catalog.
+starts with half a catalog. The files are read strictly: UTF-8 only, no field written twice in one
+entry (YAML would keep the last), and numbers and switches as written (``defense: yes`` is not 1,
+``hp: "11"`` is text).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Literal, TypeVar, overload
+from typing import Any, Literal, TypeVar, overload
 
 import yaml
 from pydantic import ValidationError
@@ -38,6 +40,34 @@ _FILES: dict[EntryKind, str] = {
 }
 
 _Entry = TypeVar("_Entry", Weapon, Armor, Shield, MonsterTemplate)
+
+
+class _FieldTwice(yaml.YAMLError):
+    """A mapping that gives one field twice; the marks are where each was written."""
+
+    def __init__(self, key: object, first: yaml.Mark, second: yaml.Mark) -> None:
+        super().__init__(f"field {key!r} is written twice")
+        self.key = key
+        self.first = first
+        self.second = second
+
+
+class _StrictLoader(yaml.SafeLoader):
+    """PyYAML's safe loader, except that a field written twice in one mapping is an error."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: dict[object, yaml.Node] = {}
+        for key_node, _ in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                continue  # `<<: *defaults` may be overridden: that is what merging is for
+            key = self.construct_object(key_node, deep=True)
+            try:
+                first = seen.setdefault(key, key_node)
+            except TypeError:
+                continue  # an unhashable key: PyYAML's own error follows
+            if first is not key_node:
+                raise _FieldTwice(key, first.start_mark, key_node.start_mark)
+        return super().construct_mapping(node, deep=deep)
 
 
 class CatalogError(Exception):
@@ -151,16 +181,72 @@ def load_catalog(directory: Path | None = None) -> Catalog:
     return Catalog(weapons=weapons, armors=armors, shields=shields, monsters=monsters)
 
 
-def _load_table(folder: Path, filename: str, model: type[_Entry], problems: list[str]) -> dict[str, _Entry]:
-    label = _label(folder, filename)
+def _read(path: Path, label: str, problems: list[str]) -> tuple[Any, list[yaml.Node]] | None:
+    """The file's data and, for a list, the node of each entry (where it is written); None if unreadable."""
     try:
-        raw = yaml.safe_load((folder / filename).read_text(encoding="utf-8"))
+        data = path.read_bytes()
     except OSError as error:
         problems.append(f"{label}: cannot be read: {error.strerror or error}")
-        return {}
+        return None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        problems.append(
+            f"{label}: is not UTF-8 text: byte 0x{data[error.start]:02x} at offset {error.start} "
+            f"(line {line}) cannot be read; save the file as UTF-8"
+        )
+        return None
+    loader = _StrictLoader(text)
+    entries: list[yaml.Node] = []
+    try:
+        document = loader.get_single_node()
+        entries = list(document.value) if isinstance(document, yaml.SequenceNode) else []
+        raw = loader.construct_document(document) if document is not None else None
+    except _FieldTwice as twice:
+        index, key = _entry_at(entries, twice.second)
+        where = "" if index == 0 else f" entry '{key}':" if key else f" entry #{index}:"
+        problems.append(
+            f"{label}:{where} field '{twice.key}' is written twice "
+            f"(lines {twice.first.line + 1} and {twice.second.line + 1}); keep one"
+        )
+        return None
     except yaml.YAMLError as error:
         problems.append(f"{label}: is not valid YAML: {error}")
+        return None
+    finally:
+        loader.dispose()
+    return raw, entries
+
+
+def _entry_at(entries: list[yaml.Node], mark: yaml.Mark) -> tuple[int, str | None]:
+    """The position (from 1) and written key of the entry holding ``mark``."""
+    for index, entry in enumerate(entries, start=1):
+        if entry.start_mark.index <= mark.index < entry.end_mark.index:
+            return index, _scalar(entry, "key")
+    return 0, None
+
+
+def _line(node: yaml.Node) -> int:
+    return int(node.start_mark.line) + 1
+
+
+def _scalar(entry: yaml.Node, name: str) -> str | None:
+    """The text written for field ``name`` in an entry's node, if it is a plain value."""
+    if not isinstance(entry, yaml.MappingNode):
+        return None
+    for key_node, value_node in entry.value:
+        if key_node.value == name and isinstance(value_node, yaml.ScalarNode):
+            return str(value_node.value)
+    return None
+
+
+def _load_table(folder: Path, filename: str, model: type[_Entry], problems: list[str]) -> dict[str, _Entry]:
+    label = _label(folder, filename)
+    read = _read(folder / filename, label, problems)
+    if read is None:
         return {}
+    raw, nodes = read
     if not isinstance(raw, list):
         found = "nothing" if raw is None else f"a {type(raw).__name__}"
         problems.append(
@@ -169,31 +255,79 @@ def _load_table(folder: Path, filename: str, model: type[_Entry], problems: list
         return {}
 
     table: dict[str, _Entry] = {}
-    first_use: dict[str, int] = {}
-    for index, entry in enumerate(raw, start=1):
+    first_use: dict[str, tuple[int, str]] = {}
+    for index, (entry, node) in enumerate(zip(raw, nodes, strict=True), start=1):
         if not isinstance(entry, dict):
             problems.append(f"{label}: entry #{index}: should be a mapping of field: value pairs")
             continue
         key = entry.get("key")
         where = f"'{key}'" if isinstance(key, str) and key else f"#{index}"
         if isinstance(key, str):
-            # Lookups ignore case, spaces and dashes, so keys must differ by more than that.
+            # Lookups ignore case, spaces and dashes, so keys must differ by more than that. The second
+            # entry is the one at fault, named with its place since its key reads like the first's.
             if _fold(key) in first_use:
+                first, first_key = first_use[_fold(key)]
                 problems.append(
-                    f"{label}: entry {where}: field 'key': duplicate key, "
-                    f"entry #{first_use[_fold(key)]} already uses it"
+                    f"{label}: entry #{index} '{key}' (line {_line(node)}): field 'key': duplicate key; "
+                    f"entry #{first} '{first_key}' (line {_line(nodes[first - 1])}) already uses it"
                 )
                 continue
-            first_use[_fold(key)] = index
+            first_use[_fold(key)] = (index, key)
+        as_written = _not_as_written(entry, node, model)
+        problems.extend(f"{label}: entry {where}: field '{name}': {why}" for name, why in as_written.items())
         try:
             record = model.model_validate(entry)
         except ValidationError as error:
             problems.extend(
-                f"{label}: entry {where}: {_describe(detail, model)}" for detail in error.errors()
+                f"{label}: entry {where}: {_describe(detail, model)}"
+                for detail in error.errors()
+                if not detail["loc"] or detail["loc"][0] not in as_written
             )
             continue
-        table[record.key] = record
+        if not as_written:
+            table[record.key] = record
     return table
+
+
+def _not_as_written(entry: dict[Any, Any], node: yaml.Node, model: type[_Entry]) -> dict[str, str]:
+    """Numbers and switches pydantic would convert: ``defense: yes`` is not 1, ``hp: "11"`` is text.
+
+    Pydantic takes true as 1 and "11" as 11 for a number, and 1 or "yes" as true for a switch; a GM
+    who wrote them meant something else, so the catalog takes them only as written.
+    """
+    problems: dict[str, str] = {}
+    for name, info in model.model_fields.items():
+        if name not in entry:
+            continue
+        value = entry[name]
+        if info.annotation in (int, int | None):
+            if isinstance(value, int) and not isinstance(value, bool):
+                continue
+            if value is None and info.annotation is not int:
+                continue
+            problems[name] = f"Input should be a valid integer ({_found(value, _scalar(node, name))})"
+        elif info.annotation is bool and not isinstance(value, bool):
+            problems[name] = f"Input should be true or false ({_found(value, _scalar(node, name))})"
+    return problems
+
+
+def _found(value: object, written: str | None) -> str:
+    """What was found, as written: YAML reads ``yes``, ``on`` and ``true`` alike."""
+    if isinstance(value, bool):
+        meaning = "true" if value else "false"
+        return f"found {written or meaning}, which YAML reads as {meaning}"
+    if isinstance(value, str):
+        hint = ": write numbers without quotes" if _is_number(value) else ""
+        return f"found the text {value!r}{hint}"
+    return f"found {value!r}"
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _gear_problems(

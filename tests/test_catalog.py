@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -370,8 +373,10 @@ def test_duplicate_key(data_copy: Path) -> None:
 
     _edit(data_copy, "weapons.yaml", duplicate)
     message = _load_failure(data_copy)
-    assert "data/weapons.yaml: entry 'longsword': field 'key': duplicate key" in message
-    assert "entry #14 already uses it" in message
+    last = len(yaml.safe_load((data_copy / "weapons.yaml").read_text(encoding="utf-8")))
+    assert f"data/weapons.yaml: entry #{last} 'longsword' (line " in message
+    assert "field 'key': duplicate key; entry #14 'longsword' (line " in message
+    assert message.endswith(") already uses it")
 
 
 def test_duplicate_key_differing_only_by_dash(data_copy: Path) -> None:
@@ -379,7 +384,10 @@ def test_duplicate_key_differing_only_by_dash(data_copy: Path) -> None:
         entries.append({**_entry(entries, "long_spear"), "key": "long-spear"})
 
     _edit(data_copy, "weapons.yaml", duplicate)
-    assert "entry 'long-spear': field 'key': duplicate key" in _load_failure(data_copy)
+    message = _load_failure(data_copy)
+    assert "'long-spear' (line " in message
+    assert "field 'key': duplicate key; entry #" in message
+    assert "'long_spear' (line " in message
 
 
 def test_monster_naming_a_missing_weapon(data_copy: Path) -> None:
@@ -497,3 +505,200 @@ def test_malformed_file(data_copy: Path, text: str, expected: str) -> None:
 def test_missing_file(data_copy: Path) -> None:
     (data_copy / "shields.yaml").unlink()
     assert _load_failure(data_copy).startswith("data/shields.yaml: cannot be read")
+
+
+# ---- small files: encoding, fields written twice, strict numbers, duplicated keys -------------------
+
+SMALL_WEAPONS = """\
+- key: club
+  name: Club
+  source: house value
+  size: M
+  reach: 2
+  speed: 3
+  defense: 1
+  damage: 1d6
+  types: [bash]
+- key: spear
+  name: Spear
+  source: house value
+  size: L
+  reach: 5
+  speed: 2
+  defense: 2
+  damage: 1d8
+  types: [pierce]
+"""
+SMALL_ARMOR = """\
+- key: none
+  name: No Armor
+  source: house value
+  dr_pierce: 0
+  dr_chop: 0
+  dr_slash: 0
+  bypass: 0
+  weight: none
+  ac_base: 10
+"""
+SMALL_SHIELDS = """\
+- key: buckler
+  name: Buckler
+  source: house value
+  defense: 1
+  toughness: 2
+  hp: 10
+"""
+SMALL_MONSTERS = """\
+- key: brute
+  name: Brute
+  source: house value
+  prowess: 3
+  hp: 12
+  weapon: club
+"""
+
+
+@pytest.fixture
+def small_data(tmp_path: Path) -> Path:
+    """A catalog of one or two entries a table, written as text (so line numbers are known)."""
+    folder = tmp_path / "data"
+    folder.mkdir()
+    for filename, text in (
+        ("weapons.yaml", SMALL_WEAPONS),
+        ("armor.yaml", SMALL_ARMOR),
+        ("shields.yaml", SMALL_SHIELDS),
+        ("monsters.yaml", SMALL_MONSTERS),
+    ):
+        (folder / filename).write_text(text, encoding="utf-8")
+    return folder
+
+
+def _replace(folder: Path, filename: str, old: str, new: str) -> None:
+    path = folder / filename
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, old
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def test_the_small_data_loads(small_data: Path) -> None:
+    catalog = load_catalog(small_data)
+    assert list(catalog.weapons) == ["club", "spear"]
+    assert catalog.monster("brute").weapon == "club"
+
+
+def test_a_byte_that_is_not_utf8_names_the_file_offset_and_line(small_data: Path) -> None:
+    path = small_data / "weapons.yaml"
+    data = path.read_bytes().replace(b"name: Spear", b"name: Sp\xe9ar")
+    path.write_bytes(data)
+    offset = data.index(b"\xe9")
+    assert _load_failure(small_data) == (
+        f"data/weapons.yaml: is not UTF-8 text: byte 0xe9 at offset {offset} (line 11) cannot be read; "
+        "save the file as UTF-8"
+    )
+
+
+def test_a_field_written_twice_in_one_entry_is_refused(small_data: Path) -> None:
+    _replace(small_data, "weapons.yaml", "  reach: 5\n", "  reach: 5\n  speed: 9\n")
+    assert _load_failure(small_data) == (
+        "data/weapons.yaml: entry 'spear': field 'speed' is written twice (lines 15 and 16); keep one"
+    )
+
+
+def test_a_field_written_twice_in_an_entry_without_a_key_names_it_by_position(small_data: Path) -> None:
+    _replace(small_data, "shields.yaml", "- key: buckler\n", "- toughness: 5\n")
+    assert _load_failure(small_data) == (
+        "data/shields.yaml: entry #1: field 'toughness' is written twice (lines 1 and 5); keep one"
+    )
+
+
+@pytest.mark.parametrize(
+    ("filename", "old", "new", "expected"),
+    [
+        (
+            "weapons.yaml",
+            "  defense: 2\n",
+            "  defense: yes\n",
+            "data/weapons.yaml: entry 'spear': field 'defense': Input should be a valid integer "
+            "(found yes, which YAML reads as true)",
+        ),
+        (
+            "shields.yaml",
+            "  hp: 10\n",
+            '  hp: "11"\n',
+            "data/shields.yaml: entry 'buckler': field 'hp': Input should be a valid integer "
+            "(found the text '11': write numbers without quotes)",
+        ),
+        (
+            "armor.yaml",
+            "  ac_base: 10\n",
+            "  ac_base: 10.0\n",
+            "data/armor.yaml: entry 'none': field 'ac_base': Input should be a valid integer (found 10.0)",
+        ),
+        (
+            "monsters.yaml",
+            "  prowess: 3\n",
+            "  prowess: off\n",
+            "data/monsters.yaml: entry 'brute': field 'prowess': Input should be a valid integer "
+            "(found off, which YAML reads as false)",
+        ),
+        (
+            "weapons.yaml",
+            "  types: [pierce]\n",
+            "  types: [pierce]\n  two_handed: 1\n",
+            "data/weapons.yaml: entry 'spear': field 'two_handed': Input should be true or false (found 1)",
+        ),
+    ],
+)
+def test_numbers_and_switches_are_taken_only_as_written(
+    small_data: Path, filename: str, old: str, new: str, expected: str
+) -> None:
+    _replace(small_data, filename, old, new)
+    assert _load_failure(small_data) == expected
+
+
+def test_a_duplicated_key_is_blamed_on_the_second_entry_naming_both(small_data: Path) -> None:
+    _replace(small_data, "weapons.yaml", "- key: spear\n", "- key: Club\n")
+    assert _load_failure(small_data) == (
+        "data/weapons.yaml: entry #2 'Club' (line 10): field 'key': duplicate key; "
+        "entry #1 'club' (line 1) already uses it"
+    )
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "says"),
+    [
+        (b"name: Spear", b"name: Sp\xe9ar", "data/weapons.yaml: is not UTF-8 text: byte 0xe9"),
+        (b"  reach: 5\n", b"  reach: 5\n  reach: 6\n", "data/weapons.yaml: entry 'spear': field 'reach'"),
+        (b"  defense: 2\n", b"  defense: yes\n", "data/weapons.yaml: entry 'spear': field 'defense'"),
+    ],
+)
+def test_python_m_bot_with_bad_data_exits_2_with_one_line(
+    small_data: Path, tmp_path: Path, old: bytes, new: bytes, says: str
+) -> None:
+    """The catalog loads at start-up, before the store opens and before Discord is contacted."""
+    app = tmp_path / "app"
+    root = Path(__file__).resolve().parents[1]
+    for package in ("bot", "cogs"):
+        shutil.copytree(root / package, app / package, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(small_data, app / "data")
+    path = app / "data" / "weapons.yaml"
+    path.write_bytes(path.read_bytes().replace(old, new))
+    environment = {k: v for k, v in os.environ.items() if k not in ("DEV_GUILD_ID", "LOG_LEVEL")}
+    done = subprocess.run(
+        [sys.executable, "-m", "bot"],
+        cwd=app,
+        env={
+            **environment,
+            "DISCORD_TOKEN": "x",
+            # Were the data accepted, the store would refuse to open: still no network.
+            "DATABASE_PATH": str(tmp_path / "no such folder" / "pommel.sqlite3"),
+        },
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith(f"The equipment data is invalid: {says}")
