@@ -1,8 +1,9 @@
 """``/encounter start | end | show | log | options | gm``: a channel's fight from its start to its summary.
 
-One fight per channel (or thread). Whoever starts it is its GM (when the server sets a GM role, only
-members with it may); the GM changes its options, hands it on, and ends it, which posts the summary
-with the whole log attached.
+One fight per channel (or thread). Whoever starts it is its GM (when the server sets a GM role with
+``/server gm_role``, only members with it may); the GM changes its options, hands it on, and ends it,
+which posts the summary with the whole log attached. What these change is in
+:mod:`bot.encounter.roster`.
 """
 
 from __future__ import annotations
@@ -16,26 +17,25 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import Pommel
-from bot.encounter.document import Encounter, TableOptions
+from bot.encounter import roster
+from bot.encounter.document import Encounter
 from bot.encounter.done import Done
-from bot.encounter.errors import NotAllowed
-from bot.encounter.permissions import is_gm, may_run_fights, require_fight, require_gm, require_may_run_fights
+from bot.encounter.permissions import is_gm, require_fight
 from bot.encounter.records import DefensePolicy
 from bot.interactions import actor_of, channel_encounter, encounter_place, member_actor
 from bot.rules.errors import RulesError
-from bot.rules.options import BashCritical, CriticalDamage, MissileTie, RuleOptions
+from bot.rules.options import BashCritical, CriticalDamage, MissileTie
 from bot.rules.turns import ClaimPause
 from bot.store import MAX_LOG_PAGE, LogEntry, StaleEncounter
 from bot.ui.encounter_views import (
     RULE_OPTION_HELP,
     TABLE_OPTION_HELP,
     gm_handed_reply,
-    option_changes,
-    options_changed_log,
     options_changed_reply,
     options_embed,
     overview_embed,
     started_reply,
+    who_runs_fights,
 )
 from bot.ui.fight_log import (
     LOG_DEFAULT,
@@ -51,6 +51,24 @@ from bot.ui.tracker import TRACKER_COLOUR
 
 def _choices(enum: type[Any]) -> list[app_commands.Choice[str]]:
     return [app_commands.Choice(name=member.value, value=member.value) for member in enum]
+
+
+def log_entries(
+    done: Done[Any], guild_id: int, channel_id: int, user_id: int, *, at: datetime | None = None
+) -> list[LogEntry]:
+    """An operation's log lines as the store's entries, for a change not made by ``Store.change``."""
+    return [
+        LogEntry(
+            at=at if at is not None else datetime.now(UTC),
+            guild_id=guild_id,
+            channel_id=channel_id,
+            user_id=user_id,
+            kind=done.kind,
+            text=line,
+            data=dict(done.data),
+        )
+        for line in done.log
+    ]
 
 
 async def fight_log(bot: Pommel, encounter: Encounter) -> list[LogEntry]:
@@ -83,20 +101,11 @@ class EncounterCog(
     async def start(self, interaction: discord.Interaction) -> None:
         guild_id, channel_id = encounter_place(interaction)
         settings = await self.bot.store.guild_settings(guild_id)
-        require_may_run_fights(settings, actor_of(interaction), "start a fight")
-        encounter = Encounter(
-            channel_id=channel_id, guild_id=guild_id, gm_id=interaction.user.id, options=settings.options
-        )
-        started = LogEntry(
-            at=encounter.started_at,
-            guild_id=guild_id,
-            channel_id=channel_id,
-            user_id=interaction.user.id,
-            kind="encounter",
-            text=f"{interaction.user.display_name} started a fight",
-        )
+        started = roster.start(settings, actor_of(interaction), interaction.user.display_name, channel_id)
+        encounter = started.result
+        events = log_entries(started, guild_id, channel_id, interaction.user.id, at=encounter.started_at)
         try:
-            saved = await self.bot.store.save_encounter(encounter, events=[started])
+            saved = await self.bot.store.save_encounter(encounter, events=events)
         except StaleEncounter:
             running = await self.bot.store.load_encounter(channel_id)
             gm = f" (GM: <@{running.gm_id}>)" if running is not None else ""
@@ -110,16 +119,11 @@ class EncounterCog(
     @app_commands.command(name="end", description="GM: end this fight; posts the summary and the whole log")
     async def end(self, interaction: discord.Interaction) -> None:
         actor = actor_of(interaction)
-        who = interaction.user.display_name
-
-        def finish(encounter: Encounter) -> Done[None]:
-            require_gm(encounter, actor, "end the fight")
-            rounds = encounter.initiative.round
-            plural = "" if rounds == 1 else "s"
-            return Done(None, log=[f"{who} ended the fight after {rounds} round{plural}"], end=True)
-
+        by = interaction.user.display_name
         _, channel_id = encounter_place(interaction)
-        ended, _ = await self.bot.store.change(channel_id, interaction.user.id, finish)
+        ended, _ = await self.bot.store.change(
+            channel_id, actor.user_id, lambda encounter: roster.end(encounter, actor, by)
+        )
         entries = await fight_log(self.bot, ended)
         channel = getattr(interaction.channel, "name", None) or f"channel {channel_id}"
         document = log_markdown(ended, entries, channel=f"#{channel}", ended_at=datetime.now(UTC))
@@ -215,110 +219,39 @@ class EncounterCog(
             await interaction.response.send_message(embed=options_embed(encounter), ephemeral=True)
             return
         actor = actor_of(interaction)
-
-        def change(encounter: Encounter) -> Done[list[tuple[str, object, object]]]:
-            require_gm(encounter, actor, "change the fight's options")
-            options: RuleOptions = encounter.options.model_copy(update=rule_update)
-            table_options: TableOptions = encounter.table.model_copy(update=table_update)
-            changes = option_changes(encounter.options, options) + option_changes(
-                encounter.table, table_options
-            )
-            encounter.options, encounter.table = options, table_options
-            return Done(changes, log=[options_changed_log(changes)] if changes else [])
-
         _, channel_id = encounter_place(interaction)
-        saved, changes = await self.bot.store.change(channel_id, interaction.user.id, change)
+        saved, changes = await self.bot.store.change(
+            channel_id,
+            actor.user_id,
+            lambda encounter: roster.change_options(encounter, actor, rule_update, table_update),
+        )
         await interaction.response.send_message(options_changed_reply(changes), ephemeral=not changes)
         if changes:
             await self.bot.trackers.publish(saved)
 
-    # ------------------------------------------------------------------------------ who runs fights
+    # ------------------------------------------------------------------------------ who runs it
 
-    @app_commands.command(
-        name="gm", description="Hand this fight to another GM, or set who may run fights here"
-    )
-    @app_commands.describe(
-        member="GM: hand this fight to this member, who becomes its GM",
-        server_role="Manage Server: only members with this role may start or be handed fights",
-        clear_server_role="Manage Server: let anyone start fights again",
-    )
-    async def gm(
-        self,
-        interaction: discord.Interaction,
-        member: discord.Member | None = None,
-        server_role: discord.Role | None = None,
-        clear_server_role: bool = False,
-    ) -> None:
-        if member is not None and (server_role is not None or clear_server_role):
-            raise RulesError("Hand the fight over, or set the server's GM role: one at a time.")
-        if server_role is not None and clear_server_role:
-            raise RulesError("Set a GM role or clear it, not both.")
-        if member is not None:
-            await self.hand_over(interaction, member)
-        elif server_role is not None or clear_server_role:
-            await self.set_gm_role(interaction, server_role)
-        else:
-            await self.who_runs_fights(interaction)
-
-    async def hand_over(self, interaction: discord.Interaction, member: discord.Member) -> None:
+    @app_commands.command(name="gm", description="Hand this fight to another GM, or see who runs fights here")
+    @app_commands.describe(member="GM: hand this fight to this member, who becomes its GM")
+    async def gm(self, interaction: discord.Interaction, member: discord.Member | None = None) -> None:
         guild_id, channel_id = encounter_place(interaction)
+        if member is None:
+            settings = await self.bot.store.guild_settings(guild_id)
+            encounter = await self.bot.store.load_encounter(channel_id)
+            await interaction.response.send_message(who_runs_fights(encounter, settings), ephemeral=True)
+            return
         if member.bot:
             raise RulesError(f"{member.mention} is a bot; a fight needs a person as its GM.")
         settings = await self.bot.store.guild_settings(guild_id)
-        actor = actor_of(interaction)
-        who, whom = interaction.user.display_name, member.display_name
-
-        def change(encounter: Encounter) -> Done[int]:
-            require_gm(encounter, actor, "hand the fight to someone else")
-            if encounter.gm_id == member.id:
-                raise RulesError(f"{member.mention} already runs this fight.")
-            if not may_run_fights(settings, member_actor(member)):
-                raise NotAllowed(
-                    f"{member.mention} can't run fights here: on this server only members with the "
-                    f"<@&{settings.gm_role_id}> role (or Manage Server) can."
-                )
-            old, encounter.gm_id = encounter.gm_id, member.id
-            return Done(old, log=[f"{who} handed the fight to {whom}"])
-
-        saved, old_gm = await self.bot.store.change(channel_id, interaction.user.id, change)
-        await interaction.response.send_message(gm_handed_reply(old_gm, saved.gm_id))
-        await self.bot.trackers.publish(saved)
-
-    async def set_gm_role(self, interaction: discord.Interaction, role: discord.Role | None) -> None:
-        guild_id, channel_id = encounter_place(interaction)
-        if not actor_of(interaction).manages_server:
-            raise NotAllowed(
-                "Only members with the Manage Server permission can set who may run fights here."
-            )
-        if role is not None and role.is_default():
-            raise RulesError("Everyone has @everyone; to let anyone run fights, clear the GM role instead.")
-        settings = await self.bot.store.guild_settings(guild_id)
-        if role is None:
-            text = "Anyone on this server may now start fights."
-            logged = f"{interaction.user.display_name} cleared the server's GM role"
-        else:
-            text = f"Only members with the {role.mention} role (or Manage Server) may now start fights here."
-            logged = f"{interaction.user.display_name} set the server's GM role to {role.name}"
-        user_id = interaction.user.id
-        event = LogEntry(
-            guild_id=guild_id, channel_id=channel_id, user_id=user_id, kind="settings", text=logged
+        actor, successor = actor_of(interaction), member_actor(member)
+        by, whom = interaction.user.display_name, member.display_name
+        saved, handed = await self.bot.store.change(
+            channel_id,
+            actor.user_id,
+            lambda encounter: roster.hand_over(encounter, actor, by, settings, successor, whom),
         )
-        chosen = settings.model_copy(update={"gm_role_id": role.id if role is not None else None})
-        await self.bot.store.save_guild_settings(chosen, events=[event])
-        await interaction.response.send_message(f"👑 {text}")
-
-    async def who_runs_fights(self, interaction: discord.Interaction) -> None:
-        guild_id, channel_id = encounter_place(interaction)
-        settings = await self.bot.store.guild_settings(guild_id)
-        encounter = await self.bot.store.load_encounter(channel_id)
-        lines = [f"This fight's GM: <@{encounter.gm_id}>." if encounter else "No fight runs in this channel."]
-        if settings.gm_role_id is None:
-            lines.append("Anyone on this server may start a fight.")
-        else:
-            lines.append(
-                f"Only members with the <@&{settings.gm_role_id}> role (or Manage Server) may run fights."
-            )
-        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+        await interaction.response.send_message(gm_handed_reply(handed))
+        await self.bot.trackers.publish(saved)
 
 
 async def setup(bot: Pommel) -> None:

@@ -12,42 +12,15 @@ from discord.ext import commands
 
 from bot.app import Pommel
 from bot.characters import MAX_NAME_LENGTH
-from bot.encounter.document import MAX_HP, Combatant, Encounter, Side, group_holder
-from bot.encounter.done import Done
-from bot.encounter.permissions import require_gm
-from bot.interactions import actor_of, channel_encounter, encounter_channel
-from bot.rules.cards import Card
-from bot.rules.errors import IllegalAction, shown
-from bot.ui.announcements import TURN_CUT_SHORT
-from bot.ui.combatant_choices import find_group, npc_choices
+from bot.encounter import roster
+from bot.encounter.document import MAX_HP
+from bot.interactions import NAME_OPTION_LIMIT, NpcName, actor_of, encounter_channel
 from bot.ui.encounter_views import npcs_added_reply, npcs_removed_reply
 from bot.ui.equipment_choices import monster_choices
 
 MAX_NPCS_AT_ONCE = 20
-Wanted = app_commands.Range[str, 1, 100]
-"""A name, id or catalog key picked from autocomplete; Discord refuses anything longer before we see it."""
-
-Removal = tuple[list[Combatant], str | None, Card | None, bool]
-"""Who left, the group left empty (if any), the card that group discarded (if it held one), and
-whether the turn in progress was theirs (it is over)."""
-
-
-def _npcs(encounter: Encounter, wanted: str) -> list[Combatant]:
-    """Whom ``/npc remove`` means: a combatant id picked from the list, a group, or an NPC by name."""
-    for combatant in encounter.combatants:
-        if combatant.id == wanted:
-            targets = [combatant]
-            break
-    else:
-        group = find_group(encounter, wanted)
-        targets = encounter.members(group_holder(group)) if group else [encounter.combatant(wanted)]
-    for target in targets:
-        if target.side is not Side.NPC:
-            raise IllegalAction(
-                f"{shown(target.name)} is a player's character, not an NPC; "
-                "take it out of the fight with /leave."
-            )
-    return targets
+CatalogKey = app_commands.Range[str, 1, NAME_OPTION_LIMIT]
+"""A catalog key picked from autocomplete; Discord refuses anything longer before we see it."""
 
 
 @app_commands.guild_only()
@@ -74,7 +47,7 @@ class Npc(commands.GroupCog, group_name="npc", group_description="GM: NPCs in th
     async def add(
         self,
         interaction: discord.Interaction,
-        template: Wanted,
+        template: CatalogKey,
         count: app_commands.Range[int, 1, MAX_NPCS_AT_ONCE] = 1,
         name: app_commands.Range[str, 1, MAX_NAME_LENGTH] | None = None,
         group: app_commands.Range[str, 1, MAX_NAME_LENGTH] | None = None,
@@ -85,30 +58,27 @@ class Npc(commands.GroupCog, group_name="npc", group_description="GM: NPCs in th
         morale: app_commands.Range[int, -10, 10] | None = None,
     ) -> None:
         actor = actor_of(interaction)
+        by = interaction.user.display_name
         catalog = self.bot.catalog
-        who = interaction.user.display_name
-
-        def change(encounter: Encounter) -> Done[list[Combatant]]:
-            require_gm(encounter, actor, "add NPCs")
-            monster = catalog.monster(template)
-            armor = catalog.armor(monster.armor) if monster.armor else None
-            added = encounter.add_npcs(
-                monster,
-                armor,
+        saved, added = await self.bot.store.change(
+            encounter_channel(interaction),
+            actor.user_id,
+            lambda encounter: roster.add_npcs(
+                encounter,
+                actor,
+                by,
+                catalog,
+                template,
                 count=count,
                 name=name,
                 group=group,
                 leader=leader,
                 prowess=prowess,
-                dex_mod=dex,
+                dex=dex,
                 hp=hp,
                 morale=morale,
-            )
-            names = ", ".join(npc.name for npc in added)
-            line = f"{who} added {names} ({monster.name}) to the group {added[0].group}"
-            return Done(added, log=[line])
-
-        saved, added = await self.bot.store.change(encounter_channel(interaction), actor.user_id, change)
+            ),
+        )
         await interaction.response.send_message(npcs_added_reply(added))
         await self.bot.trackers.publish(saved)
 
@@ -116,43 +86,23 @@ class Npc(commands.GroupCog, group_name="npc", group_description="GM: NPCs in th
         name="remove", description="GM: take an NPC, or a whole NPC group, out of the fight"
     )
     @app_commands.describe(who="An NPC, or an NPC group to remove all of it")
-    async def remove(self, interaction: discord.Interaction, who: Wanted) -> None:
+    async def remove(self, interaction: discord.Interaction, who: NpcName) -> None:
         actor = actor_of(interaction)
         by = interaction.user.display_name
-
-        def change(encounter: Encounter) -> Done[Removal]:
-            require_gm(encounter, actor, "remove NPCs")
-            targets = _npcs(encounter, who)
-            holder = targets[0].holder
-            card = encounter.initiative.cards.get(holder)
-            acting = encounter.initiative.turn_of == holder
-            emptied: str | None = None
-            for target in targets:
-                if encounter.remove(target) is not None:
-                    emptied = target.group
-            discarded = card if emptied is not None else None
-            names = ", ".join(target.name for target in targets)
-            lines = [f"{by} removed {names} from the fight"]
-            if discarded is not None:
-                lines.append(f"the card of {emptied} ({discarded.label}) was discarded")
-            cut_short = acting and encounter.initiative.turn_of is None
-            if cut_short:
-                lines.append(TURN_CUT_SHORT)
-            return Done((targets, emptied, discarded, cut_short), log=lines)
-
-        saved, (removed, emptied, discarded, cut_short) = await self.bot.store.change(
-            encounter_channel(interaction), actor.user_id, change
+        saved, removal = await self.bot.store.change(
+            encounter_channel(interaction),
+            actor.user_id,
+            lambda encounter: roster.remove_npcs(encounter, actor, by, who),
         )
-        hide = saved.table.hide_npc_cards
-        reply = npcs_removed_reply(removed, emptied, discarded, hide_card=hide)
-        await interaction.response.send_message(f"{reply}\n{TURN_CUT_SHORT}" if cut_short else reply)
+        reply = npcs_removed_reply(
+            removal.removed,
+            removal.emptied,
+            removal.discarded,
+            hide_card=saved.table.hide_npc_cards,
+            cut_short=removal.cut_short,
+        )
+        await interaction.response.send_message(reply)
         await self.bot.trackers.publish(saved)
-
-    @remove.autocomplete("who")
-    async def remove_who(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        return npc_choices(await channel_encounter(interaction), current)
 
 
 async def setup(bot: Pommel) -> None:

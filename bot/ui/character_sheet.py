@@ -18,7 +18,7 @@ from discord.utils import escape_markdown
 from ..catalog import Catalog, UnknownEntry
 from ..characters import Character
 from ..encounter.document import Encounter, Side, player_holder
-from ..encounter.log_lines import signed
+from ..encounter.log_lines import TURN_CUT_SHORT, signed
 from ..interactions import channel_encounter
 from ..rules.combat import Fighter, passive_defense
 from ..rules.dice import Modifier
@@ -277,12 +277,13 @@ def joined_text(encounter: Encounter, owner_id: int, combatant_name: str) -> str
     return f"{who}; acts on <@{owner_id}>'s card from the next deal."
 
 
-def left_text(combatant_name: str, owner_id: int, discarded: bool) -> str:
-    """R2: when the last character on a player's card leaves, the card is discarded."""
+def left_text(combatant_name: str, owner_id: int, discarded: bool, *, cut_short: bool = False) -> str:
+    """R2: when the last character on a player's card leaves, the card is discarded; when it was their
+    turn (``cut_short``), it is over."""
     text = f"**{shown(combatant_name)}** leaves the fight."
     if discarded:
         text += f" <@{owner_id}> has no one left in it, so their card is discarded."
-    return text
+    return f"{text}\n{TURN_CUT_SHORT}" if cut_short else text
 
 
 # ------------------------------------------------------------------------------------- autocomplete

@@ -8,16 +8,18 @@ so it cannot break the formatting; mentions are text only, as the bot pings nobo
 from __future__ import annotations
 
 from collections.abc import Sequence
-from enum import Enum
 
 import discord
-from pydantic import BaseModel
 
 from ..catalog import Catalog
 from ..encounter.document import Combatant, Encounter, Side, TableOptions
+from ..encounter.log_lines import TURN_CUT_SHORT, option_label, option_value
+from ..encounter.roster import Change, HandedOver, HpChanged, option_changes
+from ..guild_settings import GuildSettings
 from ..rules.cards import Card
 from ..rules.options import DEFAULT_OPTIONS
-from .announcements import listing
+from .announcements import Announcement, listing
+from .morale_views import proposal_line
 from .tracker import DESCRIPTION_LIMIT, TRACKER_COLOUR, clip, name, pool_pips
 
 RULE_OPTION_HELP: dict[str, str] = {
@@ -45,47 +47,18 @@ REPLY_NAMES_LIMIT = 1500
 """The names a reply lists: 20 NPCs added or a group of 60 removed, with names of 64 characters and
 all of them escaped, would take it past Discord's 2000 characters; the rest are counted instead."""
 
-OptionChange = tuple[str, object, object]
-"""An option's field name, its old value and its new one."""
 
-
-def option_label(field: str) -> str:
-    return field.replace("_", " ")
-
-
-def option_value(value: object) -> str:
-    if isinstance(value, bool):
-        return "on" if value else "off"
-    if isinstance(value, Enum):
-        return str(value.value)
-    return str(value)
-
-
-def option_changes(old: BaseModel, new: BaseModel) -> list[OptionChange]:
-    """The fields whose values differ between two option sets of the same kind, in declaration order."""
-    return [
-        (field, getattr(old, field), getattr(new, field))
-        for field in type(old).model_fields
-        if getattr(old, field) != getattr(new, field)
-    ]
-
-
-def _change_line(change: OptionChange) -> str:
+def _change_line(change: Change) -> str:
     field, old, new = change
     return f"{option_label(field)}: {option_value(old)} → **{option_value(new)}**"
 
 
-def options_changed_reply(changes: Sequence[OptionChange]) -> str:
+def options_changed_reply(changes: Sequence[Change]) -> str:
     if not changes:
         return "Those options were already set that way; nothing changed."
     return "⚙️ The GM changed this fight's options:\n" + "\n".join(
         f"- {_change_line(change)}" for change in changes
     )
-
-
-def options_changed_log(changes: Sequence[OptionChange]) -> str:
-    listed = "; ".join(f"{option_label(f)} {option_value(o)} → {option_value(n)}" for f, o, n in changes)
-    return f"options changed: {listed}"
 
 
 def not_default_lines(encounter: Encounter) -> list[str]:
@@ -204,8 +177,27 @@ def started_reply(encounter: Encounter) -> str:
     )
 
 
-def gm_handed_reply(old_gm: int, new_gm: int) -> str:
-    return f"👑 <@{old_gm}> hands this fight to <@{new_gm}>, who is now its GM."
+def gm_handed_reply(handed: HandedOver) -> str:
+    return f"👑 <@{handed.old_gm}> hands this fight to <@{handed.new_gm}>, who is now its GM."
+
+
+def gm_role_reply(role_id: int | None) -> str:
+    """``/server gm_role`` and ``clear_gm_role``: who may start fights now."""
+    if role_id is None:
+        return "👑 Anyone on this server may now start fights."
+    return f"👑 Only members with the <@&{role_id}> role (or Manage Server) may now start fights here."
+
+
+def who_runs_fights(encounter: Encounter | None, settings: GuildSettings) -> str:
+    """``/encounter gm`` without a member: this fight's GM, and who may run fights on the server."""
+    lines = [f"This fight's GM: <@{encounter.gm_id}>." if encounter else "No fight runs in this channel."]
+    if settings.gm_role_id is None:
+        lines.append("Anyone on this server may start a fight.")
+    else:
+        lines.append(
+            f"Only members with the <@&{settings.gm_role_id}> role (or Manage Server) may run fights."
+        )
+    return "\n".join(lines)
 
 
 def npcs_added_reply(added: Sequence[Combatant]) -> str:
@@ -218,9 +210,15 @@ def npcs_added_reply(added: Sequence[Combatant]) -> str:
 
 
 def npcs_removed_reply(
-    removed: Sequence[Combatant], emptied: str | None, discarded: Card | None, *, hide_card: bool = False
+    removed: Sequence[Combatant],
+    emptied: str | None,
+    discarded: Card | None,
+    *,
+    hide_card: bool = False,
+    cut_short: bool = False,
 ) -> str:
-    """NPCs leaving; when their group is empty, whether its card went to the discards (R2)."""
+    """NPCs leaving; when their group is empty, whether its card went to the discards (R2), and
+    whether the turn in progress was theirs (``cut_short``: it is over)."""
     names = listing([f"**{name(npc.name)}**" for npc in removed], ", ", REPLY_NAMES_LIMIT)
     verb = "leaves" if len(removed) == 1 else "leave"
     lines = [f"🚪 {names} {verb} the fight."]
@@ -229,12 +227,23 @@ def npcs_removed_reply(
         lines.append(f"Nobody is left in **{name(emptied)}**: its card{card} is discarded (R2).")
     elif emptied is not None and len(removed) > 1:
         lines.append(f"The group **{name(emptied)}** is gone.")
+    if cut_short:
+        lines.append(TURN_CUT_SHORT)
     return "\n".join(lines)
 
 
 def hp_reply(combatant: Combatant, old: int) -> str:
     down = " — **down**" if combatant.is_down else ""
     return f"❤️ **{name(combatant.name)}**: HP {old} → **{combatant.hp}**/{combatant.max_hp}{down}"
+
+
+def hp_announcement(changed: HpChanged, gm_id: int, actor_id: int) -> Announcement:
+    """HP that set off a morale trigger (R22): the change, the proposed checks, and the GM pinged to
+    roll them (unless the GM made the change)."""
+    notice = Announcement([hp_reply(changed.combatant, changed.old), *map(proposal_line, changed.proposals)])
+    gm = notice.notify(gm_id, actor_id)
+    notice.lines.append(f"🏳️ {gm}: roll the check with the button, or see `/morale proposals`.")
+    return notice
 
 
 def conditions_text(combatant: Combatant) -> str:
@@ -252,6 +261,6 @@ def _shown(value: object) -> str:
     return "none" if value is None else name(str(value))
 
 
-def edit_reply(combatant_name: str, changes: Sequence[tuple[str, object, object]]) -> str:
+def edit_reply(combatant_name: str, changes: Sequence[Change]) -> str:
     listed = "\n".join(f"- {label}: {_shown(old)} → **{_shown(new)}**" for label, old, new in changes)
     return f"✏️ **{name(combatant_name)}** changed:\n{listed}"

@@ -305,37 +305,6 @@ async def test_the_fight_cannot_go_to_a_bot(fake_discord: Any, world: World, sta
     assert (await fight_of(pommel, world)).gm_id == world.gm.id
 
 
-async def test_the_servers_gm_role_decides_who_may_run_fights(world: World, start_bot: Any) -> None:
-    pommel = await start_bot()
-    refused = await pommel.slash("encounter gm", user=world.player, options={"server_role": world.gm_role})
-    assert refused.ephemeral
-    assert "Manage Server" in refused.content
-    assert (await pommel.bot.store.guild_settings(world.guild.id)).gm_role_id is None
-
-    result = await pommel.slash("encounter gm", user=world.admin, options={"server_role": world.gm_role})
-    assert not result.ephemeral
-    assert f"<@&{world.gm_role.id}>" in result.content
-    assert result.message is not None
-    assert result.message.mention_roles == []
-    assert (await pommel.bot.store.guild_settings(world.guild.id)).gm_role_id == world.gm_role.id
-
-    no_role = await start(pommel, world, world.player)
-    assert no_role.ephemeral
-    assert f"only members with the <@&{world.gm_role.id}> role" in no_role.content
-    assert await pommel.bot.store.load_encounter(world.table.id) is None
-
-    assert not (await start(pommel, world, world.gm)).ephemeral
-    handed = await pommel.slash("encounter gm", user=world.gm, options={"member": world.player})
-    assert handed.ephemeral
-    assert "can't run fights here" in handed.content
-    assert (await fight_of(pommel, world)).gm_id == world.gm.id
-
-    cleared = await pommel.slash("encounter gm", user=world.admin, options={"clear_server_role": True})
-    assert "Anyone on this server" in cleared.content
-    assert (await pommel.bot.store.guild_settings(world.guild.id)).gm_role_id is None
-    assert not (await pommel.slash("encounter start", user=world.player, channel=world.lobby)).ephemeral
-
-
 async def test_gm_without_options_says_who_runs_fights(world: World, start_bot: Any) -> None:
     pommel = await start_bot()
     await start(pommel, world)

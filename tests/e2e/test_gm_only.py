@@ -55,7 +55,7 @@ async def test_every_gm_only_command_is_refused_to_a_player_and_changes_nothing(
         npcs=[("bandit", 2, "Bandit")],
     )
     commands = gm_only_commands(world)
-    # /encounter gm is also for Manage Server (the server's GM role), so its description has no "GM:".
+    # /encounter gm also tells anyone who runs fights here, so its description has no "GM:".
     assert synced_gm_commands(fake_discord, world) == set(commands) - {"encounter gm"}
     before = await pommel.bot.store.load_encounter(world.table.id)
     log_before = await pommel.bot.store.read_log(channel_id=world.table.id)

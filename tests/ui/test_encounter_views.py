@@ -13,24 +13,31 @@ from bot.encounter.document import (
     TableOptions,
     TrackerMessage,
 )
+from bot.encounter.log_lines import TURN_CUT_SHORT
+from bot.encounter.records import MoraleProposal
+from bot.encounter.roster import HandedOver, HpChanged, option_changes
+from bot.guild_settings import GuildSettings
 from bot.rules.cards import Card
+from bot.rules.morale import MoraleTriggerReason
 from bot.rules.options import CriticalDamage, RuleOptions
 from bot.ui.encounter_views import (
     RULE_OPTION_HELP,
     TABLE_OPTION_HELP,
     condition_reply,
     edit_reply,
+    gm_handed_reply,
+    gm_role_reply,
+    hp_announcement,
     hp_reply,
     not_default_lines,
     npcs_added_reply,
     npcs_removed_reply,
-    option_changes,
-    options_changed_log,
     options_changed_reply,
     options_embed,
     overview_embed,
     table_line,
     tracker_url,
+    who_runs_fights,
 )
 from bot.ui.tracker import name
 from cogs.npc import MAX_NPCS_AT_ONCE
@@ -54,20 +61,12 @@ def test_every_option_is_described_within_discords_limit() -> None:
     assert all(len(text) <= 100 for text in [*RULE_OPTION_HELP.values(), *TABLE_OPTION_HELP.values()])
 
 
-def test_option_changes_list_only_what_differs() -> None:
+def test_the_options_changed_reply_lists_each_change() -> None:
     old = RuleOptions()
     new = old.model_copy(update={"joker_bonus": 3, "critical_damage": CriticalDamage.DOUBLE})
-    changes = option_changes(old, new)
-    assert changes == [
-        ("critical_damage", CriticalDamage.BY_ATTACK_TYPE, CriticalDamage.DOUBLE),
-        ("joker_bonus", 2, 3),
-    ]
-    reply = options_changed_reply(changes)
+    reply = options_changed_reply(option_changes(old, new))
     assert "- critical damage: by attack type → **double damage**" in reply
     assert "- joker bonus: 2 → **3**" in reply
-    assert options_changed_log(changes) == (
-        "options changed: critical damage by attack type → double damage; joker bonus 2 → 3"
-    )
     assert "nothing changed" in options_changed_reply([])
 
 
@@ -133,6 +132,43 @@ def test_removing_a_group_says_its_card_is_discarded_unless_hidden() -> None:
     assert "its card is discarded (R2)" in hidden
     assert card.label not in hidden
     assert npcs_removed_reply(bandits[:1], None, None) == "🚪 **Bandit 1** leaves the fight."
+    cut_short = npcs_removed_reply(bandits, "Bandits", card, cut_short=True)
+    assert cut_short.splitlines()[-1] == TURN_CUT_SHORT
+
+
+def test_who_runs_fights_and_the_servers_gm_role() -> None:
+    encounter = fight()
+    anyone = GuildSettings(guild_id=1)
+    ruled = GuildSettings(guild_id=1, gm_role_id=77)
+    assert who_runs_fights(encounter, anyone) == (
+        "This fight's GM: <@9>.\nAnyone on this server may start a fight."
+    )
+    assert who_runs_fights(None, ruled) == (
+        "No fight runs in this channel.\nOnly members with the <@&77> role (or Manage Server) may run fights."
+    )
+    assert (
+        gm_role_reply(77)
+        == "👑 Only members with the <@&77> role (or Manage Server) may now start fights here."
+    )
+    assert gm_role_reply(None) == "👑 Anyone on this server may now start fights."
+    assert gm_handed_reply(HandedOver(9, 7)) == "👑 <@9> hands this fight to <@7>, who is now its GM."
+
+
+def test_r22_hp_that_sets_off_a_morale_check_pings_the_gm_unless_the_gm_made_it() -> None:
+    encounter = fight()
+    leader = encounter.combatant("Bandit 1")
+    leader.hp = 0
+    proposal = MoraleProposal(
+        id=1, group="Bandits", reason=MoraleTriggerReason.LEADER_LOST, detail="", round=1
+    )
+    changed = HpChanged(leader, 11, [proposal])
+    by_player = hp_announcement(changed, gm_id=9, actor_id=7)
+    assert by_player.content.splitlines()[0] == hp_reply(leader, 11)
+    assert by_player.content.splitlines()[-1] == (
+        "🏳️ <@9>: roll the check with the button, or see `/morale proposals`."
+    )
+    assert by_player.ping == [9]
+    assert hp_announcement(changed, gm_id=9, actor_id=9).ping == []
 
 
 LONGEST = "_" * MAX_NAME_LENGTH
