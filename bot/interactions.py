@@ -111,6 +111,8 @@ class CombatantOption(app_commands.Transformer):
 
 NAME_OPTION_LIMIT = 100
 """A name, id or group picked from autocomplete; Discord refuses anything longer before we see it."""
+CatalogKey = app_commands.Range[str, 1, NAME_OPTION_LIMIT]
+"""A weapon, armor, shield or monster template of the catalog, by key or name (from its autocomplete)."""
 
 
 class NpcOption(CombatantOption):

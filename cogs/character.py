@@ -27,6 +27,7 @@ from bot.characters import (
     Character,
     name_key,
 )
+from bot.interactions import CatalogKey
 from bot.rules.errors import RulesError
 from bot.rules.hands import check_hands
 from bot.ui.character_sheet import changes_text, own_character_choices, roster_embed, sheet_embed, shown
@@ -44,7 +45,6 @@ Prowess = app_commands.Range[int, 0, MAX_PROWESS]
 Modifier = app_commands.Range[int, MIN_MODIFIER, MAX_MODIFIER]
 Proficiency = app_commands.Range[int, 0, MAX_PROFICIENCY]
 HitPoints = app_commands.Range[int, 1, MAX_HP]
-Key = app_commands.Range[str, 1, 100]
 
 _DESCRIBE_STATS: dict[str, str] = {
     "prowess": f"Prowess, 0-{MAX_PROWESS}: Martial Pool and attack/defense bonus (R6, R11, R13)",
@@ -96,10 +96,10 @@ class CharacterCommands(
         charisma: Modifier,
         proficiency: Proficiency,
         hp: HitPoints,
-        weapon: Key,
-        armor: Key = "none",
-        shield: Key | None = None,
-        off_hand: Key | None = None,
+        weapon: CatalogKey,
+        armor: CatalogKey = "none",
+        shield: CatalogKey | None = None,
+        off_hand: CatalogKey | None = None,
     ) -> None:
         guild_id, user_id = _guild(interaction), interaction.user.id
         character = _checked(
@@ -156,10 +156,10 @@ class CharacterCommands(
         charisma: Modifier | None = None,
         proficiency: Proficiency | None = None,
         hp: HitPoints | None = None,
-        weapon: Key | None = None,
-        armor: Key | None = None,
-        shield: Key | None = None,
-        off_hand: Key | None = None,
+        weapon: CatalogKey | None = None,
+        armor: CatalogKey | None = None,
+        shield: CatalogKey | None = None,
+        off_hand: CatalogKey | None = None,
     ) -> None:
         guild_id, user_id = _guild(interaction), interaction.user.id
         given: dict[str, Any] = {

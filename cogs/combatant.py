@@ -18,16 +18,13 @@ from bot.characters import MAX_MODIFIER, MAX_NAME_LENGTH, MIN_MODIFIER
 from bot.encounter import roster
 from bot.encounter.document import MAX_CONDITION_LENGTH, MAX_HP
 from bot.encounter.roster import NOTHING, CombatantEdit, HpChange, parse_hp_change
-from bot.interactions import NAME_OPTION_LIMIT, CombatantName, actor_of, channel_encounter, encounter_channel
+from bot.interactions import CatalogKey, CombatantName, actor_of, channel_encounter, encounter_channel
 from bot.rules.errors import RulesError
 from bot.ui.buttons import view_of
 from bot.ui.combatant_choices import condition_choices
 from bot.ui.encounter_views import condition_reply, edit_reply, hp_announcement, hp_reply
 from bot.ui.equipment_choices import armor_choices, off_hand_choices, shield_choices, weapon_choices
 from bot.ui.morale_views import proposal_button
-
-CatalogKey = app_commands.Range[str, 1, NAME_OPTION_LIMIT]
-"""A catalog key picked from autocomplete; Discord refuses anything longer before we see it."""
 
 
 class HpChangeTransformer(app_commands.Transformer):

@@ -50,7 +50,9 @@ class Join(commands.Cog):
         saved, joined = await self.bot.store.change(
             channel_id, user_id, lambda encounter: roster.join(encounter, user_id, player, sheet, armor)
         )
-        await interaction.response.send_message(joined_text(saved, user_id, joined.name))
+        back = joined.combatant if joined.returning else None
+        reply = joined_text(saved, user_id, joined.combatant.name, returning=back)
+        await interaction.response.send_message(reply)
         await self.bot.trackers.publish(saved)
 
     @app_commands.command(name="leave", description="Take one of your characters out of this channel's fight")
@@ -68,7 +70,8 @@ class Join(commands.Cog):
         saved, left = await self.bot.store.change(
             channel_id, actor.user_id, lambda encounter: roster.leave(encounter, actor, player, character)
         )
-        reply = left_text(left.combatant.name, actor.user_id, left.discarded, cut_short=left.cut_short)
+        owner = left.combatant.owner_id or actor.user_id
+        reply = left_text(left.combatant.name, owner, left.discarded, cut_short=left.cut_short)
         await interaction.response.send_message(reply)
         await self.bot.trackers.publish(saved)
 

@@ -14,13 +14,11 @@ from bot.app import Pommel
 from bot.characters import MAX_NAME_LENGTH
 from bot.encounter import roster
 from bot.encounter.document import MAX_HP
-from bot.interactions import NAME_OPTION_LIMIT, NpcName, actor_of, encounter_channel
+from bot.interactions import CatalogKey, NpcName, actor_of, encounter_channel
 from bot.ui.encounter_views import npcs_added_reply, npcs_removed_reply
 from bot.ui.equipment_choices import monster_choices
 
 MAX_NPCS_AT_ONCE = 20
-CatalogKey = app_commands.Range[str, 1, NAME_OPTION_LIMIT]
-"""A catalog key picked from autocomplete; Discord refuses anything longer before we see it."""
 
 
 @app_commands.guild_only()

@@ -208,6 +208,9 @@ class Encounter(BaseModel):
     morale_proposals: list[MoraleProposal] = Field(default_factory=list)
     """R22: morale checks the bot proposed and the GM has not rolled or dismissed yet."""
     next_proposal: int = 1
+    departed: list[Combatant] = Field(default_factory=list, max_length=MAX_COMBATANTS)
+    """Player characters taken out of this fight, as they were when they left: one that joins again
+    comes back as it left (HP, pool, conditions), so leaving and rejoining is no free rest."""
 
     @property
     def tag(self) -> str:
@@ -234,6 +237,19 @@ class Encounter(BaseModel):
         """The NPC groups' names in the order their first member still in the fight joined (R2 deals
         them in this order, after the players)."""
         return list(dict.fromkeys(c.group for c in self.combatants if c.group is not None))
+
+    def group_named(self, wanted: str) -> str | None:
+        """The NPC group a value names: a group's card holder ("g:bandits", as the autocomplete offers
+        it) or a group's name, ignoring case; None when it names no group."""
+        for group in self.groups:
+            if wanted == group_holder(group):
+                return group
+        if wanted.startswith(GROUP_PREFIX):
+            return None
+        for group in self.groups:
+            if group_holder(group) == group_holder(wanted):
+                return group
+        return None
 
     def members(self, holder: str) -> list[Combatant]:
         """Everyone acting on ``holder``'s card: a player's characters, or an NPC group."""
@@ -272,6 +288,12 @@ class Encounter(BaseModel):
         if any(c.owner_id == owner_id and c.character == character.key for c in self.combatants):
             raise IllegalAction(f"{shown(character.name)} is already in this fight.")
         self._require_room(1)
+        returning = self.departed_as(owner_id, character.key)
+        if returning is not None:
+            self.departed.remove(returning)
+            returning.name = self._free_name(returning.name)
+            self.combatants.append(returning)
+            return returning
         combatant = Combatant(
             id=self._new_id(),
             name=self._free_name(character.name),
@@ -374,6 +396,10 @@ class Encounter(BaseModel):
         if all(c.id != combatant.id for c in self.combatants):
             raise RulesError(f"{shown(combatant.name)} is not in this fight, so there is nobody to remove.")
         self.combatants = [c for c in self.combatants if c.id != combatant.id]
+        if combatant.side is Side.PLAYER:
+            same = (combatant.owner_id, combatant.character)
+            kept = [c for c in self.departed if (c.owner_id, c.character) != same]
+            self.departed = [*kept[-(MAX_COMBATANTS - 1) :], combatant]
         gone = combatant.id
         self.exchanges = [e for e in self.exchanges if gone not in (e.attacker, e.defender)]
         self.reactions = [r for r in self.reactions if gone not in (r.by, r.against)]
@@ -385,6 +411,10 @@ class Encounter(BaseModel):
             state.remove_holder(combatant.holder)
         drop_holder(self.flow, combatant.holder)
         return combatant.holder
+
+    def departed_as(self, owner_id: int, character: str) -> Combatant | None:
+        """The player's character ``character`` (by name key) as it left this fight, if it did."""
+        return next((c for c in self.departed if (c.owner_id, c.character) == (owner_id, character)), None)
 
     def rename(self, combatant: Combatant, name: str) -> None:
         """A new name, unique in the fight ignoring case like every combatant's."""

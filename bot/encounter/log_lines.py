@@ -468,7 +468,9 @@ def gm_role_log_line(by: str, role: str | None) -> str:
     return f"{by} set the server's GM role to {role}"
 
 
-def joined_log_line(player: str, joined: Combatant) -> str:
+def joined_log_line(player: str, joined: Combatant, *, returning: bool = False) -> str:
+    if returning:
+        return f"{player} brought {joined.name} back, as they left: HP {joined.hp}/{joined.max_hp}"
     return f"{player} joined with {joined.name}"
 
 

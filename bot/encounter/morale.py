@@ -40,7 +40,7 @@ from ..rules.morale import (
     morale_triggers,
 )
 from ..rules.morale import rally as roll_rally
-from .document import GROUP_PREFIX, Combatant, Encounter, Side, group_holder
+from .document import Combatant, Encounter, Side, group_holder
 from .done import Done
 from .errors import ProposalResolved
 from .fighters import joker_bonus
@@ -366,22 +366,9 @@ def set_standing(combatant: Combatant, standing: MoraleStanding) -> MoraleStandi
 # ----------------------------------------------------------------------------- the operations
 
 
-def find_group(encounter: Encounter, wanted: str) -> str | None:
-    """The NPC group a value names: a group holder picked from the autocomplete, or a group's name."""
-    for group in encounter.groups:
-        if wanted == group_holder(group):
-            return group
-    if wanted.startswith(GROUP_PREFIX):
-        return None
-    for group in encounter.groups:
-        if group_holder(group) == group_holder(wanted):
-            return group
-    return None
-
-
 def _targets(encounter: Encounter, who: str) -> tuple[str, list[Combatant] | None]:
     """What ``who`` names: an NPC group (the name, None: the whole group) or one combatant."""
-    group = find_group(encounter, who)
+    group = encounter.group_named(who)
     if group is not None:
         return group, None
     combatant = encounter.combatant(who)

@@ -48,7 +48,7 @@ from .log_lines import (
     options_log_line,
     started_log_line,
 )
-from .morale import find_group, group_snapshot, propose_checks
+from .morale import group_snapshot, propose_checks
 from .permissions import Actor, is_gm, may_run_fights, require_control, require_gm, require_may_run_fights
 from .records import MoraleProposal
 
@@ -157,11 +157,20 @@ def pool_armor(catalog: Catalog, sheet: Character) -> Armor | None:
 
 def join(
     encounter: Encounter, user_id: int, player: str, sheet: Character, armor: Armor | None
-) -> Done[Combatant]:
+) -> Done[Joined]:
     """A player's saved character joins the fight (:meth:`Encounter.join`); ``armor`` from
     :func:`pool_armor`."""
+    returning = encounter.departed_as(user_id, sheet.key) is not None
     joined = encounter.join(user_id, sheet, armor)
-    return Done(joined, log=[joined_log_line(player, joined)], data={"combatant": joined.id})
+    line = joined_log_line(player, joined, returning=returning)
+    return Done(Joined(joined, returning), log=[line], data={"combatant": joined.id})
+
+
+@dataclass(frozen=True, slots=True)
+class Joined:
+    combatant: Combatant
+    returning: bool
+    """It had left this fight and comes back as it left (HP, pool, conditions)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,7 +269,7 @@ def npcs(encounter: Encounter, wanted: str) -> list[Combatant]:
             targets = [combatant]
             break
     else:
-        group = find_group(encounter, wanted)
+        group = encounter.group_named(wanted)
         targets = encounter.members(group_holder(group)) if group else [encounter.combatant(wanted)]
     for target in targets:
         if target.side is not Side.NPC:

@@ -21,14 +21,11 @@ from .tracker import holder_line, name
 
 __all__ = [
     "CONTENT_LIMIT",
-    "TURN_CUT_SHORT",
     "Announcement",
     "listing",
     "turn_announcement",
 ]
 
-TURN_CUT_SHORT = "Their turn was in progress and is over; the GM starts the next one with Next."
-"""Said when the combatants whose turn it was leave the fight (R2: their card is discarded)."""
 CONTENT_LIMIT = 2000
 
 

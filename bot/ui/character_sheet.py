@@ -17,7 +17,7 @@ from discord.utils import escape_markdown
 
 from ..catalog import Catalog, UnknownEntry
 from ..characters import Character
-from ..encounter.document import Encounter, Side, player_holder
+from ..encounter.document import Combatant, Encounter, Side, player_holder
 from ..encounter.log_lines import TURN_CUT_SHORT, signed
 from ..interactions import channel_encounter
 from ..rules.combat import Fighter, passive_defense
@@ -265,11 +265,21 @@ def _clip(lines: list[str], limit: int = DESCRIPTION_LIMIT) -> str:
 # ------------------------------------------------------------------------------------- /join, /leave
 
 
-def joined_text(encounter: Encounter, owner_id: int, combatant_name: str) -> str:
-    """R2: a joining character acts on its player's card: this round if they hold one, else from the deal."""
+def joined_text(
+    encounter: Encounter, owner_id: int, combatant_name: str, *, returning: Combatant | None = None
+) -> str:
+    """R2: a joining character acts on its player's card: this round if they hold one, else from the deal.
+    One ``returning`` to this fight after leaving it comes back as it left, and the reply says so."""
     holder = player_holder(owner_id)
     card = encounter.initiative.cards.get(holder)
     who = f"**{shown(combatant_name)}** joins the fight"
+    if returning is not None:
+        state = ", ".join([f"HP {returning.hp}/{returning.max_hp}", *returning.conditions])
+        pool = returning.pool
+        who = (
+            f"**{shown(combatant_name)}** comes back to the fight as they left it ({shown(state)}, "
+            f"{pool.remaining}/{pool.size} dice left)"
+        )
     if card is not None:
         return f"{who}; acts on <@{owner_id}>'s card, which they already hold this round."
     if encounter.initiative.round == 0:

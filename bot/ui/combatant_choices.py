@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from discord import app_commands
 
-from ..encounter.document import GROUP_PREFIX, Combatant, Encounter, Side, group_holder
+from ..encounter.document import Combatant, Encounter, Side, group_holder
 from ..encounter.morale import open_proposals
 
 CHOICE_LIMIT = 25
@@ -84,19 +84,6 @@ def claimant_choices(encounter: Encounter | None, current: str) -> list[app_comm
         for holder in encounter.initiative.may_claim
         if _matches(current, encounter.holder_name(holder))
     ][:CHOICE_LIMIT]
-
-
-def find_group(encounter: Encounter, wanted: str) -> str | None:
-    """The NPC group a value names: a group holder picked from :func:`npc_choices`, or a group's name."""
-    for group in encounter.groups:
-        if wanted == group_holder(group):
-            return group
-    if wanted.startswith(GROUP_PREFIX):
-        return None
-    for group in encounter.groups:
-        if group_holder(group) == group_holder(wanted):
-            return group
-    return None
 
 
 def condition_choices(

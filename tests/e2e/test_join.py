@@ -166,6 +166,7 @@ async def test_the_gm_can_take_a_players_character_out(world: World, start_bot: 
     await pommel.slash("join", user=world.player, options={"character": "Ansel"})
     taken = await pommel.slash("leave", user=world.gm, options={"character": "Ansel"})
     assert not taken.ephemeral, taken.content
+    assert f"<@{world.player.id}> has no one left in it" in taken.content  # the player, not the GM
     assert (await fight_of(pommel, world)).combatants == []
 
 
@@ -188,3 +189,19 @@ async def test_joining_twice_quotes_the_name_with_its_markdown_escaped(world: Wo
     assert again.content == "\\*bold\\*\\_name\\_ is already in this fight."
     taken = await pommel.slash("leave", user=world.player2, options={"character": "*bold*_name_"})
     assert taken.content.startswith("\\*bold\\*\\_name\\_ is not yours")
+
+
+async def test_leaving_and_joining_again_is_no_free_rest(world: World, start_bot: Any) -> None:
+    """/leave then /join gave Ansel back his full HP and pool; now he comes back as he left."""
+    pommel = await with_ansel(start_bot, world)
+    await pommel.slash("join", user=world.player, options={"character": "Ansel"})
+    encounter = await fight_of(pommel, world)
+    encounter.combatant("Ansel").hp = 4
+    encounter.combatant("Ansel").add_condition("prone")
+    await pommel.bot.store.save_encounter(encounter)
+    await pommel.slash("leave", user=world.player)
+    back = await pommel.slash("join", user=world.player, options={"character": "Ansel"})
+    assert back.content.startswith(
+        "**Ansel** comes back to the fight as they left it (HP 4/24, prone, 2/2 dice left); acts on "
+    ), back.content
+    assert (await fight_of(pommel, world)).combatant("Ansel").hp == 4

@@ -24,6 +24,7 @@ from bot.rules.dice import ScriptedDice
 from bot.rules.errors import RulesError
 from bot.rules.morale import MoraleTriggerReason
 from bot.rules.options import CriticalDamage, RuleOptions
+from bot.rules.pool import Spend
 from bot.rules.turns import ClaimPause
 from bot.store import Store, open_store
 from bot.ui.equipment_choices import NOTHING
@@ -195,10 +196,38 @@ def test_a_pool_is_sized_for_no_armor_when_the_catalog_has_no_no_armor_entry() -
     assert roster.pool_armor(bare, character("Ansel", armor="full_plate")) == CATALOG.armor("full_plate")
 
 
+async def test_a_character_that_leaves_and_joins_again_comes_back_as_it_left(store: Store) -> None:
+    """/leave then /join was a free full heal (HP 4/22, prone, pool spent came back 22/22, full pool):
+    the fight keeps the character as it left and gives it back."""
+    sheet = character("Cedric", hp=22)
+    armor = roster.pool_armor(CATALOG, sheet)
+    _, done = await store.change(CHANNEL, ANN, lambda e: roster.join(e, ANN, "Ann", sheet, armor))
+
+    def hurt(encounter: Encounter) -> Done[None]:
+        cedric = encounter.combatant("Cedric")
+        cedric.hp = 4
+        cedric.add_condition("prone")
+        cedric.pool.spend(2, Spend.ATTACK)
+        return Done(None)
+
+    await store.change(CHANNEL, ANN, hurt)
+    await store.change(CHANNEL, ANN, lambda e: roster.leave(e, Actor(ANN), "Ann", "Cedric"))
+    _, back = await store.change(CHANNEL, ANN, lambda e: roster.join(e, ANN, "Ann", sheet, armor))
+    assert back.returning
+    cedric = (await saved(store)).combatant("Cedric")
+    assert (cedric.id, cedric.hp, cedric.max_hp, cedric.conditions) == (done.combatant.id, 4, 22, ["prone"])
+    assert cedric.pool.remaining == cedric.pool.size - 2
+    assert (await saved(store)).departed == []
+    log = [entry.text for entry in await store.read_log(channel_id=CHANNEL)]
+    assert log[-1] == "Ann brought Cedric back, as they left: HP 4/22"
+
+
 async def test_a_player_joins_with_a_saved_character(store: Store) -> None:
     sheet = character("Cedric", prowess=3)
     armor = roster.pool_armor(CATALOG, sheet)
-    _, joined = await store.change(CHANNEL, ANN, lambda e: roster.join(e, ANN, "Ann", sheet, armor))
+    _, done = await store.change(CHANNEL, ANN, lambda e: roster.join(e, ANN, "Ann", sheet, armor))
+    joined = done.combatant
+    assert not done.returning
     assert (joined.name, joined.owner_id, joined.holder, joined.pool.size) == (
         "Cedric",
         ANN,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot.catalog import load_catalog
 from bot.characters import Character
 from bot.encounter.document import Encounter
-from bot.ui.combatant_choices import CONDITIONS, combatant_choices, condition_choices, find_group, npc_choices
+from bot.ui.combatant_choices import CONDITIONS, combatant_choices, condition_choices, npc_choices
 
 CATALOG = load_catalog()
 
@@ -55,10 +55,10 @@ def test_npc_choices_offer_whole_groups_first() -> None:
 
 def test_a_group_is_found_by_its_card_or_its_name() -> None:
     encounter = fight()
-    assert find_group(encounter, "g:bandits") == "Bandits"
-    assert find_group(encounter, "bandits") == "Bandits"
-    assert find_group(encounter, "g:nobody") is None
-    assert find_group(encounter, "Alice") is None
+    assert encounter.group_named("g:bandits") == "Bandits"
+    assert encounter.group_named("bandits") == "Bandits"
+    assert encounter.group_named("g:nobody") is None
+    assert encounter.group_named("Alice") is None
 
 
 def test_conditions_offered_to_add_and_to_remove() -> None:
