@@ -23,9 +23,10 @@ from discord.ext import commands
 
 from bot.app import Pommel
 from bot.encounter import attacks
-from bot.encounter.attacks import Declaration, ExchangeAction, ExchangeReport
+from bot.encounter.attacks import Declaration, ExchangeAction
 from bot.encounter.document import Encounter
 from bot.encounter.fighters import Hand
+from bot.encounter.results import ExchangeReport
 from bot.interactions import CombatantName, PommelButton, actor_of, encounter_channel
 from bot.rules.equipment import AttackType
 from bot.rules.errors import RulesError

@@ -17,7 +17,8 @@ from bot.app import Pommel
 from bot.characters import MAX_MODIFIER, MAX_NAME_LENGTH, MIN_MODIFIER
 from bot.encounter import roster
 from bot.encounter.document import MAX_CONDITION_LENGTH, MAX_HP
-from bot.encounter.roster import NOTHING, CombatantEdit, HpChange, parse_hp_change
+from bot.encounter.results import HpChange
+from bot.encounter.roster import NOTHING, CombatantEdit, parse_hp_change
 from bot.interactions import CatalogKey, CombatantName, actor_of, channel_encounter, encounter_channel
 from bot.rules.errors import RulesError
 from bot.ui.buttons import view_of

@@ -17,8 +17,8 @@ from discord.ext import commands
 
 from bot.app import Pommel
 from bot.encounter import initiative
-from bot.encounter.initiative import TurnAction
 from bot.encounter.permissions import is_gm, require_fight
+from bot.encounter.results import TurnAction
 from bot.interactions import ClaimantName, PommelButton, actor_of, channel_encounter, encounter_channel
 from bot.ui.announcements import turn_announcement
 from bot.ui.buttons import TURN_BUTTON

@@ -1,7 +1,9 @@
-"""``python -m bot`` start-up without a token: one clear line, exit status 2."""
+"""``python -m bot`` start-up refusals (no token, a bad setting, a database it must not use): one clear
+line, exit status 2."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import socket
 import subprocess
@@ -13,6 +15,7 @@ import pytest
 
 from bot.__main__ import main
 from bot.config import Settings
+from bot.store import LogEntry, open_store
 
 
 def run_bot(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
@@ -85,19 +88,80 @@ def test_a_database_path_that_cannot_be_opened_is_one_line_before_discord_is_con
     assert "DATABASE_PATH" in line
 
 
-def test_discord_out_of_reach_is_one_line_and_status_1(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """Discord's address points at a closed port on this machine, so nothing leaves it."""
+def main_offline(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], database: Path
+) -> tuple[int, list[str]]:
+    """``main()`` in this process, with Discord's address at a closed port on this machine, so nothing
+    leaves it; returns the exit status and the lines printed to stderr."""
     with socket.socket() as probe:  # a port nobody listens on: bind, note it, close
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     monkeypatch.setattr(discord.http.Route, "BASE", f"http://127.0.0.1:{port}/api/v10")
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("DISCORD_TOKEN", "x")
-    monkeypatch.setenv("DATABASE_PATH", str(tmp_path / "pommel.sqlite3"))
+    monkeypatch.setenv("DATABASE_PATH", str(database))
     monkeypatch.setenv("LOG_LEVEL", "CRITICAL")
-    assert main() == 1
-    lines = capsys.readouterr().err.strip().splitlines()
+    status = main()
+    return status, capsys.readouterr().err.strip().splitlines()
+
+
+def test_discord_out_of_reach_is_one_line_and_status_1(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, lines = main_offline(tmp_path, monkeypatch, capsys, tmp_path / "pommel.sqlite3")
+    assert status == 1
     assert len(lines) == 1
     assert lines[0].startswith("Can't reach Discord")
+
+
+def test_a_second_pommel_on_the_same_database_refuses_to_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two processes on one file would apply every action twice; the second says so and stops."""
+    database = tmp_path / "pommel.sqlite3"
+    with asyncio.Runner() as first_process:
+        running = first_process.run(open_store(database))
+        try:
+            status, lines = main_offline(tmp_path, monkeypatch, capsys, database)
+        finally:
+            first_process.run(running.close())
+    assert status == 2
+    assert len(lines) == 1
+    assert str(database) in lines[0]
+    assert "another Pommel process" in lines[0]
+
+
+def test_a_file_that_is_not_a_database_is_one_line_saying_to_restore_a_backup(tmp_path: Path) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("campaign notes\n" * 500)
+    done = run_bot(tmp_path, DISCORD_TOKEN="x", DATABASE_PATH=str(notes), LOG_LEVEL="warning")
+    line = refusal_line(done)
+    assert str(notes) in line
+    assert "not a database" in line
+    assert "backup" in line
+    assert notes.read_text() == "campaign notes\n" * 500
+
+
+def test_a_damaged_database_refuses_to_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Before the check, the bot started on it and answered "Something went wrong" where it hit the damage."""
+    database = tmp_path / "pommel.sqlite3"
+
+    async def make() -> None:
+        store = await open_store(database)
+        entry = LogEntry(guild_id=1, channel_id=2, user_id=3, kind="roll", text="rolled " * 20)
+        await store.append_logs([entry] * 2000)
+        await store.close()
+
+    asyncio.run(make())
+    middle = database.stat().st_size // 2 // 4096 * 4096
+    with database.open("r+b") as file:
+        file.seek(middle + 1000)
+        file.write(b"\xff" * 64)
+    status, lines = main_offline(tmp_path, monkeypatch, capsys, database)
+    assert status == 2
+    assert len(lines) == 1
+    assert str(database) in lines[0]
+    assert "damaged" in lines[0]
+    assert "backup" in lines[0]

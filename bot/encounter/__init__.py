@@ -2,7 +2,8 @@
 
 ``document`` is the fight itself, ``records`` what it remembers between the moments of an exchange,
 ``permissions`` who may do what, ``errors`` the refusals that are not a ruling's, ``fighters`` a
-combatant as the rules core sees it, and ``done`` what every operation returns. Then one module per
+combatant as the rules core sees it, ``done`` what every operation returns and ``results`` the
+reports inside it. Then one module per
 command family owns that family's changes: ``attacks`` (/attack and its buttons), ``maneuvers``
 (/move, /range, /save, /pool), ``initiative`` (/init), ``morale`` (/morale), ``spirits`` (/spirit),
 ``odds`` (/odds), ``roster`` (/join, /leave, /npc, /combatant, /encounter); ``log_lines`` writes the

@@ -18,7 +18,6 @@ Nothing here knows Discord; ``step`` numbers let buttons drawn for an earlier mo
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Literal
@@ -26,12 +25,11 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from ..catalog import Catalog
-from ..rules.armor_class import AcAttackResult, attack_against_ac, defender_armor_class
+from ..rules.armor_class import attack_against_ac, defender_armor_class
 from ..rules.combat import (
     Attack,
     AttackKind,
     AttackResult,
-    DamageRoll,
     Fighter,
     attack_bonus,
     check_attack,
@@ -42,7 +40,7 @@ from ..rules.combat import (
     roll_attack,
     roll_damage,
 )
-from ..rules.dice import Advantage, DiceSource, Modifier, sum_of
+from ..rules.dice import Advantage, DiceSource, sum_of
 from ..rules.engagement import Range
 from ..rules.equipment import AttackType
 from ..rules.errors import IllegalAction, RulesError, shown
@@ -72,10 +70,10 @@ from .records import (
     DefensePolicy,
     Exchange,
     ExchangeStatus,
-    MoraleProposal,
     Reaction,
     ReactionKind,
 )
+from .results import AcAttack, ExchangeReport
 
 KEPT_EXCHANGES = 12
 """At most this many resolved exchanges with choices still open are kept (the oldest go first)."""
@@ -129,29 +127,6 @@ class ExchangeAction(StrEnum):
     DESPERATE = "desperate"
     ATTACKER_DIE = "attackerdie"
     DEFENDER_DIE = "defenderdie"
-
-
-@dataclass(slots=True)
-class ExchangeReport:
-    """What one step of an exchange did, for the message that tells the table: the exchange as it now
-    stands, and (while it awaits the defense) the defender's passive defense the request offers."""
-
-    exchange: Exchange
-    hp_before: int
-    nonlethal_before: int
-    proposals: list[MoraleProposal] = field(default_factory=list)
-    decided_by: str | None = None
-    """Who picked the defense when the defender's player did not: "policy", "timeout"."""
-    desperation_improved: bool | None = None
-    swap_initiative: bool = False
-    pool_penalty: int = 0
-    chose_die: Literal["attacker", "defender"] | None = None
-    passive: int | None = None
-    """R13: the defender's passive defense, offered by the request while the defense is awaited."""
-
-    @property
-    def exchange_id(self) -> int:
-        return self.exchange.id
 
 
 # ----------------------------------------------------------------------------- declaring
@@ -683,19 +658,6 @@ def time_out(
 
 
 # ----------------------------------------------------------------------------- against AC
-
-
-class AcAttack(BaseModel):
-    """R24: an attack on a foe that only has an Armor Class, with its damage on a hit."""
-
-    attacker: str
-    defender: str
-    weapon: str
-    bonus: list[Modifier]
-    """The attack bonus line by line (R11: Prowess, the weapon's, the rest); the Joker's is in the roll."""
-    roll: AcAttackResult
-    damage: DamageRoll | None = None
-    hp_before: int
 
 
 def attack_armor_class(

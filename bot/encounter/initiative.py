@@ -8,42 +8,14 @@ moment is refused instead of advancing the fight a second time.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from enum import StrEnum
-
 from ..rules.dice import DiceSource
 from ..rules.errors import RulesError
-from ..rules.initiative import DealResult
-from ..rules.turns import Advance
 from .document import Encounter, player_holder
 from .done import Done
 from .errors import NotAllowed, OutOfDate
 from .log_lines import initiative_log_line
 from .permissions import Actor, is_gm, require_gm, require_plays_holder
-
-
-class TurnAction(StrEnum):
-    """What a press does: the tracker's buttons and ``/init``'s subcommands of the same names."""
-
-    NEXT = "next"
-    HOLD = "hold"
-    ACT = "act"
-    DEAL = "deal"
-
-
-@dataclass(frozen=True, slots=True)
-class TurnMove:
-    """What one press did, for the announcement: the round dealt (Deal only) and how the turns moved."""
-
-    action: TurnAction
-    advance: Advance
-    actor_id: int
-    """Who pressed: the announcement never pings them."""
-    dealt: DealResult | None = None
-
-    @property
-    def held(self) -> bool:
-        return self.action is TurnAction.HOLD
+from .results import TurnAction, TurnMove
 
 
 def press(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import Enum
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from ..rules.cards import Card
 from ..rules.dice import Advantage, PoolRoll
@@ -22,13 +22,15 @@ from ..rules.saves import SaveResult
 from ..rules.turns import Advance
 from .document import HOLDER_NAME_LIMIT, Combatant, Encounter
 from .records import Exchange, MoraleProposal
-
-if TYPE_CHECKING:  # the families import their log lines from here
-    from .attacks import AcAttack, ExchangeReport
-    from .initiative import TurnMove
-    from .morale import MoraleCheckReport, RallyReport
-    from .roster import HpChange
-    from .spirits import SpiritAttack
+from .results import (
+    AcAttack,
+    ExchangeReport,
+    HpChange,
+    MoraleCheckReport,
+    RallyReport,
+    SpiritAttack,
+    TurnMove,
+)
 
 
 def dice_count(n: int) -> str:

@@ -23,7 +23,7 @@ Choices where the rulings are silent, recorded once here and on the functions th
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ..rules.dice import Advantage, DiceSource
 from ..rules.errors import IllegalAction, RulesError, shown
@@ -32,10 +32,8 @@ from ..rules.morale import (
     CombatGroup,
     GroupMember,
     MemberStatus,
-    MoraleResult,
     MoraleStanding,
     MoraleSubject,
-    RallyResult,
     morale_check,
     morale_triggers,
 )
@@ -53,6 +51,7 @@ from .log_lines import (
 )
 from .permissions import Actor, acting_combatant, require_gm, require_turn
 from .records import MoraleProposal
+from .results import MoraleCheckReport, Passed, RallyReport
 
 # ----------------------------------------------------------------------------- what morale sees
 
@@ -166,30 +165,6 @@ def dismiss_proposal(encounter: Encounter, proposal_id: int) -> MoraleProposal:
 # ----------------------------------------------------------------------------- the check (R21)
 
 
-@dataclass(frozen=True, slots=True)
-class Passed:
-    """A combatant a check passes over, and why ("down", "already routed")."""
-
-    combatant: Combatant
-    why: str
-
-
-@dataclass(slots=True)
-class MoraleCheckReport:
-    """What one morale check did: each roll (immune ones included, R21), who was passed over and why,
-    and the proposals it settled."""
-
-    results: list[tuple[Combatant, MoraleResult]] = field(default_factory=list)
-    passed_over: list[Passed] = field(default_factory=list)
-    settled: list[MoraleProposal] = field(default_factory=list)
-    advantage: Advantage = Advantage.NONE
-    can_escape: bool = True
-
-    @property
-    def failed(self) -> list[Combatant]:
-        return [c for c, result in self.results if not result.passed]
-
-
 def why_not_checking(combatant: Combatant) -> str | None:
     """Why a combatant makes no morale check now (None when it does): down, out cold, or already failed."""
     if combatant.is_down:
@@ -297,15 +272,6 @@ def roll_proposal(encounter: Encounter, proposal_id: int, dice: DiceSource) -> P
 
 
 # ----------------------------------------------------------------------------- the rally (R23)
-
-
-@dataclass(slots=True)
-class RallyReport:
-    """A rally: who rallied, the rules' result, and the allies whose standing it changed."""
-
-    rallier: Combatant
-    result: RallyResult
-    allies: list[Combatant]
 
 
 def rally_allies_of(encounter: Encounter, rallier: Combatant) -> list[Combatant]:

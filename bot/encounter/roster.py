@@ -51,6 +51,7 @@ from .log_lines import (
 from .morale import group_snapshot, propose_checks
 from .permissions import Actor, is_gm, may_run_fights, require_control, require_gm, require_may_run_fights
 from .records import MoraleProposal
+from .results import HpChange
 
 NOTHING = "none"
 """What ``/combatant edit`` takes for no shield, or for putting the off-hand weapon away."""
@@ -310,25 +311,6 @@ def remove_npcs(encounter: Encounter, actor: Actor, by: str, wanted: str) -> Don
 # ----------------------------------------------------------------------------- HP and conditions
 
 _HP_CHANGE = re.compile(r"^\s*([+-]?)\s*(\d{1,4})\s*$")
-
-
-@dataclass(frozen=True, slots=True)
-class HpChange:
-    """``-5`` takes 5 HP, ``+3`` gives 3, ``12`` sets HP to 12."""
-
-    sign: str
-    amount: int
-
-    def apply(self, hp: int) -> int:
-        """The HP this change asks for (the fight keeps it within bounds: ``Combatant.clamp_hp``)."""
-        if self.sign == "-":
-            return hp - self.amount
-        if self.sign == "+":
-            return hp + self.amount
-        return self.amount
-
-    def __str__(self) -> str:
-        return f"{self.sign}{self.amount}"
 
 
 def parse_hp_change(text: str) -> HpChange:

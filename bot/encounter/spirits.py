@@ -7,32 +7,19 @@ spends no Martial Pool dice; a refusal raises having changed nothing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from ..notation import NotationRoll, roll_notation
+from ..notation import roll_notation
 from ..rules.dice import DiceSource
 from ..rules.errors import IllegalAction, RulesError, shown
 from ..rules.initiative import RollKind
-from ..rules.spirits import SpiritProtection, SpiritTarget, SpiritualAttackResult, spiritual_attack
+from ..rules.spirits import SpiritProtection, SpiritTarget, spiritual_attack
 from .document import Combatant, Encounter
 from .done import Done
 from .fighters import joker_bonus
 from .log_lines import spirit_log_line
 from .permissions import Actor, acting_combatant, require_turn
+from .results import SpiritAttack
 
 DOING = "make a spiritual attack"
-
-
-@dataclass(frozen=True, slots=True)
-class SpiritAttack:
-    """What ``/spirit attack`` did: the core's result, the damage roll if one was made, and whether the
-    effect at 0 was put on the defender as a condition."""
-
-    spirit: str
-    defender: str
-    result: SpiritualAttackResult
-    damage_roll: NotationRoll | None = None
-    condition_added: bool = False
 
 
 def defender_modifier_of(target: Combatant, ability: SpiritTarget, given: int | None) -> int:

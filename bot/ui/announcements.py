@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 import discord
 
 from ..encounter.document import Encounter
-from ..encounter.initiative import TurnMove
 from ..encounter.log_lines import listing, turn_move_lines
+from ..encounter.results import TurnMove
 from .tracker import holder_line, name
 
 __all__ = [

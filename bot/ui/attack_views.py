@@ -15,11 +15,12 @@ from datetime import datetime, timedelta
 
 import discord
 
-from ..encounter.attacks import AcAttack, ExchangeAction, ExchangeReport, may_desperately_defend
+from ..encounter.attacks import ExchangeAction, may_desperately_defend
 from ..encounter.document import Combatant, Encounter
 from ..encounter.fighters import shield_usable
 from ..encounter.log_lines import dice_count
 from ..encounter.records import DefensePolicy, Exchange, Reaction, ReactionKind
+from ..encounter.results import AcAttack, ExchangeReport
 from ..rules.combat import AttackKind, AttackResult, AttackRoll, DamageRoll, Defense, Judgement, Outcome
 from ..rules.dice import Advantage, Modifier, PoolRoll
 from ..rules.pool import MAX_POOL

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import discord
 
 from ..encounter.document import Encounter
-from ..encounter.initiative import TurnAction
+from ..encounter.results import TurnAction
 
 TURN_BUTTON = re.compile(r"pommel:turn:(?P<action>next|hold|act|deal):(?P<step>\d+)")
 """What :class:`cogs.init.TurnButton` listens for."""

@@ -15,8 +15,8 @@ import discord
 
 from ..encounter.document import Combatant, Encounter, Side
 from ..encounter.log_lines import signed, situation_words
-from ..encounter.morale import MoraleCheckReport, RallyReport
 from ..encounter.records import MoraleProposal
+from ..encounter.results import MoraleCheckReport, RallyReport
 from ..rules.dice import Modifier
 from ..rules.errors import shown
 from ..rules.morale import MORALE_TARGET, MoraleResult, MoraleStanding

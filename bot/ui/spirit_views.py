@@ -3,7 +3,7 @@ and, at 0, what befalls the defender."""
 
 from __future__ import annotations
 
-from ..encounter.spirits import SpiritAttack
+from ..encounter.results import SpiritAttack
 from ..rules.dice import Advantage, Modifier, PoolRoll
 from ..rules.errors import shown
 from ..rules.spirits import SpiritProtection, SpiritualAttackResult

@@ -19,7 +19,6 @@ from bot.encounter.attacks import (
     Declaration,
     DefenseChoice,
     ExchangeAction,
-    ExchangeReport,
     answer,
     attack,
     attack_armor_class,
@@ -34,6 +33,7 @@ from bot.encounter.done import Done
 from bot.encounter.errors import OutOfDate
 from bot.encounter.permissions import Actor
 from bot.encounter.records import DefensePolicy
+from bot.encounter.results import ExchangeReport
 from bot.rules.dice import RandomDice, ScriptedDice
 from bot.rules.errors import RulesError
 from bot.store import Store, open_store

@@ -12,8 +12,9 @@ import pytest
 
 from bot.encounter.document import Encounter, TableOptions, group_holder, player_holder
 from bot.encounter.errors import NotAllowed, OutOfDate
-from bot.encounter.initiative import TurnAction, TurnMove, press
+from bot.encounter.initiative import press
 from bot.encounter.permissions import Actor
+from bot.encounter.results import TurnAction, TurnMove
 from bot.rules.dice import ScriptedDice
 from bot.rules.equipment import MonsterTemplate
 from bot.rules.errors import RulesError

@@ -18,7 +18,8 @@ from bot.encounter.done import Done
 from bot.encounter.errors import NotAllowed
 from bot.encounter.log_lines import TURN_CUT_SHORT, options_log_line
 from bot.encounter.permissions import Actor
-from bot.encounter.roster import CombatantEdit, HpChange, Role, option_changes, parse_hp_change
+from bot.encounter.results import HpChange
+from bot.encounter.roster import CombatantEdit, Role, option_changes, parse_hp_change
 from bot.guild_settings import GuildSettings
 from bot.rules.dice import ScriptedDice
 from bot.rules.errors import RulesError

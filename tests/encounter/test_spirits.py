@@ -19,7 +19,8 @@ from bot.catalog import load_catalog
 from bot.encounter.document import Encounter
 from bot.encounter.done import Done
 from bot.encounter.permissions import Actor
-from bot.encounter.spirits import SpiritAttack, make_spiritual_attack
+from bot.encounter.results import SpiritAttack
+from bot.encounter.spirits import make_spiritual_attack
 from bot.rules.dice import ScriptedDice
 from bot.rules.errors import RulesError
 from bot.rules.spirits import SpiritTarget

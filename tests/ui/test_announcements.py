@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from bot.catalog import load_catalog
 from bot.encounter.document import MAX_COMBATANTS, Encounter
-from bot.encounter.initiative import TurnAction, TurnMove
 from bot.encounter.log_lines import initiative_log_line
+from bot.encounter.results import TurnAction, TurnMove
 from bot.rules.dice import RandomDice
 from bot.ui.announcements import listing, turn_announcement
 
