@@ -15,14 +15,13 @@ from dataclasses import dataclass, field
 import discord
 
 from ..encounter.document import Encounter
-from ..encounter.log_lines import listing, turn_move_lines
+from ..encounter.log_lines import turn_move_lines
 from ..encounter.results import TurnMove
 from .tracker import holder_line, name
 
 __all__ = [
     "CONTENT_LIMIT",
     "Announcement",
-    "listing",
     "turn_announcement",
 ]
 

@@ -13,12 +13,12 @@ import discord
 
 from ..catalog import Catalog
 from ..encounter.document import Combatant, Encounter, Side, TableOptions
-from ..encounter.log_lines import TURN_CUT_SHORT, option_label, option_value
+from ..encounter.log_lines import TURN_CUT_SHORT, listing, option_label, option_value
 from ..encounter.roster import Change, HandedOver, HpChanged, option_changes
 from ..guild_settings import GuildSettings
 from ..rules.cards import Card
 from ..rules.options import DEFAULT_OPTIONS
-from .announcements import Announcement, listing
+from .announcements import Announcement
 from .morale_views import proposal_line
 from .tracker import DESCRIPTION_LIMIT, TRACKER_COLOUR, clip, name, pool_pips
 

@@ -14,13 +14,13 @@ from collections.abc import Sequence
 import discord
 
 from ..encounter.document import Combatant, Encounter, Side
-from ..encounter.log_lines import signed, situation_words
+from ..encounter.log_lines import listing, signed, situation_words
 from ..encounter.records import MoraleProposal
 from ..encounter.results import MoraleCheckReport, RallyReport
 from ..rules.dice import Modifier
 from ..rules.errors import shown
 from ..rules.morale import MORALE_TARGET, MoraleResult, MoraleStanding
-from .announcements import Announcement, listing
+from .announcements import Announcement
 from .rolls import pool_faces
 
 MORALE_PROPOSAL_BUTTON = re.compile(r"pommel:morale:(?P<proposal>\d+)(?::(?P<action>dismiss))?")

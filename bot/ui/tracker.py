@@ -11,11 +11,11 @@ from __future__ import annotations
 import discord
 from discord.utils import escape_markdown
 
-from ..encounter.document import HOLDER_NAME_LIMIT, Combatant, Encounter
+from ..encounter.document import Combatant, Encounter
+from ..encounter.log_lines import FACE_DOWN, holder_label
 from ..rules.cards import Card
 from .buttons import tracker_buttons
 
-FACE_DOWN = "🂠"
 DESCRIPTION_LIMIT = 4000
 """Discord allows 4096 characters in an embed's description; a little is kept spare."""
 TRACKER_COLOUR = discord.Colour.dark_red()
@@ -33,10 +33,8 @@ def pool_pips(combatant: Combatant) -> str:
 
 
 def holder_line(encounter: Encounter, holder: str) -> str:
-    """A card's holder in bold: the NPC group, or the player's characters."""
-    full = encounter.holder_name(holder)
-    shown = full if len(full) <= HOLDER_NAME_LIMIT else full[: HOLDER_NAME_LIMIT - 1].rstrip() + "…"
-    return f"**{name(shown)}**"
+    """A card's holder in bold: the NPC group, or the player's characters (cut short, escaped)."""
+    return f"**{name(holder_label(encounter, holder))}**"
 
 
 def _card_shown(encounter: Encounter, holder: str, card: Card, reveal: bool) -> str:
