@@ -16,35 +16,21 @@ import sys
 import time
 from collections import Counter
 from dataclasses import dataclass
+from pathlib import Path
 
-from bot.rules.combat import Attack, Fighter, Outcome, active_defense_bonus, attack_bonus, resolve_attack
+from bot.rules.combat import Attack, Outcome, active_defense_bonus, attack_bonus, resolve_attack
 from bot.rules.dice import Advantage, RandomDice
 from bot.rules.engagement import Range
-from bot.rules.equipment import AttackType, Weapon
+from bot.rules.equipment import AttackType
 from bot.rules.odds import attack_odds
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.rules when run as a script
+from tests.rules.conftest import ODDS_ATTACKER, ODDS_DEFENDER
 
 SIMULATED_ATTACKS = 100_000
 TOLERANCE_POINTS = 1.0
 SEED = 20261130
 FIGURES = (*(o.value for o in Outcome), "critical", "fumble", "counterattack")
-
-LONGSWORD = Weapon(
-    key="longsword",
-    name="Longsword",
-    source="published table",
-    size="L",
-    reach=5,
-    speed=3,
-    defense=4,
-    damage="1d10",
-    types=["slash", "chop", "pierce"],
-    primary=["chop", "pierce"],
-)
-ARMING_SWORD = LONGSWORD.model_copy(
-    update={"key": "arming", "name": "Arming sword", "reach": 3, "defense": 3}
-)
-ATTACKER = Fighter(name="Attacker", prowess=3, dex_mod=1, weapon=LONGSWORD)
-DEFENDER = Fighter(name="Defender", prowess=2, dex_mod=2, weapon=ARMING_SWORD)
 
 
 @dataclass(frozen=True)
@@ -74,12 +60,14 @@ def exact_percent(case: Case) -> dict[str, float]:
     attack = Attack(
         attack_type=AttackType.CHOP, dice=case.attack_dice, range=Range.MELEE, advantage=case.advantage
     )
-    bonus = sum(m.value for m in attack_bonus(ATTACKER, DEFENDER, attack))
+    bonus = sum(m.value for m in attack_bonus(ODDS_ATTACKER, ODDS_DEFENDER, attack))
     defense_bonus = sum(
         m.value
-        for m in active_defense_bonus(DEFENDER, missile=False, at=Range.MELEE, shield=False, void=case.void)
+        for m in active_defense_bonus(
+            ODDS_DEFENDER, missile=False, at=Range.MELEE, shield=False, void=case.void
+        )
     )
-    passive = 8 + DEFENDER.prowess + DEFENDER.dex_mod
+    passive = 8 + ODDS_DEFENDER.prowess + ODDS_DEFENDER.dex_mod
     odds = attack_odds(
         attack_dice=case.attack_dice,
         attack_bonus=bonus,
@@ -101,8 +89,8 @@ def simulated_percent(case: Case, attacks: int) -> dict[str, float]:
     seen: Counter[str] = Counter()
     for _ in range(attacks):
         result = resolve_attack(
-            ATTACKER,
-            DEFENDER,
+            ODDS_ATTACKER,
+            ODDS_DEFENDER,
             attack,
             dice,
             defense="active" if case.defense_dice else "passive",

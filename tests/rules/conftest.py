@@ -159,3 +159,23 @@ def deck_dealing(*codes: str) -> InitiativeDeck:
     top = [card(code) for code in codes]
     rest = [c for c in full_deck() if c not in top]
     return InitiativeDeck(draw_pile=rest + top[::-1])
+
+
+# The duel of the odds tests and of bench/odds_simulation.py: a longsword against an arming sword.
+LONGSWORD = Weapon(
+    key="longsword",
+    name="Longsword",
+    source="published table",
+    size="L",
+    reach=5,
+    speed=3,
+    defense=4,
+    damage="1d10",
+    types=["slash", "chop", "pierce"],
+    primary=["chop", "pierce"],
+)
+ARMING_SWORD = LONGSWORD.model_copy(
+    update={"key": "arming", "name": "Arming sword", "reach": 3, "defense": 3}
+)
+ODDS_ATTACKER = Fighter(name="Attacker", prowess=3, dex_mod=1, weapon=LONGSWORD)
+ODDS_DEFENDER = Fighter(name="Defender", prowess=2, dex_mod=2, weapon=ARMING_SWORD)

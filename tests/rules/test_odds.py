@@ -15,30 +15,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.rules.combat import Attack, Fighter, Outcome, active_defense_bonus, attack_bonus, resolve_attack
+from bot.rules.combat import Attack, Outcome, active_defense_bonus, attack_bonus, resolve_attack
 from bot.rules.dice import Advantage, ScriptedDice
 from bot.rules.engagement import Range
-from bot.rules.equipment import AttackType, Weapon
+from bot.rules.equipment import AttackType
 from bot.rules.odds import attack_odds, counting_die_distribution
+from tests.rules.conftest import ODDS_ATTACKER, ODDS_DEFENDER
 
 DAMAGE_FACES = (1,) * 8
 """Scripted after the d20s of a roll: enough 1s for the damage of any hit here (weapon + crit dice)."""
-
-LONGSWORD = Weapon(
-    key="longsword",
-    name="Longsword",
-    source="published table",
-    size="L",
-    reach=5,
-    speed=3,
-    defense=4,
-    damage="1d10",
-    types=["slash", "chop", "pierce"],
-    primary=["chop", "pierce"],
-)
-ARMING_SWORD = LONGSWORD.model_copy(
-    update={"key": "arming", "name": "Arming sword", "reach": 3, "defense": 3}
-)
 
 
 def test_r9_counting_die_of_one_die_is_uniform() -> None:
@@ -123,8 +108,7 @@ def test_exact_odds_equal_a_full_enumeration_of_scripted_attacks(
     attack_dice: int, defense_dice: int, advantage: Advantage, void: bool
 ) -> None:
     """Every combination of faces, each equally likely, through resolve_attack: the counts are the odds."""
-    attacker = Fighter(name="Attacker", prowess=3, dex_mod=1, weapon=LONGSWORD)
-    defender = Fighter(name="Defender", prowess=2, dex_mod=2, weapon=ARMING_SWORD)
+    attacker, defender = ODDS_ATTACKER, ODDS_DEFENDER
     attack = Attack(attack_type=AttackType.CHOP, dice=attack_dice, range=Range.MELEE, advantage=advantage)
     bonus = sum(m.value for m in attack_bonus(attacker, defender, attack))
     defense_bonus = sum(
