@@ -12,6 +12,9 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
+NOTHING = "none"
+"""The value an edit takes for an empty slot: no shield, or the off-hand weapon put away."""
+
 MAX_NAME_LENGTH = 64
 MAX_PROWESS = 10
 """Prowess 3 already fills the Martial Pool (R6: Prowess + 1, at most 4); beyond that it only adds to

@@ -12,10 +12,13 @@ from typing import Any, Protocol, Self, cast
 import discord
 from discord import app_commands
 
+from .catalog import Catalog
 from .encounter.document import Encounter
 from .encounter.permissions import Actor
 from .rules.errors import RulesError
 from .store import Store
+from .ui import equipment_choices
+from .ui.character_sheet import character_choices, player_combatant_choices
 from .ui.combatant_choices import (
     claimant_choices,
     combatant_choices,
@@ -26,10 +29,14 @@ from .ui.errors import answer_failure
 
 
 class PommelClient(Protocol):
-    """What the edges need of the bot (:class:`bot.app.Pommel`): its store and its button routes."""
+    """What the edges need of the bot (:class:`bot.app.Pommel`): its store, its catalog and its button
+    routes."""
 
     @property
     def store(self) -> Store: ...
+
+    @property
+    def catalog(self) -> Catalog: ...
 
     @property
     def buttons(self) -> ButtonRoutes: ...
@@ -140,6 +147,55 @@ CombatantName = app_commands.Transform[str, CombatantOption]
 NpcName = app_commands.Transform[str, NpcOption]
 ClaimantName = app_commands.Transform[str, ClaimantOption]
 MoraleSubjectName = app_commands.Transform[str, MoraleSubjectOption]
+
+
+# ----------------------------------------------------------------------------- autocomplete callbacks
+
+Choices = list[app_commands.Choice[str]]
+
+
+def _catalog(interaction: discord.Interaction) -> Catalog:
+    return cast("PommelClient", interaction.client).catalog
+
+
+async def weapon_choices(interaction: discord.Interaction, current: str) -> Choices:
+    return equipment_choices.weapon_choices(_catalog(interaction), current)
+
+
+async def armor_choices(interaction: discord.Interaction, current: str) -> Choices:
+    return equipment_choices.armor_choices(_catalog(interaction), current)
+
+
+async def shield_choices(interaction: discord.Interaction, current: str) -> Choices:
+    return equipment_choices.shield_choices(_catalog(interaction), current)
+
+
+async def shield_or_nothing_choices(interaction: discord.Interaction, current: str) -> Choices:
+    return equipment_choices.shield_or_nothing_choices(_catalog(interaction), current)
+
+
+async def off_hand_choices(interaction: discord.Interaction, current: str) -> Choices:
+    return equipment_choices.off_hand_choices(_catalog(interaction), current)
+
+
+async def monster_choices(interaction: discord.Interaction, current: str) -> Choices:
+    return equipment_choices.monster_choices(_catalog(interaction), current)
+
+
+async def own_character_choices(interaction: discord.Interaction, current: str) -> Choices:
+    """The user's characters in this server (another member's, when the command has a ``member``
+    option and it is filled in)."""
+    if interaction.guild_id is None:
+        return []
+    member = getattr(interaction.namespace, "member", None)
+    user_id = member.id if member is not None else interaction.user.id
+    store = cast("PommelClient", interaction.client).store
+    return character_choices(await store.characters(interaction.guild_id, user_id), current)
+
+
+async def own_combatant_choices(interaction: discord.Interaction, current: str) -> Choices:
+    """The user's own characters in this channel's fight."""
+    return player_combatant_choices(await channel_encounter(interaction), interaction.user.id, current)
 
 
 # ----------------------------------------------------------------------------- buttons

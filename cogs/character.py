@@ -24,21 +24,22 @@ from bot.characters import (
     MAX_PROFICIENCY,
     MAX_PROWESS,
     MIN_MODIFIER,
+    NOTHING,
     Character,
     name_key,
 )
-from bot.interactions import CatalogKey
-from bot.rules.errors import RulesError
-from bot.rules.hands import check_hands
-from bot.ui.character_sheet import changes_text, own_character_choices, roster_embed, sheet_embed, shown
-from bot.ui.equipment_choices import (
-    NOTHING,
+from bot.interactions import (
+    CatalogKey,
     armor_choices,
     off_hand_choices,
+    own_character_choices,
     shield_choices,
     shield_or_nothing_choices,
     weapon_choices,
 )
+from bot.rules.errors import RulesError
+from bot.rules.hands import check_hands
+from bot.ui.character_sheet import changes_text, roster_embed, sheet_embed, shown
 
 Name = app_commands.Range[str, 1, MAX_NAME_LENGTH]
 Prowess = app_commands.Range[int, 0, MAX_PROWESS]

@@ -14,17 +14,26 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import Pommel
-from bot.characters import MAX_MODIFIER, MAX_NAME_LENGTH, MIN_MODIFIER
+from bot.characters import MAX_MODIFIER, MAX_NAME_LENGTH, MIN_MODIFIER, NOTHING
 from bot.encounter import roster
 from bot.encounter.document import MAX_CONDITION_LENGTH, MAX_HP
 from bot.encounter.results import HpChange
-from bot.encounter.roster import NOTHING, CombatantEdit, parse_hp_change
-from bot.interactions import CatalogKey, CombatantName, actor_of, channel_encounter, encounter_channel
+from bot.encounter.roster import CombatantEdit, parse_hp_change
+from bot.interactions import (
+    CatalogKey,
+    CombatantName,
+    actor_of,
+    armor_choices,
+    channel_encounter,
+    encounter_channel,
+    off_hand_choices,
+    shield_or_nothing_choices,
+    weapon_choices,
+)
 from bot.rules.errors import RulesError
 from bot.ui.buttons import view_of
 from bot.ui.combatant_choices import condition_choices
 from bot.ui.encounter_views import condition_reply, edit_reply, hp_announcement, hp_reply
-from bot.ui.equipment_choices import armor_choices, off_hand_choices, shield_choices, weapon_choices
 from bot.ui.morale_views import proposal_button
 
 
@@ -133,7 +142,12 @@ class CombatantCog(
         repair="Mend the armor and shield: back to their full HP (R17)",
         leader="Make it its group's leader (R22, R23): the NPC group's, or the party's for a PC",
     )
-    @app_commands.autocomplete(weapon=weapon_choices, armor=armor_choices, off_hand=off_hand_choices)
+    @app_commands.autocomplete(
+        weapon=weapon_choices,
+        armor=armor_choices,
+        shield=shield_or_nothing_choices,
+        off_hand=off_hand_choices,
+    )
     async def edit(
         self,
         interaction: discord.Interaction,
@@ -180,15 +194,6 @@ class CombatantCog(
             return
         await interaction.response.send_message(edit_reply(edited.name, edited.changes))
         await self.bot.trackers.publish(saved)
-
-    @edit.autocomplete("shield")
-    async def shield_or_none(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        choices = await shield_choices(interaction, current)
-        if NOTHING.startswith(current.strip().casefold()):
-            choices = [app_commands.Choice(name="No shield", value=NOTHING), *choices[:24]]
-        return choices
 
 
 async def setup(bot: Pommel) -> None:

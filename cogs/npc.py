@@ -14,9 +14,8 @@ from bot.app import Pommel
 from bot.characters import MAX_NAME_LENGTH
 from bot.encounter import roster
 from bot.encounter.document import MAX_HP
-from bot.interactions import CatalogKey, NpcName, actor_of, encounter_channel
+from bot.interactions import CatalogKey, NpcName, actor_of, encounter_channel, monster_choices
 from bot.ui.encounter_views import npcs_added_reply, npcs_removed_reply
-from bot.ui.equipment_choices import monster_choices
 
 MAX_NPCS_AT_ONCE = 20
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, fields
 from pydantic import BaseModel
 
 from ..catalog import Catalog
-from ..characters import Character
+from ..characters import NOTHING, Character
 from ..guild_settings import GuildSettings
 from ..rules.cards import Card
 from ..rules.equipment import Armor, Shield, Weapon
@@ -52,9 +52,6 @@ from .morale import group_snapshot, propose_checks
 from .permissions import Actor, is_gm, may_run_fights, require_control, require_gm, require_may_run_fights
 from .records import MoraleProposal
 from .results import HpChange
-
-NOTHING = "none"
-"""What ``/combatant edit`` takes for no shield, or for putting the off-hand weapon away."""
 
 Change = tuple[str, object, object]
 """What an edit or an options change changed: a label (or an option's field), the old value and the new."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeVar, cast
+from typing import TypeVar
 
 import discord
 from discord import app_commands
@@ -19,14 +19,10 @@ from ..catalog import Catalog, UnknownEntry
 from ..characters import Character
 from ..encounter.document import Combatant, Encounter, Side, player_holder
 from ..encounter.log_lines import TURN_CUT_SHORT, signed
-from ..interactions import channel_encounter
 from ..rules.combat import Fighter, passive_defense
 from ..rules.dice import Modifier
 from ..rules.equipment import Armor, Shield, Weapon
 from ..rules.pool import pool_size
-
-if TYPE_CHECKING:
-    from ..app import Pommel
 
 _Entry = TypeVar("_Entry", Weapon, Armor, Shield)
 
@@ -313,7 +309,7 @@ def character_choices(characters: Sequence[Character], current: str) -> list[app
     ]
 
 
-def combatant_choices(
+def player_combatant_choices(
     encounter: Encounter | None, owner_id: int, current: str
 ) -> list[app_commands.Choice[str]]:
     """The player's own combatants in this fight; the value is the combatant's id."""
@@ -331,23 +327,3 @@ def _choice_name(full: str, short: str) -> str:
     if len(full) <= CHOICE_NAME_LIMIT:
         return full
     return short if len(short) <= CHOICE_NAME_LIMIT else f"{short[: CHOICE_NAME_LIMIT - 1]}…"
-
-
-async def own_character_choices(
-    interaction: discord.Interaction, current: str
-) -> list[app_commands.Choice[str]]:
-    """Autocomplete over the user's characters in this server (another member's, when the command
-    has a ``member`` option and it is filled in)."""
-    if interaction.guild_id is None:
-        return []
-    member = getattr(interaction.namespace, "member", None)
-    user_id = member.id if member is not None else interaction.user.id
-    store = cast("Pommel", interaction.client).store
-    return character_choices(await store.characters(interaction.guild_id, user_id), current)
-
-
-async def own_combatant_choices(
-    interaction: discord.Interaction, current: str
-) -> list[app_commands.Choice[str]]:
-    """Autocomplete over the user's combatants in this channel's fight."""
-    return combatant_choices(await channel_encounter(interaction), interaction.user.id, current)

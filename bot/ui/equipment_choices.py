@@ -1,31 +1,23 @@
-"""Autocomplete for catalog entries: weapons, armor, shields and monster templates.
+"""How catalog entries are offered as you type: weapons, armor, shields and monster templates.
 
-Each callback offers up to 25 entries matching what the user typed, shown by name with a short hint
-of the numbers that tell them apart, and sends the entry's key as the value.
+Each builder offers up to 25 entries of the catalog matching what the user typed, shown by name with a
+short hint of the numbers that tell them apart, and sends the entry's key as the value. The
+autocomplete callbacks that hand them the bot's catalog are in :mod:`bot.interactions`.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
-
-import discord
 from discord import app_commands
 
-from bot.catalog import SEARCH_LIMIT
-from bot.rules.equipment import Armor, MonsterTemplate, Shield, Weapon
-
-if TYPE_CHECKING:
-    from bot.app import Pommel
-    from bot.catalog import Catalog
+from ..catalog import SEARCH_LIMIT, Catalog
+from ..characters import NOTHING
+from ..rules.equipment import Armor, MonsterTemplate, Shield, Weapon
 
 CHOICE_NAME_LIMIT = 100
 """Discord's limit on an autocomplete choice's name."""
 
 CHOICE_VALUE_LIMIT = 100
 """Discord's limit on a string choice's value."""
-
-NOTHING = "none"
-"""The value that empties an optional slot (no shield, no off-hand weapon) when editing a character."""
 
 
 def weapon_hint(weapon: Weapon) -> str:
@@ -56,52 +48,46 @@ def choice_name(name: str, hint: str) -> str:
     return f"{name[: CHOICE_NAME_LIMIT - 1]}…"
 
 
-def _catalog(interaction: discord.Interaction) -> Catalog:
-    return cast("Pommel", interaction.client).catalog
-
-
-async def weapon_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+def weapon_choices(catalog: Catalog, current: str) -> list[app_commands.Choice[str]]:
     return [
         app_commands.Choice(name=choice_name(entry.name, weapon_hint(entry)), value=entry.key)
-        for entry in _catalog(interaction).entries_matching("weapon", current)
+        for entry in catalog.entries_matching("weapon", current)
         if len(entry.key) <= CHOICE_VALUE_LIMIT
     ]
 
 
-async def armor_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+def armor_choices(catalog: Catalog, current: str) -> list[app_commands.Choice[str]]:
     return [
         app_commands.Choice(name=choice_name(entry.name, armor_hint(entry)), value=entry.key)
-        for entry in _catalog(interaction).entries_matching("armor", current)
+        for entry in catalog.entries_matching("armor", current)
         if len(entry.key) <= CHOICE_VALUE_LIMIT
     ]
 
 
-async def shield_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+def shield_choices(catalog: Catalog, current: str) -> list[app_commands.Choice[str]]:
     return [
         app_commands.Choice(name=choice_name(entry.name, shield_hint(entry)), value=entry.key)
-        for entry in _catalog(interaction).entries_matching("shield", current)
+        for entry in catalog.entries_matching("shield", current)
         if len(entry.key) <= CHOICE_VALUE_LIMIT
     ]
 
 
-async def monster_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+def monster_choices(catalog: Catalog, current: str) -> list[app_commands.Choice[str]]:
     return [
         app_commands.Choice(name=choice_name(entry.name, monster_hint(entry)), value=entry.key)
-        for entry in _catalog(interaction).entries_matching("monster", current)
+        for entry in catalog.entries_matching("monster", current)
         if len(entry.key) <= CHOICE_VALUE_LIMIT
     ]
 
 
-async def shield_or_nothing_choices(
-    interaction: discord.Interaction, current: str
-) -> list[app_commands.Choice[str]]:
+def shield_or_nothing_choices(catalog: Catalog, current: str) -> list[app_commands.Choice[str]]:
     """Shields, led by "No shield" (value :data:`NOTHING`) when it matches what was typed."""
-    return _with_nothing("No shield", current, await shield_choices(interaction, current))
+    return _with_nothing("No shield", current, shield_choices(catalog, current))
 
 
-async def off_hand_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+def off_hand_choices(catalog: Catalog, current: str) -> list[app_commands.Choice[str]]:
     """Weapons for the off hand (R26), led by "No off-hand weapon" (value :data:`NOTHING`)."""
-    return _with_nothing("No off-hand weapon", current, await weapon_choices(interaction, current))
+    return _with_nothing("No off-hand weapon", current, weapon_choices(catalog, current))
 
 
 def _with_nothing(

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from bot.catalog import Catalog, load_catalog
+from bot.characters import NOTHING
 from bot.encounter import roster
 from bot.encounter.document import Encounter, TableOptions, player_holder
 from bot.encounter.done import Done
@@ -28,7 +29,6 @@ from bot.rules.options import CriticalDamage, RuleOptions
 from bot.rules.pool import Spend
 from bot.rules.turns import ClaimPause
 from bot.store import Store, open_store
-from bot.ui.equipment_choices import NOTHING
 from tests.rules.conftest import card, deck_dealing
 from tests.sheets import character
 
@@ -420,7 +420,6 @@ def test_an_edit_asks_for_something() -> None:
         CombatantEdit(repair=False)
     assert CombatantEdit(repair=True).repair
     assert CombatantEdit(leader=False).leader is False
-    assert roster.NOTHING == NOTHING  # what the equipment autocomplete offers for "none"
 
 
 async def test_r6_the_gm_edits_stats_and_gear_and_the_pool_follows(store: Store) -> None:

@@ -16,10 +16,10 @@ from bot.ui.character_sheet import (
     character_choices,
     character_defense,
     character_pool_size,
-    combatant_choices,
     defense_text,
     joined_text,
     left_text,
+    player_combatant_choices,
     roster_embed,
     sheet_embed,
 )
@@ -178,9 +178,9 @@ def test_combatant_choices_offer_only_the_players_own_characters(catalog: Catalo
     fight.join(10, sheet(name="Ansel"), None)
     fight.join(11, sheet(name="Cato"), None)
     fight.add_npcs(catalog.monster("bandit"), None, count=1)
-    assert [(c.name, c.value) for c in combatant_choices(fight, 10, "")] == [("Ansel", "c1")]
-    assert combatant_choices(fight, 10, "cat") == []
-    assert combatant_choices(None, 10, "") == []
+    assert [(c.name, c.value) for c in player_combatant_choices(fight, 10, "")] == [("Ansel", "c1")]
+    assert player_combatant_choices(fight, 10, "cat") == []
+    assert player_combatant_choices(None, 10, "") == []
 
 
 def test_joined_text_says_which_card_the_character_acts_on() -> None:
