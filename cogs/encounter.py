@@ -250,7 +250,10 @@ class EncounterCog(
             actor.user_id,
             lambda encounter: roster.hand_over(encounter, actor, by, settings, successor, whom),
         )
-        await interaction.response.send_message(gm_handed_reply(handed))
+        new_gm = [discord.Object(handed.new_gm)] if handed.new_gm != interaction.user.id else []
+        await interaction.response.send_message(
+            gm_handed_reply(handed), allowed_mentions=discord.AllowedMentions(users=new_gm)
+        )
         await self.bot.trackers.publish(saved)
 
 

@@ -140,6 +140,12 @@ def check_attack(attacker: Fighter, defender: Fighter, attack: Attack) -> None:
         check_two_weapons(weapon, attacker.off_hand)
     if attack.bypass and attack.at_armor:
         raise IllegalAction("An attack either bypasses the armor or strikes at it, not both.")
+    if attack.grapple and (attack.bypass or attack.at_armor):
+        what = "bypass the armor" if attack.bypass else "strike at the armor"
+        raise IllegalAction(
+            f"A grapple seizes the foe and deals no damage (R12), so it cannot also {what}; "
+            "grapple, or strike, one at a time."
+        )
     if attack.at_armor and defender.armor is None:
         raise IllegalAction(f"{defender.name} wears no armor to attack.")
     if attack.bypass and (defender.armor is None or not defender.armor_intact):

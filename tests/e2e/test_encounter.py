@@ -286,7 +286,7 @@ async def test_handing_the_fight_over_makes_the_member_gm(world: World, start_bo
     assert not result.ephemeral
     assert f"<@{world.gm.id}> hands this fight to <@{world.player2.id}>" in result.content
     assert result.message is not None
-    assert result.message.mentions == []
+    assert [user.id for user in result.message.mentions] == [world.player2.id]  # told it is theirs now
     assert (await fight_of(pommel, world)).gm_id == world.player2.id
 
     refused = await pommel.slash("encounter end", user=world.gm)

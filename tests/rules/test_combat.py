@@ -19,6 +19,7 @@ from bot.rules.combat import (
     Fighter,
     Outcome,
     attack_bonus,
+    check_attack,
     check_two_weapons,
     desperation_defense,
     passive_defense,
@@ -843,3 +844,14 @@ def test_r13_a_missile_equal_to_passive_defense_is_a_near_miss() -> None:
     result = resolve([7], attacker=ansel(weapon=bow()))  # 7 + 2 + 2 = 11 = 8 + 2 + 1
     assert result.outcome is Outcome.MISS
     assert result.judgement.near_miss
+
+
+@pytest.mark.parametrize(
+    ("option", "what"), [("bypass", "bypass the armor"), ("at_armor", "strike at the armor")]
+)
+def test_r12_a_grapple_cannot_also_bypass_or_strike_the_armor(option: str, what: str) -> None:
+    """A grapple that hits deals no damage, so a bypass or a strike at the armor declared with it was
+    silently dropped; it is refused, saying why."""
+    grappler = ansel(weapon=dagger())
+    with pytest.raises(IllegalAction, match=f"cannot also {what}"):
+        check_attack(grappler, brun(armor=gambeson()), stab(grapple=True, **{option: True}))
