@@ -37,9 +37,9 @@ from bot.interactions import (
     shield_or_nothing_choices,
     weapon_choices,
 )
-from bot.rules.errors import RulesError
+from bot.rules.errors import RulesError, shown
 from bot.rules.hands import check_hands
-from bot.ui.character_sheet import changes_text, roster_embed, sheet_embed, shown
+from bot.ui.character_sheet import changes_text, roster_embed, sheet_embed
 
 Name = app_commands.Range[str, 1, MAX_NAME_LENGTH]
 Prowess = app_commands.Range[int, 0, MAX_PROWESS]
@@ -296,9 +296,23 @@ def _checked(catalog: Catalog, fields: dict[str, Any]) -> Character:
     try:
         return Character.model_validate(checked)
     except ValidationError as error:
-        problem = error.errors()[0]
-        field = ".".join(str(part) for part in problem["loc"])
-        raise RulesError(f"That {field} can't be used: {problem['msg']}.") from None
+        raise RulesError(_in_our_words(error.errors()[0])) from None
+
+
+def _in_our_words(problem: Any) -> str:
+    """What a sheet's validation found wrong, said as the bot says things (not the library's wording)."""
+    field = ".".join(str(part) for part in problem["loc"])
+    context = problem.get("ctx") or {}
+    if problem["type"] == "string_too_short":
+        return f"The {field} needs at least one letter or digit; it was blank. Nothing was saved."
+    if problem["type"] == "string_too_long":
+        return f"The {field} can be at most {context.get('max_length')} characters long. Nothing was saved."
+    if "ge" in context or "le" in context:
+        return (
+            f"The {field} must be from {context.get('ge', '…')} to {context.get('le', '…')}; "
+            f"you gave {problem.get('input')}. Nothing was saved."
+        )
+    return f"That {field} can't be used ({problem['msg'].lower()}). Nothing was saved."
 
 
 async def setup(bot: Pommel) -> None:

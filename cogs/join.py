@@ -14,12 +14,8 @@ from bot.app import Pommel
 from bot.characters import MAX_NAME_LENGTH
 from bot.encounter import roster
 from bot.interactions import actor_of, encounter_place, own_character_choices, own_combatant_choices
-from bot.rules.errors import RulesError
-from bot.ui.character_sheet import (
-    joined_text,
-    left_text,
-    shown,
-)
+from bot.rules.errors import RulesError, shown
+from bot.ui.character_sheet import joined_text, left_text
 
 
 class Join(commands.Cog):

@@ -307,7 +307,8 @@ def remove_npcs(encounter: Encounter, actor: Actor, by: str, wanted: str) -> Don
 
 # ----------------------------------------------------------------------------- HP and conditions
 
-_HP_CHANGE = re.compile(r"^\s*([+-]?)\s*(\d{1,4})\s*$")
+_HP_CHANGE = re.compile(r"^\s*([+-]?)\s*([0-9]{1,4})\s*$")
+"""ASCII digits only: a regular expression's digit class would take an Arabic-Indic ``٣`` for 3."""
 
 
 def parse_hp_change(text: str) -> HpChange:
@@ -336,6 +337,11 @@ def change_hp(encounter: Encounter, actor: Actor, by: str, who: str, change: HpC
     before = group_snapshot(encounter, combatant.group) if combatant.group else None
     old = combatant.hp
     combatant.hp = combatant.clamp_hp(change.apply(old))
+    if combatant.hp == old:
+        raise IllegalAction(
+            f"{shown(combatant.name)} is at HP {old}/{combatant.max_hp}, and `{change}` leaves it there: "
+            "nothing was changed or posted."
+        )
     proposals = propose_checks(encounter, before) if before is not None else []
     return Done(HpChanged(combatant, old, proposals), log=[hp_log_line(by, combatant, old, change)])
 

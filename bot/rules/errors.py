@@ -32,14 +32,17 @@ class IllegalAction(RulesError):
     """An action the rules do not allow in the present state (wrong range, wrong turn, ...)."""
 
 
-MARKDOWN = frozenset("\\*_~`|>#-[]")
-"""The characters Discord's Markdown gives a meaning (discord.utils.escape_markdown escapes the same)."""
+MARKDOWN = frozenset("\\*_~`|>#-[]<@")
+"""The characters Discord's Markdown gives a meaning, and ``<`` and ``@``, which start a mention
+(``<@4001>``, ``<@&5>``, ``<#6>``, ``@everyone``), a custom emoji or a timestamp: escaped, a name typed
+as ``<@4001>`` reads as typed instead of showing as another member's mention."""
 ECHO_LIMIT = 60
 """The most characters of an unrecognised value a refusal repeats."""
 
 
 def shown(text: str) -> str:
-    """``text`` with every Markdown character backslash-escaped, so it reads exactly as typed."""
+    """``text`` with every Markdown and mention character backslash-escaped, so it reads exactly as
+    typed: the one way every name a user typed is shown, in replies, embeds, the tracker and the log."""
     return "".join(f"\\{char}" if char in MARKDOWN else char for char in text)
 
 

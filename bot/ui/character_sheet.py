@@ -13,7 +13,6 @@ from typing import TypeVar
 
 import discord
 from discord import app_commands
-from discord.utils import escape_markdown
 
 from ..catalog import Catalog, UnknownEntry
 from ..characters import Character
@@ -22,6 +21,7 @@ from ..encounter.log_lines import TURN_CUT_SHORT, signed
 from ..rules.combat import Fighter, passive_defense
 from ..rules.dice import Modifier
 from ..rules.equipment import Armor, Shield, Weapon
+from ..rules.errors import shown
 from ..rules.pool import pool_size
 
 _Entry = TypeVar("_Entry", Weapon, Armor, Shield)
@@ -45,11 +45,6 @@ FIELD_LABELS = {
     "shield": "shield",
     "off_hand": "off hand",
 }
-
-
-def shown(text: str) -> str:
-    """A name a user typed, safe to put in a message: Markdown is escaped."""
-    return escape_markdown(text)
 
 
 @dataclass(frozen=True, slots=True)

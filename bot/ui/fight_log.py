@@ -64,21 +64,28 @@ def log_line(entry: LogEntry) -> str:
     return f"{stamp} {_escaped_within(entry.text, ENTRY_LIMIT)}{private}"
 
 
+def _escaped(text: str) -> str:
+    """A log line as the channel shows it: its Markdown escaped where Discord would read it as such
+    (a line is plain text with numbers like -9, which stay as they are), and mention syntax always, so
+    a name typed as ``<@4001>`` in it never shows as a member's mention."""
+    return escape_markdown(text).replace("<", "\\<").replace("@", "\\@")
+
+
 def _escaped_within(text: str, limit: int) -> str:
     """``text`` escaped, and cut short ("…") if that comes to more than ``limit`` characters.
 
     The cut is made before escaping, so it never splits an escape from the character it escapes."""
-    escaped = escape_markdown(text)
+    escaped = _escaped(text)
     if len(escaped) <= limit:
         return escaped
     fits, too_long = 0, len(text)
     while too_long - fits > 1:
         middle = (fits + too_long) // 2
-        if len(escape_markdown(text[:middle])) < limit:
+        if len(_escaped(text[:middle])) < limit:
             fits = middle
         else:
             too_long = middle
-    return escape_markdown(text[:fits]) + "…"
+    return _escaped(text[:fits]) + "…"
 
 
 def log_lines(entries: Sequence[LogEntry], hidden: int = 0, limit: int = DESCRIPTION_LIMIT) -> str:
@@ -132,7 +139,7 @@ def log_markdown(
     for entry in entries:
         private = " *(private)*" if is_private(entry) else ""
         stamp = entry.at.astimezone(UTC).strftime("%H:%M:%S")
-        lines.append(f"- `{stamp}` {escape_markdown(entry.text)}{private}")
+        lines.append(f"- `{stamp}` {_escaped(entry.text)}{private}")
     lines += ["", "## Final state", ""]
     if not encounter.combatants:
         lines.append("Nobody fought.")

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-import discord
-
 from ..encounter.log_lines import dice_count, signed
 from ..notation import NotationRoll
 from ..rules.dice import Advantage, PoolRoll
+from ..rules.errors import shown
 
 SituationChoice = Literal["advantage", "disadvantage"]
 """The ``situation`` option of the commands that roll (R10, R25)."""
@@ -40,7 +39,7 @@ def notation_reply(who: str, text: str, roll: NotationRoll) -> str:
     What the user typed is shown as typed, but cannot break the message's formatting: backticks would
     end the code span, and Markdown in a label would restyle the line.
     """
-    label = f" for *{discord.utils.escape_markdown(roll.comment)}*" if roll.comment else ""
+    label = f" for *{shown(roll.comment)}*" if roll.comment else ""
     typed = text.replace("`", "'")
     lines = [f"🎲 {who} rolls `{typed}`{label}", roll.breakdown]
     natural = _natural(roll.natural_20, roll.natural_1)

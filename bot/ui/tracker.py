@@ -9,11 +9,11 @@ after a restart and a stale click never advances the fight twice. Posting and ed
 from __future__ import annotations
 
 import discord
-from discord.utils import escape_markdown
 
 from ..encounter.document import Combatant, Encounter
 from ..encounter.log_lines import FACE_DOWN, holder_label
 from ..rules.cards import Card
+from ..rules.errors import shown
 from .buttons import tracker_buttons
 
 DESCRIPTION_LIMIT = 4000
@@ -22,8 +22,9 @@ TRACKER_COLOUR = discord.Colour.dark_red()
 
 
 def name(text: str) -> str:
-    """A name a user typed, safe to show: Markdown is escaped (mentions never ping: see AllowedMentions)."""
-    return escape_markdown(text)
+    """A name a user typed, safe to show: Markdown and mention syntax are escaped
+    (:func:`~bot.rules.errors.shown`; and nothing a user typed ever pings: see AllowedMentions)."""
+    return shown(text)
 
 
 def pool_pips(combatant: Combatant) -> str:

@@ -10,6 +10,7 @@ import pytest
 from bot.characters import Character
 
 from .fake_discord import FakeDiscord, World
+from .fights import seed_fight, tracker_message
 from .harness import InteractionResult, RunningBot
 
 ANSEL: dict[str, Any] = {
@@ -277,14 +278,31 @@ async def test_a_name_that_looks_like_a_ping_or_markdown_is_shown_escaped_and_pi
 ) -> None:
     pommel = await start_bot()
     created = await create(pommel, world, name="@everyone **boss**")
-    assert "**@everyone \\*\\*boss\\*\\***" in created.content
+    assert "**\\@everyone \\*\\*boss\\*\\***" in created.content  # escaped: reads as typed, highlights nobody
     shown = await pommel.slash("character show", user=world.player, options={"name": "@everyone **boss**"})
-    assert shown.embeds[0]["title"] == "@everyone \\*\\*boss\\*\\*"
+    assert shown.embeds[0]["title"] == "\\@everyone \\*\\*boss\\*\\*"
     for result in (created, shown):
         assert result.callback is not None
         assert result.callback.data.get("allowed_mentions") == {"parse": []}
         assert result.message is not None
         assert not result.message.mention_everyone
+
+
+async def test_a_name_written_as_a_mention_never_shows_as_one(world: World, start_bot: Any) -> None:
+    """A character named `<@4001>` showed as a live mention of another member in the tracker and in
+    "**<@4001>** joins the fight", and a refusal quoted it half-escaped (`<@4001\\>`): every name is
+    escaped one way, so it reads as typed, everywhere."""
+    pommel = await start_bot()
+    await create(pommel, world, name="<@4001>")
+    await seed_fight(pommel, world)
+    joined = await pommel.slash("join", user=world.player, options={"character": "<@4001>"})
+    assert joined.content.startswith("**\\<\\@4001\\>** joins the fight"), joined.content
+    tracker = tracker_message(world.table)
+    assert "<@4001>" not in tracker.embeds[0]["description"]
+    assert "\\<\\@4001\\>" in tracker.embeds[0]["description"]
+    again = await pommel.slash("join", user=world.player, options={"character": "<@4001>"})
+    assert again.ephemeral
+    assert again.content.startswith("\\<\\@4001\\> is already in this fight"), again.content
 
 
 async def test_a_taken_name_is_quoted_escaped_in_the_refusal(world: World, start_bot: Any) -> None:
@@ -298,7 +316,8 @@ async def test_a_blank_name_is_refused(world: World, start_bot: Any) -> None:
     pommel = await start_bot()
     refused = await create(pommel, world, name="   ")
     assert refused.ephemeral
-    assert "name" in refused.content
+    assert refused.content == "The name needs at least one letter or digit; it was blank. Nothing was saved."
+    assert "String should have" not in refused.content  # the library's wording, as it read before
     assert refused.errors == []
     assert await saved(pommel, world) == []
 

@@ -37,7 +37,7 @@ async def test_the_gm_takes_hp_and_the_table_sees_it(world: World, start_bot: An
 @pytest.mark.parametrize(
     ("changes", "hp", "says"),
     [
-        (["+3"], 14, "HP 14 → **14**/14"),  # never above the maximum
+        (["-4", "+ 5"], 14, "HP 10 → **14**/14"),  # never above the maximum
         (["-4", "+ 2"], 12, "HP 10 → **12**/14"),
         (["9"], 9, "HP 14 → **9**/14"),
         (["-40"], -14, "HP 14 → **-14**/14 — **down**"),  # never below minus the maximum
@@ -55,6 +55,32 @@ async def test_a_player_changes_their_own_hp(
         )
     assert says in result.content
     assert (await fight_of(pommel, world)).combatant("Alice").hp == hp
+
+
+@pytest.mark.parametrize("change", ["-0", "+3", "14"])
+async def test_an_hp_change_that_changes_nothing_is_answered_privately_and_posts_nothing(
+    world: World, start_bot: Any, change: str
+) -> None:
+    """`-0`, a heal at full HP or setting the HP it has posted a public line about nothing."""
+    pommel = await start_bot()
+    await table(pommel, world)
+    before = len(world.table.history)
+    result = await pommel.slash("combatant hp", user=world.player, options={"who": "Alice", "change": change})
+    assert result.ephemeral
+    assert result.content == (
+        f"Alice is at HP 14/14, and `{change}` leaves it there: nothing was changed or posted."
+    )
+    assert len(world.table.history) == before
+
+
+async def test_an_hp_change_in_other_digits_is_not_taken_for_a_number(world: World, start_bot: Any) -> None:
+    """`٣` (an Arabic-Indic three) was taken as HP 3."""
+    pommel = await start_bot()
+    await table(pommel, world)
+    result = await pommel.slash("combatant hp", user=world.player, options={"who": "Alice", "change": "٣"})
+    assert result.ephemeral
+    assert "is not an HP change" in result.content
+    assert (await fight_of(pommel, world)).combatant("Alice").hp == 14
 
 
 @pytest.mark.parametrize("who", ["Bob", "Bandit"])
@@ -192,7 +218,7 @@ async def test_a_condition_is_text_that_cannot_ping_or_format(world: World, star
         user=world.gm,
         options={"who": "Bandit", "action": "add", "condition": "**@everyone**"},
     )
-    assert "\\*\\*@everyone\\*\\*" in result.content
+    assert "\\*\\*\\@everyone\\*\\*" in result.content
     assert result.message is not None
     assert not result.message.mention_everyone
 

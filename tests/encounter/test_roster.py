@@ -349,7 +349,7 @@ def test_an_hp_change_takes_gives_or_sets(text: str, sign: str, amount: int, hp:
     assert str(change) == f"{sign}{amount}"
 
 
-@pytest.mark.parametrize("text", ["", "five", "-12345", "3-", "+-2", "1.5"])
+@pytest.mark.parametrize("text", ["", "five", "-12345", "3-", "+-2", "1.5", "٣", "-٣"])
 def test_anything_else_is_not_an_hp_change(text: str) -> None:
     with pytest.raises(RulesError, match=r"is not an HP change\. Write -5 to take 5 HP"):
         parse_hp_change(text)
@@ -364,6 +364,18 @@ async def test_a_player_changes_their_own_hp_within_bounds(store: Store) -> None
     assert await logged(store) == ["Ann: Ansel HP 12 → -12 (-30) (down)"]
     await refused(
         store, lambda e: roster.change_hp(e, ANN_ACTS, "Ann", "Bors", HpChange("-", 1)), "Bors is not yours"
+    )
+
+
+@pytest.mark.parametrize("change", [HpChange("-", 0), HpChange("+", 0), HpChange("", 12), HpChange("+", 5)])
+async def test_an_hp_change_that_changes_nothing_is_refused_and_posts_nothing(
+    store: Store, change: HpChange
+) -> None:
+    """`-0` (or +5 at full HP, or 12 at 12) used to post a public line about nothing."""
+    await refused(
+        store,
+        lambda e: roster.change_hp(e, ANN_ACTS, "Ann", "Ansel", change),
+        r"Ansel is at HP 12/12, and `.*` leaves it there: nothing was changed or posted\.",
     )
 
 
