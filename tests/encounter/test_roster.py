@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 
 from bot.catalog import Catalog, load_catalog
-from bot.characters import NOTHING
 from bot.encounter import roster
 from bot.encounter.document import Encounter, TableOptions, player_holder
 from bot.encounter.done import Done
