@@ -20,7 +20,7 @@ from ..rules.cards import Card
 from ..rules.options import DEFAULT_OPTIONS
 from .announcements import Announcement
 from .morale_views import proposal_line
-from .tracker import DESCRIPTION_LIMIT, TRACKER_COLOUR, clip, name, pool_pips
+from .tracker import DESCRIPTION_LIMIT, TRACKER_COLOUR, clip, clip_keeping, name, pool_pips, range_lines
 
 RULE_OPTION_HELP: dict[str, str] = {
     "attack_types_vs_armor": "R17: DR from the armor's column for the attack type (Bash uses Pierce)",
@@ -43,6 +43,8 @@ TABLE_OPTION_HELP: dict[str, str] = {
     "defense_timeout_minutes": "Minutes a player has to pick a defense before the policy decides (0: wait)",
 }
 
+OVERVIEW_RANGES_BUDGET = 1500
+"""The characters the overview keeps for the ranges (all of them, as many as fit), whatever the roster."""
 REPLY_NAMES_LIMIT = 1500
 """The names a reply lists: 20 NPCs added or a group of 60 removed, with names of 64 characters and
 all of them escaped, would take it past Discord's 2000 characters; the rest are counted instead."""
@@ -143,7 +145,8 @@ def stats_line(catalog: Catalog, combatant: Combatant, *, full: bool) -> str:
 
 
 def overview_embed(encounter: Encounter, catalog: Catalog, *, guild_id: int, gm: bool) -> discord.Embed:
-    """``/encounter show``: who runs the fight, where it stands, its options and everyone's numbers.
+    """``/encounter show``: who runs the fight, where it stands, its options, everyone's numbers, and
+    the pairs at Melee or Grapple (R12).
 
     NPCs' numbers beyond HP are for the GM's eyes (``gm``); players see their own side in full.
     """
@@ -165,8 +168,11 @@ def overview_embed(encounter: Encounter, catalog: Catalog, *, guild_id: int, gm:
     for combatant in encounter.combatants:
         full = gm or combatant.side is Side.PLAYER
         lines.append(stats_line(catalog, combatant, full=full))
+    ranges = range_lines(encounter, at_most=None, budget=OVERVIEW_RANGES_BUDGET)
     return discord.Embed(
-        title="⚔️ This fight", description=clip(lines, DESCRIPTION_LIMIT), colour=TRACKER_COLOUR
+        title="⚔️ This fight",
+        description=clip_keeping(lines, ranges, DESCRIPTION_LIMIT),
+        colour=TRACKER_COLOUR,
     )
 
 

@@ -15,16 +15,17 @@ from collections.abc import Sequence
 import discord
 
 from ..encounter.document import Combatant, Encounter
-from ..encounter.log_lines import dice_count, dice_left, move_what, signed
+from ..encounter.log_lines import dice_count, dice_left, listing, move_what, signed
 from ..encounter.maneuvers import MoveOutcome, RangeOutcome, SaveOutcome
 from ..encounter.records import Reaction
 from ..rules.dice import Advantage
+from ..rules.engagement import Range
 from ..rules.movement import FREE_MOVES, MAX_WALKING_MOVES, RUNNING_MOVES
 from .announcements import CONTENT_LIMIT, Announcement
 from .attack_views import reaction_buttons
 from .buttons import view_of
 from .rolls import pool_faces
-from .tracker import clip, name, pool_pips
+from .tracker import clip, fight_ranges, name, pool_pips
 
 # ---------------------------------------------------------------------------------- /move (R19)
 
@@ -134,9 +135,31 @@ def _reaction_text(encounter: Encounter, reaction: Reaction) -> str:
     return f"{reaction.kind.value} on {whom} ({name(reaction.reason)}) with `/attack`"
 
 
+POOL_RANGES_LIMIT = 600
+"""The characters a combatant's ranges take in ``/pool`` at most; the other opponents are counted."""
+
+
+def ranges_text(encounter: Encounter, combatant: Combatant) -> str | None:
+    """R12: ``at Grapple with **Wolf**; at Melee with **Bandit 1**, **Bandit 2**; at Onset with everyone
+    else``, closest first; None when ``combatant`` is at Onset with everyone."""
+    opponents: dict[Range, list[str]] = {}
+    for pair in fight_ranges(encounter):
+        if combatant.id in (pair.first.id, pair.second.id):
+            other = pair.second if pair.first.id == combatant.id else pair.first
+            opponents.setdefault(pair.range, []).append(f"**{name(other.name)}**")
+    if not opponents:
+        return None
+    each = [
+        f"at {at.label} with {listing(names, ', ', POOL_RANGES_LIMIT // len(opponents))}"
+        for at, names in opponents.items()
+    ]
+    return "; ".join([*each, "at Onset with everyone else"])
+
+
 def pool_lines(encounter: Encounter, combatant: Combatant) -> list[str]:
     """One combatant's Martial Pool: dice left, what went where this round (R7), its moves (R19),
-    any desperation penalty at the next refill (R6, R15), and the reactions it may make (R12, R14)."""
+    any desperation penalty at the next refill (R6, R15), the reactions it may make (R12, R14), and
+    its ranges (R12)."""
     pool = combatant.pool
     lines = [
         f"**{name(combatant.name)}** · {pool_pips(combatant)} {dice_left(combatant)}",
@@ -149,6 +172,9 @@ def pool_lines(encounter: Encounter, combatant: Combatant) -> list[str]:
         )
     owed = [reaction for reaction in encounter.reactions if reaction.by == combatant.id]
     lines.extend(f"May make: {_reaction_text(encounter, reaction)}" for reaction in owed)
+    ranges = ranges_text(encounter, combatant)
+    if ranges is not None:
+        lines.append(f"Ranges: {ranges} (R12)")
     if combatant.out_of_the_fight:
         lines.append(f"{name(combatant.name)} is {combatant.state_label}.")
     return lines

@@ -8,17 +8,27 @@ after a restart and a stale click never advances the fight twice. Posting and ed
 
 from __future__ import annotations
 
+import re
+from typing import NamedTuple
+
 import discord
 
+from ..characters import name_key
 from ..encounter.document import Combatant, Encounter
 from ..encounter.log_lines import FACE_DOWN, holder_label
 from ..rules.cards import Card
+from ..rules.engagement import Range
 from ..rules.errors import shown
 from .buttons import tracker_buttons
 
 DESCRIPTION_LIMIT = 4000
 """Discord allows 4096 characters in an embed's description; a little is kept spare."""
 TRACKER_COLOUR = discord.Colour.dark_red()
+RANGES_SHOWN = 10
+"""The tracker lists at most this many pairs at Melee or Grapple, then counts the rest."""
+RANGES_BUDGET = 1200
+"""The characters the tracker keeps for its ranges, whatever the length of the roster above them."""
+RANGE_MARK = {Range.MELEE: "⚔️", Range.GRAPPLE: "🤼"}
 
 
 def name(text: str) -> str:
@@ -57,8 +67,71 @@ def combatant_line(combatant: Combatant) -> str:
     return " · ".join(parts)
 
 
+class PairRange(NamedTuple):
+    """Two combatants (in the order of their names) and the range between them (R12)."""
+
+    first: Combatant
+    second: Combatant
+    range: Range
+
+
+def _by_name(combatant: Combatant) -> tuple[str | int, ...]:
+    """The order of names as a reader expects it: ignoring case, numbers by value (Rat 9, Rat 10)."""
+    return tuple(
+        int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name_key(combatant.name))
+    )
+
+
+def fight_ranges(encounter: Encounter) -> list[PairRange]:
+    """R12: every pair of combatants still in the fight that is not at Onset, closest first (Grapple,
+    then Melee), then by names. A pair that never fought is at Onset and has no engagement; Onset is
+    the default, so it is not listed."""
+    by_id = {combatant.id: combatant for combatant in encounter.combatants}
+    pairs: list[PairRange] = []
+    for key, engagement in encounter.engagements.items():
+        ids = key.split("|")
+        if engagement.range is Range.ONSET or len(ids) != 2 or not all(i in by_id for i in ids):
+            continue
+        first, second = sorted((by_id[i] for i in ids), key=_by_name)
+        pairs.append(PairRange(first, second, engagement.range))
+    return sorted(pairs, key=lambda p: (-p.range, _by_name(p.first), _by_name(p.second)))
+
+
+def range_line(pair: PairRange) -> str:
+    """``⚔️ Alice — Bandit 1: Melee``."""
+    return f"{RANGE_MARK[pair.range]} {name(pair.first.name)} — {name(pair.second.name)}: {pair.range.label}"
+
+
+def range_lines(
+    encounter: Encounter, *, at_most: int | None = RANGES_SHOWN, budget: int = RANGES_BUDGET
+) -> list[str]:
+    """The section listing the pairs not at Onset (none when every pair is): at most ``at_most`` pairs
+    (None: all) within ``budget`` characters, then how many more there are."""
+    pairs = fight_ranges(encounter)
+    if not pairs:
+        return []
+    lines = ["", "**Ranges** (every other pair is at Onset, R12)"]
+    used = sum(len(line) + 1 for line in lines)
+    listed = 0
+    for pair in pairs[:at_most]:
+        line = range_line(pair)
+        if used + len(line) + 1 > budget - 60:  # room for the count of the rest
+            break
+        lines.append(line)
+        used += len(line) + 1
+        listed += 1
+    if listed < len(pairs):
+        lines.append(f"… and {len(pairs) - listed} more pairs at Melee or Grapple")
+    return lines
+
+
 def tracker_lines(encounter: Encounter, *, reveal: bool = False) -> list[str]:
     """The tracker's text, line by line. ``reveal`` shows hidden NPC cards (for the GM's eyes only)."""
+    return _turn_lines(encounter, reveal=reveal) + range_lines(encounter)
+
+
+def _turn_lines(encounter: Encounter, *, reveal: bool) -> list[str]:
+    """The tracker's text above its ranges: the turn, the order, the combatants."""
     state = encounter.initiative
     lines: list[str] = []
     if state.round == 0:
@@ -118,11 +191,22 @@ def clip(lines: list[str], limit: int = DESCRIPTION_LIMIT) -> str:
     return "\n".join(kept)
 
 
+def clip_keeping(lines: list[str], kept: list[str], limit: int = DESCRIPTION_LIMIT) -> str:
+    """Join ``lines`` then ``kept``: only ``lines`` are clipped, leaving room for ``kept`` (which must
+    fit well within ``limit``), so a long roster never pushes the lines after it out."""
+    if not kept:
+        return clip(lines, limit)
+    tail = "\n".join(kept)
+    return f"{clip(lines, limit - len(tail) - 1)}\n{tail}"
+
+
 def tracker_embed(encounter: Encounter, *, reveal: bool = False) -> discord.Embed:
     state = encounter.initiative
     title = f"⚔️ Round {state.round}" if state.round else "⚔️ Fight"
     embed = discord.Embed(
-        title=title, description=clip(tracker_lines(encounter, reveal=reveal)), colour=TRACKER_COLOUR
+        title=title,
+        description=clip_keeping(_turn_lines(encounter, reveal=reveal), range_lines(encounter)),
+        colour=TRACKER_COLOUR,
     )
     embed.set_footer(text=f"GM: use /encounter · step {encounter.flow.step}")
     return embed

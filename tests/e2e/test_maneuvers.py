@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from bot.encounter.document import Encounter, player_holder
-from bot.encounter.records import Reaction, ReactionKind
+from bot.encounter.records import DefensePolicy, Reaction, ReactionKind
 from bot.rules.engagement import Range
 from bot.rules.pool import Spend
 
@@ -27,6 +27,7 @@ from .fights import (
     fight_of,
     seed_fight,
     stored_tracker,
+    tracker_message,
 )
 
 
@@ -372,6 +373,36 @@ async def test_range_autocompletes_its_target(world: World, start_bot: Any) -> N
     pommel = await dealt_fight(world, start_bot)
     choices = await pommel.autocomplete("range", user=world.player, focused="target", value="ban")
     assert [choice["name"] for choice in choices.choices] == ["Bandit (HP 11/11)"]
+
+
+async def test_r12_two_attacks_in_a_round_put_the_pair_in_melee_and_the_tracker_pool_and_overview_say_so(
+    world: World, start_bot: Any
+) -> None:
+    """R11, R12: the second 1-die attack between Alice and the Bandit puts the pair in Melee; the tracker,
+    /pool and /encounter show list that pair, and no pair still at Onset."""
+
+    def passive_npcs(encounter: Encounter) -> None:
+        encounter.table = encounter.table.model_copy(update={"defense_policy": DefensePolicy.PASSIVE})
+
+    pommel = await dealt_fight(world, start_bot, faces=[3, 3], edit=passive_npcs)
+    first = await pommel.slash("attack", user=world.player, options={"target": "Bandit"})
+    assert "1 die at Onset" in first.content.splitlines()[0]
+    assert "**Ranges**" not in tracker_message(world.table).embed_text
+    second = await pommel.slash("attack", user=world.player, options={"target": "Bandit"})
+    assert "1 die at Melee" in second.content.splitlines()[0]
+
+    ranges = "**Ranges** (every other pair is at Onset, R12)\n⚔️ Alice — Bandit: Melee"
+    tracker = tracker_message(world.table)
+    assert tracker.id == stored_tracker(world, await fight_of(pommel, world)).id
+    assert (tracker.embeds[0]["description"] or "").endswith(f"Bandit · ●● · HP 11/11\n\n{ranges}")
+    pool = await pommel.slash("pool", user=world.player)
+    assert (
+        pool.content.splitlines()[-1] == "Ranges: at Melee with **Bandit**; at Onset with everyone else (R12)"
+    )
+    bobs = await pommel.slash("pool", user=world.player2)
+    assert "Ranges" not in bobs.content
+    overview = await pommel.slash("encounter show", user=world.gm)
+    assert (overview.embeds[0]["description"] or "").endswith(ranges)
 
 
 # ---------------------------------------------------------------------------------- /save (R20)

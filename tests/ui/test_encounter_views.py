@@ -18,6 +18,7 @@ from bot.encounter.records import MoraleProposal
 from bot.encounter.roster import HandedOver, HpChanged, option_changes
 from bot.guild_settings import GuildSettings
 from bot.rules.cards import Card
+from bot.rules.engagement import Range
 from bot.rules.morale import MoraleTriggerReason
 from bot.rules.options import CriticalDamage, RuleOptions
 from bot.ui.encounter_views import (
@@ -39,7 +40,7 @@ from bot.ui.encounter_views import (
     tracker_url,
     who_runs_fights,
 )
-from bot.ui.tracker import name
+from bot.ui.tracker import DESCRIPTION_LIMIT, name
 from cogs.npc import MAX_NPCS_AT_ONCE
 
 CATALOG = load_catalog()
@@ -226,3 +227,39 @@ def test_the_longest_edit_and_condition_replies_stay_within_a_message() -> None:
     npc.conditions = ["_" * MAX_CONDITION_LENGTH] * MAX_CONDITIONS
     assert len(condition_reply(npc, "_" * MAX_CONDITION_LENGTH, added=True)) <= CONTENT_LIMIT
     assert len(hp_reply(npc, -MAX_HP)) <= CONTENT_LIMIT
+
+
+def test_r12_the_overview_lists_the_pairs_at_melee_or_grapple_and_not_those_at_onset() -> None:
+    encounter = fight()
+    (wolf,) = encounter.add_npcs(CATALOG.monster("goblin"), None, count=1, name="Wolf")
+    alice, bandit_1, bandit_2 = (encounter.combatant(who) for who in ("Alice", "Bandit 1", "Bandit 2"))
+    encounter.engagement(alice, bandit_1).range = Range.MELEE
+    encounter.engagement(bandit_2, wolf).enter_grapple()
+    encounter.engagement(alice, bandit_2).record_attack(3)  # attacked once: still at Onset
+    for gm in (True, False):
+        text = overview_embed(encounter, CATALOG, guild_id=1, gm=gm).description or ""
+        assert text.endswith(
+            "\n\n**Ranges** (every other pair is at Onset, R12)\n"
+            "🤼 Bandit 2 — Wolf: Grapple\n"
+            "⚔️ Alice — Bandit 1: Melee"
+        )
+        assert "Alice — Bandit 2" not in text
+    encounter.remove(wolf)
+    text = overview_embed(encounter, CATALOG, guild_id=1, gm=True).description or ""
+    assert "Wolf" not in text
+    assert text.endswith("**Ranges** (every other pair is at Onset, R12)\n⚔️ Alice — Bandit 1: Melee")
+
+
+def test_r12_the_overview_of_a_whole_fight_of_the_longest_names_keeps_its_ranges() -> None:
+    encounter = Encounter(channel_id=5, guild_id=1, gm_id=9)
+    for _ in range(MAX_COMBATANTS // MAX_NPCS_AT_ONCE):
+        encounter.add_npcs(
+            CATALOG.monster("bandit"), None, count=MAX_NPCS_AT_ONCE, name=LONGEST[:-3], group=LONGEST
+        )
+    everyone = encounter.combatants
+    for first, second in zip(everyone[::2], everyone[1::2], strict=True):
+        encounter.engagement(first, second).range = Range.MELEE
+    text = overview_embed(encounter, CATALOG, guild_id=1, gm=True).description or ""
+    assert len(text) <= DESCRIPTION_LIMIT
+    assert "more lines\n\n**Ranges** (every other pair is at Onset, R12)\n⚔️ " in text
+    assert text.endswith("more pairs at Melee or Grapple")

@@ -106,3 +106,41 @@ def test_pool_report_for_a_big_group_stays_within_one_message() -> None:
     report = pool_report(encounter, encounter.combatants[1:])
     assert len(report) <= CONTENT_LIMIT
     assert report.endswith("more lines")
+
+
+def test_r12_pool_says_at_which_range_the_combatant_is_with_whom_and_onset_with_everyone_else() -> None:
+    encounter = fight(bandits=3)
+    (wolf,) = encounter.add_npcs(CATALOG.monster("goblin"), None, count=1, name="Wolf")
+    alice = encounter.combatant("Alice")
+    bandit_1, bandit_2, bandit_3 = (encounter.combatant(f"Bandit {n}") for n in (1, 2, 3))
+    encounter.engagement(bandit_2, alice).range = Range.MELEE
+    encounter.engagement(alice, bandit_1).range = Range.MELEE
+    encounter.engagement(alice, wolf).enter_grapple()
+    encounter.engagement(alice, bandit_3).record_attack(1)  # attacked once: still at Onset
+    encounter.engagement(bandit_3, wolf).range = Range.MELEE  # not Alice's
+    ranges = (
+        "Ranges: at Grapple with **Wolf**; at Melee with **Bandit 1**, **Bandit 2**; "
+        "at Onset with everyone else (R12)"
+    )
+    assert pool_report(encounter, [alice]).splitlines()[-1] == ranges
+    assert pool_report(encounter, [bandit_3]).splitlines()[-1] == (
+        "Ranges: at Melee with **Wolf**; at Onset with everyone else (R12)"
+    )
+    encounter.remove(wolf)
+    assert pool_report(encounter, [alice]).splitlines()[-1] == (
+        "Ranges: at Melee with **Bandit 1**, **Bandit 2**; at Onset with everyone else (R12)"
+    )
+    assert "Ranges" not in pool_report(encounter, [bandit_3])
+
+
+def test_r12_pool_of_one_at_melee_with_a_whole_fight_of_the_longest_names_stays_within_one_message() -> None:
+    encounter = Encounter(channel_id=5, guild_id=1, gm_id=9)
+    encounter.add_npcs(CATALOG.monster("bandit"), None, count=1, name="Alice")
+    encounter.add_npcs(CATALOG.monster("bandit"), None, count=59, name="_" * 60, group="Bandits")
+    alice, *others = encounter.combatants
+    for other in others:
+        encounter.engagement(alice, other).range = Range.MELEE
+    report = pool_report(encounter, [alice])
+    assert len(report) <= CONTENT_LIMIT
+    assert report.splitlines()[-1].startswith("Ranges: at Melee with **\\_")
+    assert report.endswith("more (see the tracker); at Onset with everyone else (R12)")
