@@ -1,9 +1,11 @@
 """The store as the cogs see it, with nothing of SQLite in it, so a PostgreSQL store could replace it.
 
-Three promises every implementation keeps:
+Four promises every implementation keeps:
 
 * every state change is one transaction: a saved fight and the log lines that tell of it are written
   together or not at all;
+* only documents that validate are written (:class:`InvalidDocument` otherwise), and one stored
+  document that no longer reads is set aside instead of stopping the bot (:class:`SetAsideFight`);
 * a write of a fight is a compare-and-set on its version, so a stale or concurrent write is refused
   (:class:`StaleEncounter`) instead of silently overwriting another; a player's change to a character
   is one on the character as read (:class:`StaleCharacter`), and a new one never replaces an old one
@@ -14,6 +16,7 @@ Three promises every implementation keeps:
 :meth:`Store.lock` serializes commands on one channel inside the process, so they queue instead of
 failing; the compare-and-set covers whatever the lock cannot see (another process, a caller that
 skipped the lock). :meth:`Store.update_encounter` combines the two and is what most commands want.
+One process at a time has the database open (:class:`DatabaseInUse` for a second one).
 """
 
 from __future__ import annotations
@@ -92,8 +95,72 @@ class StaleCharacter(RulesError):
         self.deleted = deleted
 
 
+class InvalidDocument(RulesError):
+    """A write of a document that does not validate (a value out of its range, say); nothing was written.
+
+    The models are not ``validate_assignment``, so a value changed in place is caught only here, before
+    it could make the document unreadable. ``what`` is the kind of document ("a fight", "a character",
+    "guild settings"); ``problems`` say what is wrong, each in plain words.
+    """
+
+    def __init__(self, what: str, problems: Sequence[str]) -> None:
+        super().__init__(f"That would store {what} where {'; '.join(problems)}. Nothing was saved.")
+        self.what = what
+        self.problems = tuple(problems)
+
+
+@dataclass(frozen=True, slots=True)
+class SetAsideFight:
+    """A channel's fight whose stored document could not be read (hand-edited, damaged, or written by an
+    older Pommel): it was moved out of the way, whole, so the channel can start a new fight.
+
+    ``gm_id`` is the GM as far as the document still tells (None when it does not); ``reason`` says in
+    plain words why it could not be read; ``acknowledged`` is whether the channel was told (see
+    :meth:`Store.acknowledge_set_aside`).
+    """
+
+    id: int
+    channel_id: int
+    guild_id: int | None
+    gm_id: int | None
+    version: int
+    reason: str
+    set_aside_at: datetime
+    acknowledged: bool
+
+
 class StoreUnavailable(RuntimeError):
     """The database can't be opened; the message names it and says what to check, in one line."""
+
+
+class DatabaseInUse(StoreUnavailable):
+    """Another Pommel process has the database open: two would apply every action twice."""
+
+    def __init__(self, location: str, holder: int | None) -> None:
+        who = f" (pid {holder})" if holder is not None else ""
+        super().__init__(
+            f"The database {location} is in use by another Pommel process{who}. Stop that one first, or "
+            "give this one its own DATABASE_PATH."
+        )
+        self.holder = holder
+
+
+class DatabaseDamaged(StoreUnavailable):
+    """The database file is damaged, or is not a database at all; it was left as it was.
+
+    ``found`` is what SQLite said, or the first problem its check found.
+    """
+
+    def __init__(self, location: str, found: str, *, not_a_database: bool = False) -> None:
+        if not_a_database:
+            problem = f"The file {location} is not a database"
+        else:
+            problem = f"The database {location} is damaged ({found})"
+        super().__init__(
+            f"{problem}; Pommel left the file untouched. Check DATABASE_PATH, restore the database from a "
+            "backup, or move the file away to start with an empty one."
+        )
+        self.found = found
 
 
 class DatabaseTooNew(StoreUnavailable):
@@ -264,19 +331,28 @@ class Store(ABC):
 
     @abstractmethod
     async def load_encounter(self, channel_id: int) -> Encounter | None:
-        """The channel's fight with ``version`` set to the stored version, or None when there is none."""
+        """The channel's fight with ``version`` set to the stored version, or None when there is none.
+
+        A stored fight that no longer reads is set aside (see :meth:`pending_set_aside`), with a warning
+        in the log naming the channel, and None is returned: one bad document never stops the bot.
+        """
 
     @abstractmethod
     async def fight_channels(self) -> list[int]:
-        """The channels (and threads) that have a fight running, in no particular order."""
+        """The channels (and threads) that have a fight stored, in no particular order.
+
+        Their documents are not read here: :meth:`load_encounter` of a channel listed returns None when
+        its fight turns out unreadable (and sets it aside), so loading each of them is always safe.
+        """
 
     @abstractmethod
     async def save_encounter(self, encounter: Encounter, *, events: Sequence[LogEntry] = ()) -> Encounter:
         """Write ``encounter`` and log ``events`` in one transaction, if nobody wrote it since it was loaded.
 
-        ``encounter.version`` 0 creates the channel's fight (refused if it has one); any other version
-        must be the stored one. Raises :class:`StaleEncounter` otherwise, writing nothing. Returns a copy
-        with the new version; the argument is never changed.
+        ``encounter.version`` 0 creates the channel's fight (refused if it has one; an unreadable one is
+        set aside instead); any other version must be the stored one. Raises :class:`StaleEncounter`
+        otherwise, and :class:`InvalidDocument` for a fight that does not validate, writing nothing.
+        Returns a copy with the new version; the argument is never changed.
         """
 
     @abstractmethod
@@ -286,6 +362,21 @@ class Store(ABC):
         Raises :class:`StaleEncounter` when the stored version is not ``encounter.version`` (or the
         fight is gone), writing nothing.
         """
+
+    @abstractmethod
+    async def pending_set_aside(self, channel_id: int) -> SetAsideFight | None:
+        """The channel's latest fight that was set aside as unreadable and not yet acknowledged, or None.
+
+        A fight is set aside when it is read (:meth:`load_encounter`, :meth:`update_encounter`, or a new
+        fight saved over it): the channel then has no fight, so a command answers as without one and
+        ``/encounter start`` begins a new one. The document is kept as it was, for the developers.
+        """
+
+    @abstractmethod
+    async def acknowledge_set_aside(self, set_aside_id: int) -> bool:
+        """Note that the channel was told of that set-aside fight, so :meth:`pending_set_aside` no longer
+        returns it. True the first time; False when it was already acknowledged (so of two commands
+        racing to tell, one does)."""
 
     # ------------------------------------------------------------------------------ the log
 

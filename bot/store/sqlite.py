@@ -14,14 +14,26 @@ half-way through.
 The schema comes from numbered scripts ``migrations/NNNN_name.sql``; its version is ``PRAGMA
 user_version``. Every pending script is applied in one transaction with the new version, so a failing
 script leaves the database exactly as it was.
+
+Opening refuses what it must not run on, before changing anything: a file another Pommel process has
+open (an exclusive ``flock`` on ``<database>.lock`` beside it, held while the store is open and gone with
+the process however it ends; two processes would apply every action twice), and a damaged file or one
+that is not a database (``PRAGMA quick_check``).
+
+Every document is checked before it is written (:func:`~bot.store.documents.checked`), and a stored fight
+that no longer reads is moved to ``set_aside_encounters`` when it is read, with a warning naming its
+channel, so one bad document never stops the bot nor its channel.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
+import os
 import re
 import sqlite3
+import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -30,7 +42,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import aiosqlite
-from pydantic import JsonValue, TypeAdapter
+from pydantic import JsonValue, TypeAdapter, ValidationError
 
 from ..characters import Character, name_key
 from ..encounter.document import Encounter
@@ -38,19 +50,28 @@ from ..guild_settings import GuildSettings
 from .base import (
     MAX_LOG_PAGE,
     CharacterTaken,
+    DatabaseDamaged,
+    DatabaseInUse,
     DatabaseTooNew,
     EncounterChange,
     LogEntry,
+    SetAsideFight,
     StaleCharacter,
     StaleEncounter,
     Store,
 )
+from .documents import checked, problems
+
+if sys.platform != "win32":
+    import fcntl
 
 logger = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_MS = 5000
 """How long a transaction waits for another process's write lock before failing."""
 MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+MEMORY = ":memory:"
+FIGHT = "a fight"
 
 _LOG_DATA: TypeAdapter[dict[str, JsonValue]] = TypeAdapter(dict[str, JsonValue])
 
@@ -122,10 +143,11 @@ def _now() -> str:
 class SqliteStore(Store):
     """The :class:`Store` in one SQLite file (or ``":memory:"``). Make one with :meth:`open`."""
 
-    def __init__(self, connection: aiosqlite.Connection, location: str) -> None:
+    def __init__(self, connection: aiosqlite.Connection, location: str, lock: int | None = None) -> None:
         super().__init__()
         self._db = connection
         self._location = location
+        self._lock = lock
         self._closed = False
 
     @classmethod
@@ -135,25 +157,36 @@ class SqliteStore(Store):
         *,
         migrations: Sequence[Migration] | None = None,
         busy_timeout_ms: int = BUSY_TIMEOUT_MS,
+        exclusive: bool = True,
     ) -> SqliteStore:
-        """Open (or create) the database, set it up and bring its schema up to date.
+        """Open (or create) the database, check it, set it up and bring its schema up to date.
 
-        ``migrations`` replaces the bundled scripts (for tests). Raises :class:`DatabaseTooNew` when the
-        database was migrated further than these scripts go.
+        ``migrations`` replaces the bundled scripts (for tests). Raises :class:`DatabaseInUse` when
+        another store (another Pommel process) has the file open, :class:`DatabaseDamaged` when the file
+        is damaged or not a database, and :class:`DatabaseTooNew` when the database was migrated further
+        than these scripts go. ``exclusive=False`` takes no lock: for a test standing in for a writer
+        from outside Pommel, which the compare-and-set still guards against.
         """
         location = str(path)
+        lock = _lock_beside(location) if exclusive and location != MEMORY else None
         pending = aiosqlite.connect(location, isolation_level=None)
         try:
             connection = await pending
         except BaseException:
+            _unlock(lock)
             # aiosqlite stops its thread without waiting for it; if the event loop closed first, the
             # thread would print a traceback ("Event loop is closed") under our one-line error.
             await asyncio.to_thread(pending._thread.join, 5)
             raise
-        store = cls(connection, location)
+        store = cls(connection, location, lock)
         try:
-            await store._configure(busy_timeout_ms)
-            await store._migrate(bundled_migrations() if migrations is None else migrations)
+            try:
+                await store._configure(busy_timeout_ms)
+                await store._migrate(bundled_migrations() if migrations is None else migrations)
+            except sqlite3.DatabaseError as error:
+                if not _is_damage(error):
+                    raise
+                raise DatabaseDamaged(location, str(error), not_a_database=_not_a_database(error)) from None
         except BaseException:
             await store.close()
             raise
@@ -162,6 +195,8 @@ class SqliteStore(Store):
     async def _configure(self, busy_timeout_ms: int) -> None:
         # First, so that switching the journal mode waits for another process instead of failing.
         await self._db.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+        # Before anything writes (the journal mode is kept in the file): a damaged file is left as it is.
+        await self._check_integrity()
         # WAL: readers never block the writer nor the writer them, and a commit is one append.
         async with self._db.execute("PRAGMA journal_mode = WAL") as cursor:
             row = await cursor.fetchone()
@@ -175,6 +210,17 @@ class SqliteStore(Store):
         # per command costs nothing noticeable and an acknowledged action survives those too.
         await self._db.execute("PRAGMA synchronous = FULL")
         await self._db.execute("PRAGMA foreign_keys = ON")
+
+    async def _check_integrity(self) -> None:
+        """``PRAGMA quick_check``: every page and b-tree of the file is sound (it skips only the check
+        that indexes match their tables). About 10 ms (40 ms from a cold disk cache) for a 5.6 MB
+        database of 10,000 log lines and 1,000 six-fighter fights, once per start."""
+        found = [str(row[0]) for row in await self._db.execute_fetchall("PRAGMA quick_check")]
+        if found != ["ok"]:
+            lines = [line for row in found for line in row.splitlines() if not line.startswith("*** in")]
+            first = lines[0] if lines else "no details"
+            more = f" and {len(lines) - 1} more problems" if len(lines) > 1 else ""
+            raise DatabaseDamaged(self._location, f"the check found: {first[:120]}{more}")
 
     async def _migrate(self, migrations: Sequence[Migration]) -> None:
         check_numbering(migrations)
@@ -200,8 +246,12 @@ class SqliteStore(Store):
         if self._closed:
             return
         self._closed = True
-        # aiosqlite closes after the calls already queued, so a transaction in progress finishes first.
-        await self._db.close()
+        try:
+            # aiosqlite closes after the calls already queued, so a transaction in progress finishes first.
+            await self._db.close()
+        finally:
+            _unlock(self._lock)
+            self._lock = None
 
     def __repr__(self) -> str:
         return f"SqliteStore({self._location!r})"
@@ -232,13 +282,17 @@ class SqliteStore(Store):
     # ------------------------------------------------------------------------------ fights
 
     async def load_encounter(self, channel_id: int) -> Encounter | None:
-        rows = await self._fetch_all(
-            "SELECT version, document FROM encounters WHERE channel_id = ?", (channel_id,)
-        )
-        if not rows:
-            return None
-        version, document = rows[0]
-        return _fight(int(version), document)
+        while True:  # once more after setting an unreadable fight aside, for whatever is stored then
+            rows = await self._fetch_all(
+                "SELECT version, document FROM encounters WHERE channel_id = ?", (channel_id,)
+            )
+            if not rows:
+                return None
+            version, document = int(rows[0][0]), rows[0][1]
+            try:
+                return _fight(version, document)
+            except ValidationError as error:
+                await self._set_aside(channel_id, _Unreadable(version, document, error))
 
     async def fight_channels(self) -> list[int]:
         return [int(row[0]) for row in await self._fetch_all("SELECT channel_id FROM encounters")]
@@ -248,11 +302,20 @@ class SqliteStore(Store):
             raise ValueError(f"an encounter's version is never negative (got {encounter.version})")
         # The version lives in its own column only, so the document cannot disagree with it.
         document = encounter.model_dump_json(exclude={"version"})
+        # Checked by reading back the very JSON to be written, before writing it. The copy returned is
+        # that reading: it shares nothing with the argument, and reading JSON is several times faster
+        # than deep-copying the models.
+        saved = checked(Encounter, FIGHT, document)
         rows = _log_rows(events)
-        await self._transaction(lambda db: _write_fight(db, encounter, document, rows))
-        # The copy returned is read back from the document written: it shares nothing with the argument,
-        # and reading JSON is several times faster than deep-copying the models.
-        return _fight(encounter.version + 1, document)
+        try:
+            await self._transaction(lambda db: _write_fight(db, encounter, document, rows))
+        except StaleEncounter:
+            # A new fight where one is stored: if that one is unreadable, loading it sets it aside (or it
+            # ended meanwhile), and this one starts after all.
+            if encounter.version != 0 or await self.load_encounter(encounter.channel_id) is not None:
+                raise
+            await self._transaction(lambda db: _write_fight(db, encounter, document, rows))
+        return saved.model_copy(update={"version": encounter.version + 1})
 
     async def delete_encounter(self, encounter: Encounter, *, events: Sequence[LogEntry] = ()) -> None:
         rows = _log_rows(events)
@@ -279,7 +342,7 @@ class SqliteStore(Store):
             row = db.execute(
                 "SELECT version, document FROM encounters WHERE channel_id = ?", (channel_id,)
             ).fetchone()
-            current = None if row is None else _fight(int(row[0]), row[1])
+            current = None if row is None else _readable_fight(int(row[0]), row[1])
             wanted = change(current)
             rows = _log_rows(wanted.events)
             if wanted.encounter is not None:
@@ -287,6 +350,7 @@ class SqliteStore(Store):
                     other = wanted.encounter.channel_id
                     raise ValueError(f"a change of channel {channel_id} returned the fight of {other}")
                 document = wanted.encounter.model_dump_json(exclude={"version"})
+                checked(Encounter, FIGHT, document)
                 _write_fight(db, wanted.encounter, document, rows)
                 # The fight the change made was read inside this call and is nobody else's: it is
                 # returned as saved (with its new version) instead of read back from its JSON.
@@ -298,7 +362,76 @@ class SqliteStore(Store):
             return None
 
         async with self.lock(channel_id):
-            return await self._transaction(work)
+            while True:
+                try:
+                    return await self._transaction(work)
+                except _Unreadable as unreadable:
+                    # Rolled back; set aside in a transaction of its own, so it stays set aside whatever
+                    # the change then does with no fight (a command refusing with NoFight, say).
+                    await self._set_aside(channel_id, unreadable)
+
+    async def _set_aside(self, channel_id: int, unreadable: _Unreadable) -> None:
+        """Move the channel's unreadable fight to ``set_aside_encounters``, if it is still the one stored."""
+        reason = "; ".join(problems(unreadable.error, unreadable.document, FIGHT))
+        document = unreadable.document
+        row = (_gm_of(document), reason, _now(), channel_id, unreadable.version, document)
+
+        def move(db: sqlite3.Connection) -> int | None:
+            cursor = db.execute(
+                "INSERT INTO set_aside_encounters"
+                " (channel_id, guild_id, gm_id, version, document, reason, set_aside_at)"
+                " SELECT channel_id, guild_id, ?, version, document, ?, ? FROM encounters"
+                " WHERE channel_id = ? AND version = ? AND document = ?",
+                row,
+            )
+            if cursor.rowcount != 1:
+                return None  # set aside by another, or written anew meanwhile
+            db.execute("DELETE FROM encounters WHERE channel_id = ? AND version = ?", row[3:5])
+            return cursor.lastrowid
+
+        moved = await self._transaction(move)
+        if moved is not None:
+            logger.warning(
+                "The fight in channel %d could not be read and was set aside (set_aside_encounters id %d)"
+                " so the channel can start a new one: %s",
+                channel_id,
+                moved,
+                reason,
+            )
+
+    async def pending_set_aside(self, channel_id: int) -> SetAsideFight | None:
+        rows = await self._fetch_all(
+            "SELECT id, channel_id, guild_id, gm_id, version, reason, set_aside_at, acknowledged_at"
+            " FROM set_aside_encounters WHERE channel_id = ? AND acknowledged_at IS NULL"
+            " ORDER BY id DESC LIMIT 1",
+            (channel_id,),
+        )
+        if not rows:
+            return None
+        id_, channel, guild_id, gm_id, version, reason, at, acknowledged = rows[0]
+        return SetAsideFight(
+            id=id_,
+            channel_id=channel,
+            guild_id=guild_id,
+            gm_id=gm_id,
+            version=version,
+            reason=reason,
+            set_aside_at=datetime.fromisoformat(at),
+            acknowledged=acknowledged is not None,
+        )
+
+    async def acknowledge_set_aside(self, set_aside_id: int) -> bool:
+        # The channel was told of this one: the older ones of the channel need no telling either.
+        acknowledged = await self._transaction(
+            lambda db: (
+                db.execute(
+                    "UPDATE set_aside_encounters SET acknowledged_at = ? WHERE acknowledged_at IS NULL AND"
+                    " id <= ? AND channel_id = (SELECT channel_id FROM set_aside_encounters WHERE id = ?)",
+                    (_now(), set_aside_id, set_aside_id),
+                ).rowcount
+            )
+        )
+        return acknowledged > 0
 
     # ------------------------------------------------------------------------------ the log
 
@@ -354,7 +487,7 @@ class SqliteStore(Store):
     async def save_character(
         self, guild_id: int, user_id: int, character: Character, *, replacing: str | None = None
     ) -> None:
-        row = (guild_id, user_id, character.key, character.model_dump_json(), _now())
+        row = (guild_id, user_id, character.key, _character_document(character), _now())
         old_key = name_key(replacing) if replacing is not None else None
 
         def save(db: sqlite3.Connection) -> None:
@@ -373,7 +506,7 @@ class SqliteStore(Store):
         await self._transaction(save)
 
     async def create_character(self, guild_id: int, user_id: int, character: Character) -> None:
-        row = (guild_id, user_id, character.key, character.model_dump_json(), _now())
+        row = (guild_id, user_id, character.key, _character_document(character), _now())
 
         def create(db: sqlite3.Connection) -> None:
             cursor = db.execute(
@@ -390,7 +523,7 @@ class SqliteStore(Store):
     async def replace_character(
         self, guild_id: int, user_id: int, before: Character, after: Character
     ) -> None:
-        document = after.model_dump_json()
+        document = _character_document(after)
 
         def replace(db: sqlite3.Connection) -> None:
             # Compared as models, not as JSON text: a document written before a field with a default was
@@ -454,7 +587,9 @@ class SqliteStore(Store):
         return GuildSettings.model_validate_json(rows[0][0])
 
     async def save_guild_settings(self, settings: GuildSettings, *, events: Sequence[LogEntry] = ()) -> None:
-        row = (settings.guild_id, settings.model_dump_json(), _now())
+        document = settings.model_dump_json()
+        checked(GuildSettings, "guild settings", document)
+        row = (settings.guild_id, document, _now())
         rows = _log_rows(events)
 
         def save(db: sqlite3.Connection) -> None:
@@ -474,6 +609,39 @@ class SqliteStore(Store):
 
 def _fight(version: int, document: str) -> Encounter:
     return Encounter.model_validate_json(document).model_copy(update={"version": version})
+
+
+class _Unreadable(Exception):
+    """A stored fight that does not validate, met inside a transaction (which it rolls back)."""
+
+    def __init__(self, version: int, document: str, error: ValidationError) -> None:
+        super().__init__(f"unreadable fight at version {version}")
+        self.version = version
+        self.document = document
+        self.error = error
+
+
+def _readable_fight(version: int, document: str) -> Encounter:
+    try:
+        return _fight(version, document)
+    except ValidationError as error:
+        raise _Unreadable(version, document, error) from None
+
+
+def _gm_of(document: str) -> int | None:
+    """The GM's id as far as an unreadable document still tells it."""
+    try:
+        data = json.loads(document)
+    except (TypeError, ValueError):
+        return None
+    gm_id = data.get("gm_id") if isinstance(data, dict) else None
+    return gm_id if isinstance(gm_id, int) and not isinstance(gm_id, bool) else None
+
+
+def _character_document(character: Character) -> str:
+    document = character.model_dump_json()
+    checked(Character, "a character", document)
+    return document
 
 
 def _write_fight(
@@ -572,3 +740,46 @@ def _stale(db: sqlite3.Connection, encounter: Encounter) -> StaleEncounter:
         "SELECT version FROM encounters WHERE channel_id = ?", (encounter.channel_id,)
     ).fetchone()
     return StaleEncounter(encounter.channel_id, encounter.version, None if row is None else int(row[0]))
+
+
+# ---------------------------------------------------------------------------- opening
+
+
+def _lock_beside(location: str) -> int | None:
+    """Take the exclusive lock on ``<database>.lock`` beside the database; returns its descriptor.
+
+    ``flock`` belongs to the open file, so the lock ends when the store closes it or the process ends,
+    however it ends; the file itself stays (removing it would race with another process opening it) and
+    holds the pid of the last process that took it, for the refusal to name. Raises
+    :class:`DatabaseInUse` when another store has the lock, in this process or another.
+    """
+    if sys.platform == "win32":  # no flock there: no lock
+        return None
+    lock_path = f"{Path(location).resolve()}.lock"
+    descriptor = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = os.pread(descriptor, 32, 0).decode(errors="replace").strip()
+        os.close(descriptor)
+        raise DatabaseInUse(location, int(holder) if holder.isdigit() else None) from None
+    except BaseException:
+        os.close(descriptor)
+        raise
+    os.ftruncate(descriptor, 0)
+    os.pwrite(descriptor, f"{os.getpid()}\n".encode(), 0)
+    return descriptor
+
+
+def _unlock(lock: int | None) -> None:
+    if lock is not None:
+        os.close(lock)  # closing the file ends its flock
+
+
+def _is_damage(error: sqlite3.DatabaseError) -> bool:
+    """SQLite found the file damaged ("malformed") or not a database at all."""
+    return (getattr(error, "sqlite_errorcode", 0) & 0xFF) in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)
+
+
+def _not_a_database(error: sqlite3.DatabaseError) -> bool:
+    return (getattr(error, "sqlite_errorcode", 0) & 0xFF) == sqlite3.SQLITE_NOTADB

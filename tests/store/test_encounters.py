@@ -9,7 +9,6 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -17,23 +16,17 @@ import pytest
 from bot.encounter.document import Encounter
 from bot.rules.errors import RulesError
 from bot.rules.options import RuleOptions
-from bot.store import EncounterChange, LogEntry, StaleEncounter, Store, open_store
+from bot.store import EncounterChange, LogEntry, SqliteStore, StaleEncounter, Store, open_store
 
 CHANNEL = 100
 GUILD = 10
 GM = 1
 
 
-@pytest.fixture
-async def store() -> AsyncIterator[Store]:
-    opened = await open_store(":memory:")
-    yield opened
-    await opened.close()
-
-
-@pytest.fixture
-def path(tmp_path: Path) -> Path:
-    return tmp_path / "pommel.sqlite3"
+async def outside_writer(path: Path) -> Store:
+    """A second store on the file that takes no lock: a writer from outside Pommel (a second Pommel
+    process is refused, see test_exclusive.py), which the compare-and-set guards against all the same."""
+    return await SqliteStore.open(path, exclusive=False)
 
 
 def fight(channel_id: int = CHANNEL) -> Encounter:
@@ -178,8 +171,8 @@ async def test_two_writers_that_loaded_the_same_version_one_wins(store: Store) -
 
 
 async def test_two_stores_on_one_file_racing_one_wins(path: Path) -> None:
-    """Like two bot processes: the in-process lock cannot help, the compare-and-set still does."""
-    first, second = await open_store(path), await open_store(path)
+    """Like another writer on the file: the in-process lock cannot help, the compare-and-set still does."""
+    first, second = await open_store(path), await outside_writer(path)
     try:
         await first.save_encounter(fight())
         mine, theirs = await first.load_encounter(CHANNEL), await second.load_encounter(CHANNEL)
@@ -218,7 +211,7 @@ async def test_updates_from_two_stores_on_one_file_all_land(path: Path) -> None:
     A save of one store is stale only if the other committed since its load, and each of the other's
     25 commits can spoil at most one load, so 26 attempts always suffice.
     """
-    first, second = await open_store(path), await open_store(path)
+    first, second = await open_store(path), await outside_writer(path)
     counted = CountingChange()
     try:
         await asyncio.gather(
@@ -324,8 +317,8 @@ async def test_sqlite_update_reads_inside_its_write_transaction_so_another_store
     path: Path,
 ) -> None:
     """SqliteStore's update holds the file's write lock from its read to its commit: a second store
-    (a second process) writing all the while never makes it stale, and each change runs once."""
-    first, second = await open_store(path), await open_store(path)
+    (another writer) writing all the while never makes it stale, and each change runs once."""
+    first, second = await open_store(path), await outside_writer(path)
     try:
         await first.save_encounter(fight())
         counted = CountingChange()
