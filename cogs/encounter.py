@@ -1,17 +1,22 @@
 """``/encounter start | end | show | log | options | gm``: a channel's fight from its start to its summary.
 
 One fight per channel (or thread). Whoever starts it is its GM (when the server sets a GM role with
-``/server gm_role``, only members with it may); the GM changes its options, hands it on, and ends it,
-which posts the summary with the whole log attached. What these change is in
-:mod:`bot.encounter.roster`.
+``/server gm_role``, only members with it may); the GM changes its options, hands it on, and ends it:
+``/encounter end`` asks first, privately, and the GM's click on "End the fight" (:class:`EndButton`)
+ends it, then posts the summary with the log attached (private rolls without their dice) and sends the
+GM the whole log. The log stays in the store: ``/encounter log`` in a channel whose fight ended gives
+that fight's log again, as a file. What these change is in :mod:`bot.encounter.roster`.
 """
 
 from __future__ import annotations
 
 import io
-from datetime import UTC, datetime
+import logging
+import re
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -20,13 +25,15 @@ from bot.app import Pommel
 from bot.encounter import roster
 from bot.encounter.document import Encounter
 from bot.encounter.done import Done
+from bot.encounter.errors import NoFight
 from bot.encounter.permissions import is_gm, require_fight
 from bot.encounter.records import DefensePolicy
-from bot.interactions import actor_of, channel_encounter, encounter_place, member_actor
+from bot.encounter.roster import EndedFight
+from bot.interactions import PommelButton, actor_of, channel_encounter, encounter_place, member_actor
 from bot.rules.errors import RulesError
 from bot.rules.options import BashCritical, CriticalDamage, MissileTie
 from bot.rules.turns import ClaimPause
-from bot.store import MAX_LOG_PAGE, LogEntry, StaleEncounter
+from bot.store import MAX_LOG_PAGE, LogEntry, StaleEncounter, Store
 from bot.ui.encounter_views import (
     RULE_OPTION_HELP,
     TABLE_OPTION_HELP,
@@ -38,9 +45,19 @@ from bot.ui.encounter_views import (
     who_runs_fights,
 )
 from bot.ui.fight_log import (
+    ALREADY_ENDED,
+    END_BUTTON,
+    FIGHT_GOES_ON,
     LOG_DEFAULT,
     LOG_MAX,
+    end_confirmation,
+    end_not_shown,
+    ended_log_reply,
+    ended_note,
     fight_summary,
+    full_copy_note,
+    hidden_private,
+    is_private,
     log_filename,
     log_lines,
     log_markdown,
@@ -71,16 +88,73 @@ def log_entries(
     ]
 
 
-async def fight_log(bot: Pommel, encounter: Encounter) -> list[LogEntry]:
-    """Every log entry of the fight's channel since it started, oldest first, private rolls included."""
+logger = logging.getLogger(__name__)
+
+DISCORD_FAILURES = (discord.HTTPException, aiohttp.ClientError)
+"""What posting to Discord can fail with: Discord refusing it, or the connection failing."""
+
+CLOCK_SLACK = timedelta(minutes=1)
+"""How much older than a fight's start an entry logged after it may be (two commands at the same moment
+stamp their lines before they are written, in either order): reading a fight's log back stops there."""
+
+
+async def fight_log(
+    store: Store, channel_id: int, started_at: datetime, *, through: int | None = None
+) -> list[LogEntry]:
+    """Every log entry of the fight that started in the channel at ``started_at``, oldest first, private
+    rolls included: those since it started, up to the entry with id ``through`` (its last, once it ended)."""
     entries: list[LogEntry] = []
-    after = 0
+    before = through + 1 if through is not None else None
     while True:
-        page = await bot.store.read_log(channel_id=encounter.channel_id, after_id=after, limit=MAX_LOG_PAGE)
-        entries.extend(entry for entry in page if entry.at >= encounter.started_at)
+        page = await store.read_log_backwards(channel_id=channel_id, before_id=before, limit=MAX_LOG_PAGE)
+        for entry in page:
+            if entry.at < started_at - CLOCK_SLACK:
+                return entries[::-1]
+            if entry.at >= started_at:
+                entries.append(entry)
         if len(page) < MAX_LOG_PAGE:
-            return entries
-        after = page[-1].id or after
+            return entries[::-1]
+        before = page[-1].id
+
+
+async def last_ended_fight(store: Store, channel_id: int) -> tuple[EndedFight, LogEntry] | None:
+    """The channel's last ended fight and its last log entry (the one that ended it), or None."""
+    before: int | None = None
+    while True:
+        page = await store.read_log_backwards(
+            channel_id=channel_id, kinds=("encounter",), before_id=before, limit=MAX_LOG_PAGE
+        )
+        for entry in page:
+            ended = EndedFight.recorded(entry.data)
+            if ended is not None:
+                return ended, entry
+        if len(page) < MAX_LOG_PAGE:
+            return None
+        before = page[-1].id
+
+
+def log_file(
+    ended: EndedFight,
+    entries: list[LogEntry],
+    *,
+    channel: str,
+    ended_at: datetime,
+    reader: int | None,
+    full: bool,
+) -> discord.File:
+    document = log_markdown(ended, entries, channel=channel, ended_at=ended_at, reader=reader, full=full)
+    return discord.File(io.BytesIO(document.encode()), filename=log_filename(ended, full=full))
+
+
+def channel_label(interaction: discord.Interaction, channel_id: int) -> str:
+    return f"#{getattr(interaction.channel, 'name', None) or f'channel {channel_id}'}"
+
+
+def failure_of(error: Exception) -> str:
+    """What Discord answered, in a few words for the GM."""
+    if isinstance(error, discord.HTTPException):
+        return f"it answered {error.status}: {error.text}" if error.text else f"it answered {error.status}"
+    return "the connection to it failed"
 
 
 @app_commands.guild_only()
@@ -90,6 +164,12 @@ class EncounterCog(
     def __init__(self, bot: Pommel) -> None:
         self.bot = bot
         super().__init__()
+
+    async def cog_load(self) -> None:
+        self.bot.buttons.route(EndButton, self.end_button)
+
+    async def cog_unload(self) -> None:
+        self.bot.buttons.unroute(EndButton)
 
     async def load(self, interaction: discord.Interaction) -> Encounter:
         encounter_place(interaction)  # refuses direct messages
@@ -116,23 +196,92 @@ class EncounterCog(
         await interaction.response.send_message(started_reply(saved))
         await self.bot.trackers.publish(saved)
 
-    @app_commands.command(name="end", description="GM: end this fight; posts the summary and the whole log")
+    @app_commands.command(
+        name="end", description="GM: end this fight (asks first); posts the summary and the log"
+    )
     async def end(self, interaction: discord.Interaction) -> None:
+        encounter = await self.load(interaction)
+        asked = roster.ask_to_end(encounter, actor_of(interaction))
+        content, view = end_confirmation(asked)
+        await interaction.response.send_message(content, view=view, ephemeral=True)
+
+    async def end_button(self, interaction: discord.Interaction, button: EndButton) -> None:
+        """The GM's answer to the confirmation: "Keep it going" changes nothing; "End the fight" ends the
+        fight it was drawn for (commits), then says so, then posts the summary and the log files."""
+        if button.action == "keep":
+            await self.keep_going(interaction, button)
+            return
         actor = actor_of(interaction)
         by = interaction.user.display_name
         _, channel_id = encounter_place(interaction)
-        ended, _ = await self.bot.store.change(
-            channel_id, actor.user_id, lambda encounter: roster.end(encounter, actor, by)
-        )
-        entries = await fight_log(self.bot, ended)
-        channel = getattr(interaction.channel, "name", None) or f"channel {channel_id}"
-        document = log_markdown(ended, entries, channel=f"#{channel}", ended_at=datetime.now(UTC))
+        try:
+            saved, ended = await self.bot.store.change(
+                channel_id,
+                actor.user_id,
+                lambda encounter: roster.end(
+                    encounter, actor, by, fight=button.fight, version=button.version
+                ),
+            )
+        except NoFight:
+            raise RulesError(ALREADY_ENDED) from None
+        # The fight is ended. Whatever fails from here on, the GM must hear that it is, and where its log is.
         summary = fight_summary(ended)
-        await interaction.response.send_message(
-            embed=discord.Embed(title="⚔️ Fight over", description=summary, colour=TRACKER_COLOUR),
-            file=discord.File(io.BytesIO(document.encode()), filename=log_filename(ended)),
-        )
-        await self.bot.trackers.close(ended, summary)
+        try:
+            await interaction.response.edit_message(content=ended_note(ended), view=None)
+        except DISCORD_FAILURES:
+            logger.warning("could not confirm the end of the fight in channel %s", channel_id, exc_info=True)
+        try:
+            await self.post_end(interaction, channel_id, ended, summary)
+        finally:
+            await self.bot.trackers.close(saved, summary)
+
+    async def post_end(
+        self, interaction: discord.Interaction, channel_id: int, ended: EndedFight, summary: str
+    ) -> None:
+        """The summary and the log for the channel, the whole log for the GM; what Discord does not take,
+        the GM is told privately (the fight is ended all the same, and its log kept)."""
+        last = await last_ended_fight(self.bot.store, channel_id)
+        end_entry = last[1] if last is not None and last[0].fight == ended.fight else None
+        through = end_entry.id if end_entry is not None else None
+        entries = await fight_log(self.bot.store, channel_id, ended.started_at, through=through)
+        ended_at = end_entry.at if end_entry is not None else discord.utils.utcnow()
+        channel = channel_label(interaction, channel_id)
+        missing: list[str] = []
+        failure = ""
+        try:
+            await interaction.followup.send(
+                embed=discord.Embed(title="⚔️ Fight over", description=summary, colour=TRACKER_COLOUR),
+                file=log_file(ended, entries, channel=channel, ended_at=ended_at, reader=None, full=False),
+            )
+        except DISCORD_FAILURES as error:
+            logger.warning("could not post the end of the fight in channel %s", channel_id, exc_info=True)
+            missing.append("the summary with its log file")
+            failure = failure_of(error)
+        private = sum(1 for entry in entries if is_private(entry))
+        if private:
+            try:
+                await interaction.followup.send(
+                    full_copy_note(private),
+                    file=log_file(ended, entries, channel=channel, ended_at=ended_at, reader=None, full=True),
+                    ephemeral=True,
+                )
+            except DISCORD_FAILURES as error:
+                logger.warning("could not send the GM the whole log in channel %s", channel_id, exc_info=True)
+                missing.append("your copy of the whole log")
+                failure = failure or failure_of(error)
+        if missing:
+            try:
+                await interaction.followup.send(end_not_shown(missing, failure), ephemeral=True)
+            except DISCORD_FAILURES:
+                logger.warning(
+                    "could not tell the GM in channel %s what was not posted", channel_id, exc_info=True
+                )
+
+    async def keep_going(self, interaction: discord.Interaction, button: EndButton) -> None:
+        encounter = await channel_encounter(interaction)
+        if encounter is None or encounter.tag != button.fight:
+            raise RulesError(ALREADY_ENDED)
+        await interaction.response.edit_message(content=FIGHT_GOES_ON, view=None)
 
     # ------------------------------------------------------------------------------ looking
 
@@ -144,14 +293,21 @@ class EncounterCog(
         embed = overview_embed(encounter, self.bot.catalog, guild_id=guild_id, gm=gm)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
-    @app_commands.command(name="log", description="The latest entries of this fight's log")
+    @app_commands.command(
+        name="log",
+        description="The latest entries of this fight's log; after a fight, its whole log as a file",
+    )
     @app_commands.describe(entries=f"How many of the latest entries to show (default {LOG_DEFAULT})")
     async def log(
         self, interaction: discord.Interaction, entries: app_commands.Range[int, 1, LOG_MAX] = LOG_DEFAULT
     ) -> None:
-        encounter = await self.load(interaction)
+        _, channel_id = encounter_place(interaction)
+        encounter = await channel_encounter(interaction)
+        if encounter is None:
+            await self.ended_log(interaction, channel_id)
+            return
         gm = is_gm(encounter, actor_of(interaction))
-        everything = await fight_log(self.bot, encounter)
+        everything = await fight_log(self.bot.store, channel_id, encounter.started_at)
         shown = [entry for entry in everything if visible_to(entry, interaction.user.id, gm=gm)]
         latest = shown[-entries:]
         since = (latest[0].id or 0) if len(shown) > entries else 0
@@ -164,6 +320,29 @@ class EncounterCog(
             title="📜 This fight's log", description=log_lines(latest, hidden), colour=TRACKER_COLOUR
         )
         await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    async def ended_log(self, interaction: discord.Interaction, channel_id: int) -> None:
+        """The channel's last ended fight's log as a file, privately: the whole log for that fight's GM
+        and for Manage Server, the reader's own private rolls and others' without their dice otherwise."""
+        last = await last_ended_fight(self.bot.store, channel_id)
+        if last is None:
+            raise NoFight()
+        ended, end_entry = last
+        actor = actor_of(interaction)
+        full = actor.user_id == ended.gm_id or actor.manages_server
+        entries = await fight_log(self.bot.store, channel_id, ended.started_at, through=end_entry.id)
+        hidden = hidden_private(entries, reader=actor.user_id, full=full)
+        file = log_file(
+            ended,
+            entries,
+            channel=channel_label(interaction, channel_id),
+            ended_at=end_entry.at,
+            reader=actor.user_id,
+            full=full,
+        )
+        await interaction.response.send_message(
+            ended_log_reply(ended, end_entry.at, full=full, hidden=hidden), file=file, ephemeral=True
+        )
 
     # ------------------------------------------------------------------------------ options
 
@@ -255,6 +434,19 @@ class EncounterCog(
             gm_handed_reply(handed), allowed_mentions=discord.AllowedMentions(users=new_gm)
         )
         await self.bot.trackers.publish(saved)
+
+
+class EndButton(
+    PommelButton, discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=END_BUTTON
+):
+    """The confirmation's "End the fight" and "Keep it going": the fight's tag and the version it was
+    drawn for, so a click on a stale or repeated one ends nothing."""
+
+    def __init__(self, match: re.Match[str]) -> None:
+        super().__init__(match)
+        self.fight = match["fight"]
+        self.version = int(match["version"])
+        self.action = match["action"]
 
 
 async def setup(bot: Pommel) -> None:

@@ -1,4 +1,8 @@
-"""``/roll dice`` and ``/roll pool``: dice in any channel or DM; every roll in a server is logged."""
+"""``/roll dice`` and ``/roll pool``: dice in any channel or DM; every roll in a server is logged.
+
+``/roll log`` lets the server's GMs (Manage Server, or the server's GM role) check its rolls, the
+private ones too, privately: the GM's way to see the private rolls outside a fight.
+"""
 
 from __future__ import annotations
 
@@ -7,18 +11,47 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import Pommel
+from bot.encounter.roster import require_may_check_rolls
+from bot.interactions import actor_of
 from bot.notation import EXAMPLES, roll_notation
 from bot.rules.dice import roll_pool
+from bot.rules.errors import RulesError
 from bot.rules.pool import MAX_POOL
-from bot.store import LogEntry
+from bot.store import MAX_LOG_PAGE, LogEntry, Store
+from bot.ui.fight_log import is_private
 from bot.ui.rolls import (
+    ROLL_KINDS,
+    ROLL_LOG_DEFAULT,
+    ROLL_LOG_MAX,
     SituationChoice,
     advantage_of,
     notation_log_line,
     notation_reply,
     pool_log_line,
     pool_reply,
+    roll_log_embed,
 )
+
+SEARCHED_PAGES = 5
+"""``/roll log private_only`` looks through at most this many pages of the latest rolls (5000)."""
+
+
+async def latest_rolls(
+    store: Store, guild_id: int, *, user_id: int | None, private_only: bool, wanted: int
+) -> tuple[list[LogEntry], int | None]:
+    """The server's latest ``wanted`` rolls (of one member, private ones only), oldest first, and how
+    many rolls were looked through when the search stopped short of the oldest (None when it did not)."""
+    found: list[LogEntry] = []
+    before: int | None = None
+    for _ in range(SEARCHED_PAGES):
+        page = await store.read_log_backwards(
+            guild_id=guild_id, user_id=user_id, kinds=ROLL_KINDS, before_id=before, limit=MAX_LOG_PAGE
+        )
+        found += [entry for entry in page if is_private(entry) or not private_only]
+        if len(found) >= wanted or len(page) < MAX_LOG_PAGE:
+            return found[:wanted][::-1], None
+        before = page[-1].id
+    return found[:wanted][::-1], SEARCHED_PAGES * MAX_LOG_PAGE
 
 
 @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
@@ -42,7 +75,12 @@ class Roll(commands.GroupCog, group_name="roll", group_description="Roll dice"):
         await self._log(
             interaction,
             notation_log_line(interaction.user.display_name, roll),
-            {"expression": roll.expression, "total": roll.total, "private": private},
+            {
+                "expression": roll.expression,
+                "total": roll.total,
+                "private": private,
+                "by": interaction.user.display_name,
+            },
         )
         reply = notation_reply(interaction.user.mention, expression.strip(), roll)
         await interaction.response.send_message(reply, ephemeral=private)
@@ -76,11 +114,46 @@ class Roll(commands.GroupCog, group_name="roll", group_description="Roll dice"):
                 "total": roll.value + bonus,
                 "advantage": roll.advantage.name.lower(),
                 "private": private,
+                "by": interaction.user.display_name,
             },
         )
         await interaction.response.send_message(
             pool_reply(interaction.user.mention, roll, bonus), ephemeral=private
         )
+
+    @app_commands.command(
+        name="log", description="The server's latest rolls, private ones too (Manage Server or the GM role)"
+    )
+    @app_commands.describe(
+        member="Only this member's rolls",
+        private_only="Only the rolls made privately",
+        entries=f"How many of the latest rolls to show (default {ROLL_LOG_DEFAULT})",
+    )
+    async def log(
+        self,
+        interaction: discord.Interaction,
+        member: discord.User | None = None,
+        private_only: bool = False,
+        entries: app_commands.Range[int, 1, ROLL_LOG_MAX] = ROLL_LOG_DEFAULT,
+    ) -> None:
+        if interaction.guild_id is None:
+            raise RulesError("Only a server's rolls are logged: `/roll log` reads them in that server.")
+        settings = await self.bot.store.guild_settings(interaction.guild_id)
+        require_may_check_rolls(settings, actor_of(interaction))
+        found, searched = await latest_rolls(
+            self.bot.store,
+            interaction.guild_id,
+            user_id=member.id if member is not None else None,
+            private_only=private_only,
+            wanted=entries,
+        )
+        embed = roll_log_embed(
+            found,
+            member=member.id if member is not None else None,
+            private_only=private_only,
+            searched=searched,
+        )
+        await interaction.response.send_message(embed=embed, ephemeral=True)
 
     async def _log(self, interaction: discord.Interaction, text: str, data: dict[str, object]) -> None:
         """Rolls in a server go to its log before anyone sees them; rolls in DMs are nobody else's."""

@@ -17,7 +17,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 
-from pydantic import BaseModel
+from pydantic import AwareDatetime, BaseModel, ConfigDict, ValidationError
 
 from ..catalog import Catalog
 from ..characters import NOTHING, Character
@@ -30,7 +30,7 @@ from ..rules.options import RuleOptions
 from ..rules.pool import pool_size
 from .document import Combatant, Encounter, Side, TableOptions, group_holder
 from .done import Done
-from .errors import NotAllowed
+from .errors import NotAllowed, OtherFight, OutOfDate
 from .fighters import NO_ARMOR
 from .log_lines import (
     TURN_CUT_SHORT,
@@ -69,10 +69,106 @@ def start(settings: GuildSettings, actor: Actor, by: str, channel_id: int) -> Do
     return Done(encounter, log=[started_log_line(by)])
 
 
-def end(encounter: Encounter, actor: Actor, by: str) -> Done[None]:
-    """The GM ends the fight: it is deleted, and the log says after how many rounds."""
+class FinalState(BaseModel):
+    """A combatant as the fight left it, for its summary and its log file."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    hp: int
+    max_hp: int
+    down: bool = False
+    conditions: tuple[str, ...] = ()
+
+
+ENDED = "ended"
+"""The key of a fight's last log entry's data that keeps its :class:`EndedFight`."""
+
+
+class EndedFight(BaseModel):
+    """What is kept of a fight once it ended, in the data of its last log entry (``data["ended"]``): its
+    GM, when it started, how many rounds it ran and how everyone came out of it. The fight itself is
+    deleted; with this and the channel's log, its summary and its log file can be made again."""
+
+    model_config = ConfigDict(frozen=True)
+
+    fight: str
+    """The fight's :attr:`~bot.encounter.document.Encounter.tag`."""
+    gm_id: int
+    started_at: AwareDatetime
+    rounds: int
+    final_state: tuple[FinalState, ...] = ()
+
+    @classmethod
+    def of(cls, encounter: Encounter) -> EndedFight:
+        return cls(
+            fight=encounter.tag,
+            gm_id=encounter.gm_id,
+            started_at=encounter.started_at,
+            rounds=encounter.initiative.round,
+            final_state=tuple(
+                FinalState(
+                    name=combatant.name,
+                    hp=combatant.hp,
+                    max_hp=combatant.max_hp,
+                    down=combatant.is_down,
+                    conditions=tuple(combatant.conditions),
+                )
+                for combatant in encounter.combatants
+            ),
+        )
+
+    @classmethod
+    def recorded(cls, data: Mapping[str, object]) -> EndedFight | None:
+        """The ended fight a log entry's data keeps, or None (another entry, or one that does not read)."""
+        kept = data.get(ENDED)
+        if not isinstance(kept, dict):
+            return None
+        try:
+            return cls.model_validate(kept)
+        except ValidationError:
+            return None
+
+
+@dataclass(frozen=True, slots=True)
+class EndAsked:
+    """What the GM is asked before the fight ends: how long it ran and who is in it; the confirmation's
+    buttons carry its ``fight`` tag and ``version``, so they end this fight as it was shown, or nothing."""
+
+    fight: str
+    version: int
+    rounds: int
+    combatants: int
+
+
+END_OUT_OF_DATE = (
+    "The fight has changed since you asked to end it (someone acted in it, or it was handed on). "
+    "Nothing was changed; `/encounter end` again asks about the fight as it is now."
+)
+
+
+def ask_to_end(encounter: Encounter, actor: Actor) -> EndAsked:
+    """Only the GM may end the fight; what the confirmation shows them first."""
     require_gm(encounter, actor, "end the fight")
-    return Done(None, log=[ended_log_line(by, encounter.initiative.round)], end=True)
+    return EndAsked(encounter.tag, encounter.version, encounter.initiative.round, len(encounter.combatants))
+
+
+def end(
+    encounter: Encounter, actor: Actor, by: str, *, fight: str | None = None, version: int | None = None
+) -> Done[EndedFight]:
+    """The GM ends the fight: it is deleted, and its last log line says after how many rounds and keeps
+    the :class:`EndedFight` (the log stays, so the fight's log can be had again once it is gone).
+
+    ``fight`` and ``version`` are the tag and version the GM's confirmation was drawn for: a click on one
+    from an earlier fight, or from before this one changed, is refused and ends nothing."""
+    if fight is not None and fight != encounter.tag:
+        raise OtherFight()
+    require_gm(encounter, actor, "end the fight")
+    if version is not None and version != encounter.version:
+        raise OutOfDate(END_OUT_OF_DATE)
+    ended = EndedFight.of(encounter)
+    line = ended_log_line(by, encounter.initiative.round)
+    return Done(ended, log=[line], end=True, data={ENDED: ended.model_dump(mode="json")})
 
 
 def option_changes(old: BaseModel, new: BaseModel) -> list[Change]:
@@ -140,6 +236,26 @@ def set_gm_role(settings: GuildSettings, actor: Actor, by: str, role: Role | Non
         raise RulesError("Everyone has @everyone; to let anyone run fights, clear the GM role instead.")
     chosen = settings.model_copy(update={"gm_role_id": role.id if role is not None else None})
     return Done(chosen, log=[gm_role_log_line(by, role.name if role is not None else None)], kind="settings")
+
+
+def may_check_rolls(settings: GuildSettings, actor: Actor) -> bool:
+    """Who may read the server's rolls, private ones included: members with Manage Server, and those
+    with the server's GM role when it has one (not everyone, though anyone may run fights without)."""
+    return actor.manages_server or (settings.gm_role_id is not None and settings.gm_role_id in actor.role_ids)
+
+
+def require_may_check_rolls(settings: GuildSettings, actor: Actor) -> None:
+    if may_check_rolls(settings, actor):
+        return
+    if settings.gm_role_id is None:
+        raise NotAllowed(
+            "Only members with Manage Server can read the server's rolls, private ones included "
+            "(a server admin can name the server's GM role with `/server gm_role`; its members may too)."
+        )
+    raise NotAllowed(
+        f"Only members with the <@&{settings.gm_role_id}> role or Manage Server can read the server's "
+        "rolls, private ones included."
+    )
 
 
 # ----------------------------------------------------------------------------- players

@@ -460,3 +460,20 @@ class Store(ABC):
     @abstractmethod
     async def save_guild_settings(self, settings: GuildSettings, *, events: Sequence[LogEntry] = ()) -> None:
         """Replace the guild's settings, and log ``events`` in the same transaction."""
+
+    # ------------------------------------------------------------------------------ the log, newest first
+
+    @abstractmethod
+    async def read_log_backwards(
+        self,
+        *,
+        channel_id: int | None = None,
+        guild_id: int | None = None,
+        user_id: int | None = None,
+        kinds: Sequence[str] = (),
+        before_id: int | None = None,
+        limit: int = 100,
+    ) -> list[LogEntry]:
+        """Log lines with an id below ``before_id`` (the newest when None), newest first, at most ``limit``
+        (up to :data:`MAX_LOG_PAGE`), of one channel, guild and/or user and of these kinds when given;
+        page on with the last id read as ``before_id``."""

@@ -468,19 +468,7 @@ class SqliteStore(Store):
             f" WHERE {' AND '.join(conditions)} ORDER BY id LIMIT ?",
             parameters,
         )
-        return [
-            LogEntry(
-                id=row[0],
-                at=datetime.fromisoformat(row[1]),
-                guild_id=row[2],
-                channel_id=row[3],
-                user_id=row[4],
-                kind=row[5],
-                text=row[6],
-                data=_LOG_DATA.validate_json(row[7]),
-            )
-            for row in rows
-        ]
+        return [_log_entry(row) for row in rows]
 
     # ------------------------------------------------------------------------------ characters
 
@@ -602,6 +590,36 @@ class SqliteStore(Store):
             _insert_log(db, rows)
 
         await self._transaction(save)
+
+    # ------------------------------------------------------------------------------ the log, newest first
+
+    async def read_log_backwards(
+        self,
+        *,
+        channel_id: int | None = None,
+        guild_id: int | None = None,
+        user_id: int | None = None,
+        kinds: Sequence[str] = (),
+        before_id: int | None = None,
+        limit: int = 100,
+    ) -> list[LogEntry]:
+        if not 1 <= limit <= MAX_LOG_PAGE:
+            raise ValueError(f"limit must be 1 to {MAX_LOG_PAGE}, not {limit}")
+        conditions = ["id < ?"] if before_id is not None else ["1"]
+        parameters: list[Any] = [before_id] if before_id is not None else []
+        for column, value in (("channel_id", channel_id), ("guild_id", guild_id), ("user_id", user_id)):
+            if value is not None:
+                conditions.append(f"{column} = ?")
+                parameters.append(value)
+        if kinds:
+            conditions.append(f"kind IN ({', '.join('?' for _ in kinds)})")
+            parameters.extend(kinds)
+        rows = await self._fetch_all(
+            "SELECT id, at, guild_id, channel_id, user_id, kind, text, data FROM log"
+            f" WHERE {' AND '.join(conditions)} ORDER BY id DESC LIMIT ?",
+            [*parameters, limit],
+        )
+        return [_log_entry(row) for row in rows]
 
 
 # ---------------------------------------------------------------------------- on the connection's thread
@@ -783,3 +801,17 @@ def _is_damage(error: sqlite3.DatabaseError) -> bool:
 
 def _not_a_database(error: sqlite3.DatabaseError) -> bool:
     return (getattr(error, "sqlite_errorcode", 0) & 0xFF) == sqlite3.SQLITE_NOTADB
+
+
+def _log_entry(row: sqlite3.Row) -> LogEntry:
+    """A row of the log table (``id, at, guild_id, channel_id, user_id, kind, text, data``) as an entry."""
+    return LogEntry(
+        id=row[0],
+        at=datetime.fromisoformat(row[1]),
+        guild_id=row[2],
+        channel_id=row[3],
+        user_id=row[4],
+        kind=row[5],
+        text=row[6],
+        data=_LOG_DATA.validate_json(row[7]),
+    )

@@ -1,18 +1,22 @@
-"""A fight's record: the summary posted when it ends, its log read in a channel, and the whole log as a file.
+"""A fight's record: the GM's confirmation before it ends, the summary posted when it does, its log read
+in a channel, and the whole log as a file, then and later.
 
 Log lines are stored as plain text, the way the table saw them; everything a user typed in them is
 escaped here, where they become Markdown. A roll made privately (``data["private"]``) is shown only
-to the GM and to whoever rolled it, and is marked private wherever it is shown.
+to the GM and to whoever rolled it, and is marked private wherever it is shown: a file for anyone
+else has the line "a private roll by …" in its place, never its dice.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 
+import discord
 from discord.utils import escape_markdown
 
-from ..encounter.document import Combatant, Encounter
+from ..encounter.roster import EndAsked, EndedFight, FinalState
 from ..rules.initiative import fight_duration
 from ..store import LogEntry
 from .tracker import DESCRIPTION_LIMIT, clip, name
@@ -24,6 +28,15 @@ ENTRY_LIMIT = 3000
 """The most characters one entry takes in ``/encounter log``: removing a group of 60 NPCs logs every
 name, and an entry longer than the embed on its own would leave the reader with nothing."""
 
+END_BUTTON = re.compile(r"pommel:end:(?P<fight>[0-9a-f]+):(?P<version>\d+):(?P<action>end|keep)")
+"""The confirmation's buttons (:class:`cogs.encounter.EndButton`): the fight's tag and the version it
+was drawn for, so a click ends that fight as the GM saw it, or nothing."""
+
+LOG_KEPT = (
+    "Its log is kept: `/encounter log` in this channel gives it to you again as a file, until a new "
+    "fight starts here."
+)
+
 
 def is_private(entry: LogEntry) -> bool:
     return entry.data.get("private") is True
@@ -34,34 +47,118 @@ def visible_to(entry: LogEntry, user_id: int, *, gm: bool) -> bool:
     return not is_private(entry) or gm or entry.user_id == user_id
 
 
-def final_state(combatant: Combatant) -> str:
+def final_state(combatant: FinalState) -> str:
     parts = [f"{name(combatant.name)}: HP {combatant.hp}/{combatant.max_hp}"]
-    if combatant.is_down:
+    if combatant.down:
         parts.append("**down**")
     if combatant.conditions:
         parts.append(", ".join(name(condition) for condition in combatant.conditions))
     return " · ".join(parts)
 
 
-def fight_summary(encounter: Encounter) -> str:
+def fight_summary(ended: EndedFight) -> str:
     """What the channel reads when the fight ends (R5: rounds and game time), within an embed's limit."""
-    lines = [
-        f"**Fight over** after {fight_duration(encounter.initiative.round)}.",
-        f"GM: <@{encounter.gm_id}>",
-    ]
-    if encounter.combatants:
+    lines = [f"**Fight over** after {fight_duration(ended.rounds)}.", f"GM: <@{ended.gm_id}>"]
+    if ended.final_state:
         lines += ["", "**Final state**"]
-        lines += [final_state(combatant) for combatant in encounter.combatants]
+        lines += [final_state(combatant) for combatant in ended.final_state]
     else:
         lines.append("Nobody fought.")
     return clip(lines, DESCRIPTION_LIMIT)
+
+
+# ----------------------------------------------------------------------------- ending
+
+
+def _rounds(rounds: int) -> str:
+    return f"{rounds} round{'' if rounds == 1 else 's'}"
+
+
+def end_custom_id(asked: EndAsked, action: str) -> str:
+    return f"pommel:end:{asked.fight}:{asked.version}:{action}"
+
+
+def end_confirmation(asked: EndAsked) -> tuple[str, discord.ui.View]:
+    """What ``/encounter end`` asks the GM, privately, before anything ends: what ending does, and the
+    buttons that end the fight or keep it going."""
+    people = f"{asked.combatants} combatant{'' if asked.combatants == 1 else 's'}"
+    content = "\n".join(
+        [
+            f"**End this fight?** It has run {_rounds(asked.rounds)}, with {people} in it.",
+            "Ending it posts the summary (everyone's HP) here with the log attached, private rolls "
+            "without their dice; closes the tracker; and sends you the full log privately. The fight "
+            "cannot be taken up again. " + LOG_KEPT,
+        ]
+    )
+    view = discord.ui.View(timeout=None)
+    for button in (
+        discord.ui.Button[discord.ui.View](
+            label="End the fight",
+            emoji="🏁",
+            style=discord.ButtonStyle.danger,
+            custom_id=end_custom_id(asked, "end"),
+        ),
+        discord.ui.Button[discord.ui.View](
+            label="Keep it going",
+            style=discord.ButtonStyle.secondary,
+            custom_id=end_custom_id(asked, "keep"),
+        ),
+    ):
+        view.add_item(button)
+    return content, view
+
+
+FIGHT_GOES_ON = "The fight goes on; nothing was changed."
+ALREADY_ENDED = "That fight is already over. `/encounter log` in this channel gives its log as a file."
+
+
+def ended_note(ended: EndedFight) -> str:
+    """The GM's confirmation once the click ended the fight (said before anything else is posted)."""
+    return f"✅ **You ended the fight** after {_rounds(ended.rounds)}. {LOG_KEPT}"
+
+
+def full_copy_note(private: int) -> str:
+    return (
+        f"📜 Your copy of the whole log, private rolls included ({private}). The file posted in the "
+        "channel shows them without their dice."
+    )
+
+
+def end_not_shown(missing: Sequence[str], failure: str) -> str:
+    """The GM is told, privately, what Discord did not take after the fight ended: it is ended, and
+    its log is kept (never "nothing was changed")."""
+    what = " and ".join(missing)
+    return (
+        f"⚠️ The fight **is ended**, but Discord did not take {what} ({failure}). Nothing is lost: the "
+        "log is kept, and `/encounter log` in this channel gives it to you as a file, until a new fight "
+        "starts here."
+    )
+
+
+def ended_log_reply(ended: EndedFight, ended_at: datetime, *, full: bool, hidden: int) -> str:
+    """What comes with the log file of the channel's last fight, once it ended."""
+    when = f"<t:{int(ended_at.timestamp())}:R>"
+    lines = [
+        f"📜 The log of the last fight in this channel (GM <@{ended.gm_id}>), which ended {when} after "
+        f"{_rounds(ended.rounds)}."
+    ]
+    if full:
+        lines.append("It is the whole log, private rolls included.")
+    elif hidden:
+        lines.append(
+            f"Other players' private rolls ({hidden}) are in it without their dice; the GM's copy has them."
+        )
+    return "\n".join(lines)
+
+
+# ----------------------------------------------------------------------------- the log in a channel
 
 
 def log_line(entry: LogEntry) -> str:
     """One entry as a channel shows it: the time in each reader's own time zone, then the line."""
     stamp = f"<t:{int(entry.at.timestamp())}:T>"
     private = " *(private)*" if is_private(entry) else ""
-    return f"{stamp} {_escaped_within(entry.text, ENTRY_LIMIT)}{private}"
+    return f"{stamp} {escaped_within(entry.text, ENTRY_LIMIT)}{private}"
 
 
 def _escaped(text: str) -> str:
@@ -71,7 +168,7 @@ def _escaped(text: str) -> str:
     return escape_markdown(text).replace("<", "\\<").replace("@", "\\@")
 
 
-def _escaped_within(text: str, limit: int) -> str:
+def escaped_within(text: str, limit: int) -> str:
     """``text`` escaped, and cut short ("…") if that comes to more than ``limit`` characters.
 
     The cut is made before escaping, so it never splits an escape from the character it escapes."""
@@ -88,8 +185,15 @@ def _escaped_within(text: str, limit: int) -> str:
     return _escaped(text[:fits]) + "…"
 
 
-def log_lines(entries: Sequence[LogEntry], hidden: int = 0, limit: int = DESCRIPTION_LIMIT) -> str:
-    """The latest entries that fit in ``limit`` characters, oldest first, saying what was left out."""
+def log_lines(
+    entries: Sequence[LogEntry],
+    hidden: int = 0,
+    limit: int = DESCRIPTION_LIMIT,
+    *,
+    line: Callable[[LogEntry], str] = log_line,
+) -> str:
+    """The latest entries that fit in ``limit`` characters, oldest first, saying what was left out;
+    ``line`` shows one entry."""
     notes: list[str] = []
     if hidden:
         plural = "y" if hidden == 1 else "ies"
@@ -99,11 +203,11 @@ def log_lines(entries: Sequence[LogEntry], hidden: int = 0, limit: int = DESCRIP
     kept: list[str] = []
     used = sum(len(note) + 1 for note in notes) + 60
     for entry in reversed(entries):
-        line = log_line(entry)
-        if used + len(line) + 1 > limit:
+        shown = line(entry)
+        if used + len(shown) + 1 > limit:
             break
-        kept.append(line)
-        used += len(line) + 1
+        kept.append(shown)
+        used += len(shown) + 1
     kept.reverse()
     dropped = len(entries) - len(kept)
     if dropped:
@@ -111,37 +215,72 @@ def log_lines(entries: Sequence[LogEntry], hidden: int = 0, limit: int = DESCRIP
     return "\n".join([*notes, *kept])
 
 
+# ----------------------------------------------------------------------------- the log as a file
+
+
 def _utc(at: datetime) -> str:
     return at.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
-def log_filename(encounter: Encounter) -> str:
-    return f"fight-log-{encounter.started_at.astimezone(UTC):%Y-%m-%d-%H%M}.md"
+def log_filename(ended: EndedFight, *, full: bool = False) -> str:
+    return f"fight-log-{ended.started_at.astimezone(UTC):%Y-%m-%d-%H%M}{'-full' if full else ''}.md"
+
+
+def private_stand_in(entry: LogEntry) -> str:
+    """What a file for someone else shows of a private roll: who rolled (when the entry says), no dice."""
+    by = entry.data.get("by")
+    return f"*(a private roll by {_escaped(by)})*" if isinstance(by, str) and by else "*(a private roll)*"
+
+
+def shows_dice(entry: LogEntry, *, reader: int | None, full: bool) -> bool:
+    """Whether a file for ``reader`` (None: everyone, as the channel's attachment) shows this entry as
+    it is; ``full`` is the GM's copy."""
+    return full or not is_private(entry) or (reader is not None and entry.user_id == reader)
+
+
+def hidden_private(entries: Sequence[LogEntry], *, reader: int | None, full: bool) -> int:
+    """How many private rolls a file for ``reader`` shows without their dice."""
+    return sum(1 for entry in entries if not shows_dice(entry, reader=reader, full=full))
 
 
 def log_markdown(
-    encounter: Encounter, entries: Sequence[LogEntry], *, channel: str, ended_at: datetime
+    ended: EndedFight,
+    entries: Sequence[LogEntry],
+    *,
+    channel: str,
+    ended_at: datetime,
+    reader: int | None = None,
+    full: bool = False,
 ) -> str:
-    """The whole log of a fight as a Markdown document, private rolls included and marked."""
+    """The whole log of a fight as a Markdown document. The GM's copy (``full``) has every private roll,
+    marked; any other (for ``reader``, or for everyone when None) has the reader's own, and a stand-in
+    without the dice for each of the others'."""
+    hidden = hidden_private(entries, reader=reader, full=full)
+    private = sum(1 for entry in entries if is_private(entry))
     lines = [
         f"# Fight log: {channel}",
         "",
-        f"- Started: {_utc(encounter.started_at)}",
+        f"- Started: {_utc(ended.started_at)}",
         f"- Ended: {_utc(ended_at)}",
-        f"- Length: {fight_duration(encounter.initiative.round)}",
-        f"- GM: user {encounter.gm_id}",
-        "",
-        "## Log",
-        "",
+        f"- Length: {fight_duration(ended.rounds)}",
+        f"- GM: user {ended.gm_id}",
     ]
+    if hidden:
+        lines.append(f"- Private rolls: {hidden} shown without their dice; the GM's copy has them")
+    elif private:
+        lines.append(f"- Private rolls: {private}, marked *(private)*")
+    lines += ["", "## Log", ""]
     if not entries:
         lines.append("Nothing was logged.")
     for entry in entries:
-        private = " *(private)*" if is_private(entry) else ""
         stamp = entry.at.astimezone(UTC).strftime("%H:%M:%S")
-        lines.append(f"- `{stamp}` {_escaped(entry.text)}{private}")
+        if not shows_dice(entry, reader=reader, full=full):
+            lines.append(f"- `{stamp}` {private_stand_in(entry)}")
+            continue
+        mark = " *(private)*" if is_private(entry) else ""
+        lines.append(f"- `{stamp}` {_escaped(entry.text)}{mark}")
     lines += ["", "## Final state", ""]
-    if not encounter.combatants:
+    if not ended.final_state:
         lines.append("Nobody fought.")
-    lines += [f"- {final_state(combatant)}" for combatant in encounter.combatants]
+    lines += [f"- {final_state(combatant)}" for combatant in ended.final_state]
     return "\n".join(lines) + "\n"

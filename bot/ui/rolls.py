@@ -1,13 +1,20 @@
-"""How a roll reads in a channel: who rolled, every die (dropped ones struck through), the total."""
+"""How a roll reads in a channel: who rolled, every die (dropped ones struck through), the total; and
+the server's rolls as ``/roll log`` shows them to its GMs."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Literal
+
+import discord
 
 from ..encounter.log_lines import dice_count, signed
 from ..notation import NotationRoll
 from ..rules.dice import Advantage, PoolRoll
 from ..rules.errors import shown
+from ..store import LogEntry
+from .fight_log import ENTRY_LIMIT, escaped_within, is_private, log_lines
+from .tracker import TRACKER_COLOUR
 
 SituationChoice = Literal["advantage", "disadvantage"]
 """The ``situation`` option of the commands that roll (R10, R25)."""
@@ -89,3 +96,36 @@ def _natural(natural_20: bool, natural_1: bool) -> str | None:
     if natural_1:
         return NATURAL_1
     return None
+
+
+# ----------------------------------------------------------------------------- /roll log
+
+ROLL_KINDS = ("roll", "save")
+"""The log entries that are rolls a player may make privately: ``/roll dice | pool`` and ``/save``."""
+ROLL_LOG_DEFAULT = 15
+ROLL_LOG_MAX = 50
+
+
+def roll_log_line(entry: LogEntry) -> str:
+    """One roll as ``/roll log`` lists it: when (date and time, in the reader's zone), where, the line."""
+    private = " *(private)*" if is_private(entry) else ""
+    when = f"<t:{int(entry.at.timestamp())}:f>"
+    return f"{when} <#{entry.channel_id}> {escaped_within(entry.text, ENTRY_LIMIT)}{private}"
+
+
+def roll_log_embed(
+    entries: Sequence[LogEntry], *, member: int | None, private_only: bool, searched: int | None
+) -> discord.Embed:
+    """The server's latest rolls, oldest first, for its GMs' eyes only (the reply is private).
+    ``searched`` is how many of the latest rolls were looked through, when the search stopped short."""
+    which = "private rolls" if private_only else "rolls"
+    whose = f" by <@{member}>" if member is not None else ""
+    marked = "" if private_only else ", private ones marked *(private)*"
+    lines = [f"The latest {which}{whose} on this server{marked}."]
+    if searched is not None:
+        lines.append(f"*Only the latest {searched} rolls were looked through; older ones are not listed.*")
+    if entries:
+        lines.append(log_lines(entries, limit=3800, line=roll_log_line))
+    else:
+        lines.append(f"No {which}{whose} logged.")
+    return discord.Embed(title="🎲 The server's rolls", description="\n".join(lines), colour=TRACKER_COLOUR)

@@ -185,8 +185,10 @@ async def test_a_button_left_from_an_ended_fight_does_nothing_in_the_channels_ne
     pommel = await start_bot(dice=ScriptedDice([15, 12]))
     await alice_and_the_bandit(pommel, world)
     old = await pommel.slash("attack", user=world.player, options={"target": "Bandit"})
-    ended = await pommel.slash("encounter end", user=world.gm)
-    assert not ended.ephemeral, ended.content
+    asked = await pommel.slash("encounter end", user=world.gm)
+    assert asked.message is not None, asked.content
+    ended = await pommel.click(asked, asked.message.custom_ids()[0], user=world.gm)  # "End the fight"
+    assert not ended.followups[0].ephemeral, ended.content
     await asyncio.sleep(0.002)  # the next fight starts at another millisecond
     await alice_and_the_bandit(pommel, world)
     new = await pommel.slash("attack", user=world.player, options={"target": "Bandit"})

@@ -6,14 +6,45 @@ tests do not depend on ``/join``.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
 
-from bot.rules.dice import RandomDice
+from bot.rules.dice import RandomDice, ScriptedDice
 
-from .fake_discord import World
+from .fake_discord import DiscordError, FakeDiscord, FakeUser, World
 from .fights import channel_log, fight_of, join, start, stored_tracker
+from .harness import InteractionResult, RunningBot
+
+
+def end_button(asked: InteractionResult, action: str = "end") -> str:
+    """The custom id of the confirmation's "End the fight" (``end``) or "Keep it going" (``keep``)."""
+    assert asked.message is not None, asked.content
+    [custom_id] = [
+        custom_id
+        for custom_id in asked.message.custom_ids()
+        if custom_id.startswith("pommel:end:") and custom_id.endswith(f":{action}")
+    ]
+    return custom_id
+
+
+async def end_fight(pommel: RunningBot, world: World, user: FakeUser | None = None) -> InteractionResult:
+    """``user`` (the GM unless given) runs /encounter end in #table and clicks "End the fight"."""
+    who = user or world.gm
+    asked = await pommel.slash("encounter end", user=who)
+    return await pommel.click(asked, end_button(asked), user=who)
+
+
+def summary_and_copy(ended: InteractionResult) -> tuple[str, str]:
+    """The channel's attachment and the GM's private copy of the log, after "End the fight"."""
+    public, private = ended.followups
+    assert not public.ephemeral
+    assert private.ephemeral
+    [shared], [full] = public.attachments, private.attachments
+    assert full.filename.endswith("-full.md")
+    return shared.data.decode(), full.data.decode()
+
 
 # ---------------------------------------------------------------------------------- start and end
 
@@ -77,10 +108,13 @@ async def test_end_posts_the_summary_with_the_whole_log_and_closes_the_tracker(
     )
     tracker = stored_tracker(world, await fight_of(pommel, world))
 
-    result = await pommel.slash("encounter end", user=world.gm)
-    assert not result.ephemeral
+    result = await end_fight(pommel, world)
+    assert result.ephemeral  # the GM's confirmation, now saying the fight is ended
+    assert "You ended the fight" in result.content
+    assert result.components == []
     assert await pommel.bot.store.load_encounter(world.table.id) is None
-    [embed] = result.embeds
+    summary_message = result.followups[0]
+    [embed] = summary_message.embeds
     summary = embed["description"]
     assert "Fight over" in embed["title"]
     assert "0 rounds (0 s)" in summary
@@ -88,18 +122,16 @@ async def test_end_posts_the_summary_with_the_whole_log_and_closes_the_tracker(
     assert "Bandit 1: HP -9/11 · **down**" in summary
     assert "Bandit 2: HP 11/11" in summary
 
-    assert result.message is not None
-    [attachment] = result.message.attachments
-    assert attachment.filename.endswith(".md")
-    document = attachment.data.decode()
+    document, full = summary_and_copy(result)
+    assert summary_message.attachments[0].filename.endswith(".md")
     assert "Gamemaster started a fight" in document
     assert "Gamemaster added Bandit 1, Bandit 2 (Bandit) to the group Bandits" in document
     assert "Bandit 1 HP 11 → -9 (-20) (down)" in document
     assert "public" in document
-    secret = next(line for line in document.splitlines() if "secret" in line)
-    assert "*(private)*" in secret
     assert "before the fight" not in document  # rolled before the fight started
     assert "Gamemaster ended the fight after 0 rounds" in document
+    secret = next(line for line in full.splitlines() if "secret" in line)
+    assert "*(private)*" in secret
 
     assert tracker.edited
     assert tracker.components == []  # no buttons left to press
@@ -107,10 +139,178 @@ async def test_end_posts_the_summary_with_the_whole_log_and_closes_the_tracker(
     assert "Bandit 1: HP -9/11" in tracker.embeds[0]["description"]
 
 
+async def test_the_public_log_file_never_shows_a_private_rolls_dice(world: World, start_bot: Any) -> None:
+    """/encounter log hides a private roll from other players; the file posted in the channel does too.
+    Only the GM's private copy has the dice."""
+    pommel = await start_bot(dice=ScriptedDice([1, 13]))
+    await start(pommel, world)
+    await pommel.slash("roll dice", user=world.player2, options={"expression": "1d20 sneak", "private": True})
+    await pommel.slash("roll dice", user=world.player, options={"expression": "1d20 open"})
+
+    result = await end_fight(pommel, world)
+    document, full = summary_and_copy(result)
+    assert "sneak" not in document
+    assert "*(a private roll by Bob)*" in document
+    assert "Bob rolled 1d20 sneak = 1" not in document
+    assert "Alice rolled 1d20 open = 13" in document
+    assert "- Private rolls: 1 shown without their dice; the GM's copy has them" in document
+    assert "Bob rolled 1d20 sneak = 1 *(private)*" in full
+    assert "Alice rolled 1d20 open = 13" in full
+    private_copy = result.followups[1]
+    assert "Your copy of the whole log, private rolls included (1)." in private_copy.content
+
+
+async def test_end_asks_the_gm_first_and_keep_it_going_changes_nothing(world: World, start_bot: Any) -> None:
+    pommel = await start_bot()
+    await start(pommel, world)
+    await join(pommel, world, world.player, "Alice")
+    before = await fight_of(pommel, world)
+
+    asked = await pommel.slash("encounter end", user=world.gm)
+    assert asked.ephemeral
+    assert "**End this fight?** It has run 0 rounds, with 1 combatant in it." in asked.content
+    assert "`/encounter log` in this channel gives it to you again as a file" in asked.content
+    assert asked.followups == []
+    assert asked.channel_messages == []
+    labels = {button["custom_id"]: button["label"] for button in asked.components[0]["components"]}
+    assert labels == {end_button(asked): "End the fight", end_button(asked, "keep"): "Keep it going"}
+    assert await fight_of(pommel, world) == before  # nothing ends before the click
+    assert len(await channel_log(pommel, world)) == 1
+
+    kept = await pommel.click(asked, end_button(asked, "keep"), user=world.gm)
+    assert kept.ephemeral
+    assert kept.content == "The fight goes on; nothing was changed."
+    assert kept.components == []
+    assert kept.followups == []
+    assert await fight_of(pommel, world) == before
+
+
+async def test_a_stale_or_second_click_ends_nothing(world: World, start_bot: Any) -> None:
+    """The buttons carry the fight's tag and version: a confirmation from before the fight changed, a
+    second click, or one left from an earlier fight in the channel, ends nothing."""
+    pommel = await start_bot()
+    await start(pommel, world)
+    stale = await pommel.slash("encounter end", user=world.gm)
+    await pommel.slash("npc add", user=world.gm, options={"template": "goblin"})
+    changed = await fight_of(pommel, world)
+
+    refused = await pommel.click(stale, end_button(stale), user=world.gm)
+    assert refused.ephemeral
+    assert "The fight has changed since you asked to end it" in refused.content
+    assert "`/encounter end` again" in refused.content
+    assert refused.followups == []
+    assert await fight_of(pommel, world) == changed
+
+    asked = await pommel.slash("encounter end", user=world.gm)
+    first, second = await asyncio.gather(  # a double click: both sent before either is answered
+        pommel.click(asked, end_button(asked), user=world.gm),
+        pommel.click(asked, end_button(asked), user=world.gm),
+    )
+    ended, again = (first, second) if first.followups else (second, first)
+    assert "You ended the fight" in ended.content
+    assert again.callback is not None
+    assert again.callback.type == 4  # a reply of its own, not an edit of the confirmation
+    assert "That fight is already over" in again.content
+    assert again.ephemeral
+    assert again.followups == []
+    ends = [entry for entry in await channel_log(pommel, world) if "ended the fight" in entry.text]
+    assert len(ends) == 1
+
+    await asyncio.sleep(0.002)  # the next fight starts at another millisecond
+    await start(pommel, world)
+    new_fight = await fight_of(pommel, world)
+    left_over = await pommel.click(stale, end_button(stale), user=world.gm)
+    assert "belongs to an earlier fight in this channel" in left_over.content
+    assert await fight_of(pommel, world) == new_fight
+
+
+async def test_a_summary_discord_refuses_leaves_the_fight_ended_and_the_gm_told_where_its_log_is(
+    fake_discord: FakeDiscord, world: World, start_bot: Any
+) -> None:
+    """The end is committed before anything is posted: when Discord refuses the summary with its file,
+    the GM reads that the fight IS ended and how to get its log, never "nothing was changed"."""
+    pommel = await start_bot()
+    await start(pommel, world)
+    await join(pommel, world, world.player, "Alice")
+    tracker = stored_tracker(world, await fight_of(pommel, world))
+    followup = ("POST", "/webhooks/{webhook_id}/{webhook_token}")
+    post = fake_discord._routes[followup]
+
+    async def too_large(call: Any) -> Any:
+        if call.files:
+            raise DiscordError(413, 40005, "Request entity too large")
+        return await post(call)
+
+    fake_discord._routes[followup] = too_large
+    result = await end_fight(pommel, world)
+    fake_discord._routes[followup] = post
+    assert len(fake_discord.take_problems("rejected")) == 1  # the summary (no private roll: no GM copy)
+
+    assert await pommel.bot.store.load_encounter(world.table.id) is None
+    assert "You ended the fight" in result.content
+    [notice] = result.followups
+    assert notice.ephemeral
+    assert "The fight **is ended**, but Discord did not take the summary with its log file" in notice.content
+    assert "413: Request entity too large" in notice.content
+    assert "the log is kept, and `/encounter log` in this channel gives it to you as a file" in notice.content
+    assert "nothing was changed" not in result.text.lower()
+    assert tracker.embeds[0]["title"] == "⚔️ Fight over"  # the table sees it ended all the same
+
+    again = await pommel.slash("encounter log", user=world.gm)
+    assert again.ephemeral
+    [attachment] = again.message.attachments if again.message is not None else []
+    assert "Gamemaster ended the fight after 0 rounds" in attachment.data.decode()
+
+
+async def test_an_ended_fights_log_can_be_downloaded_again(world: World, start_bot: Any) -> None:
+    """/encounter log in a channel whose fight ended gives that fight's log as a file, privately: the GM
+    of the fight and Manage Server the whole log, a player their own private rolls and not others'."""
+    pommel = await start_bot(dice=ScriptedDice([4, 17, 6, 2]))
+    await pommel.slash("roll dice", user=world.player, options={"expression": "1d6 before"})
+    never = await pommel.slash("encounter log", user=world.player)  # no fight has ended here yet
+    assert never.ephemeral
+    assert "There is no fight in this channel" in never.content
+    assert never.message is not None
+    assert never.message.attachments == []
+    await start(pommel, world)
+    await pommel.slash("roll dice", user=world.player2, options={"expression": "1d20 hush", "private": True})
+    await pommel.slash("roll dice", user=world.player, options={"expression": "1d20 mine", "private": True})
+    await end_fight(pommel, world)
+    await pommel.slash("roll dice", user=world.player, options={"expression": "1d4 later"})
+
+    for user in (world.gm, world.admin):
+        gm = await pommel.slash("encounter log", user=user)
+        assert gm.ephemeral
+        assert (
+            f"The log of the last fight in this channel (GM <@{world.gm.id}>), which ended <t:" in gm.content
+        )
+        assert "It is the whole log, private rolls included." in gm.content
+        assert gm.message is not None
+        [whole] = gm.message.attachments
+        assert whole.filename.endswith("-full.md")
+        text = whole.data.decode()
+        assert "Bob rolled 1d20 hush = 17 *(private)*" in text
+        assert "Alice rolled 1d20 mine = 6 *(private)*" in text
+        assert "Gamemaster ended the fight after 0 rounds" in text
+        assert "before" not in text
+        assert "later" not in text  # rolled once the fight was over
+
+    player = await pommel.slash("encounter log", user=world.player)
+    assert player.ephemeral
+    assert "Other players' private rolls (1) are in it without their dice" in player.content
+    assert player.message is not None
+    [own] = player.message.attachments
+    assert not own.filename.endswith("-full.md")
+    text = own.data.decode()
+    assert "Alice rolled 1d20 mine = 6 *(private)*" in text
+    assert "hush" not in text
+    assert "*(a private roll by Bob)*" in text
+
+
 async def test_a_new_fight_can_start_after_the_last_one_ended(world: World, start_bot: Any) -> None:
     pommel = await start_bot()
     await start(pommel, world)
-    await pommel.slash("encounter end", user=world.gm)
+    await end_fight(pommel, world)
     again = await start(pommel, world, world.player)
     assert not again.ephemeral
     assert (await fight_of(pommel, world)).gm_id == world.player.id
@@ -292,8 +492,9 @@ async def test_handing_the_fight_over_makes_the_member_gm(world: World, start_bo
     refused = await pommel.slash("encounter end", user=world.gm)
     assert refused.ephemeral
     assert f"Only the GM of this fight (<@{world.player2.id}>)" in refused.content
-    ended = await pommel.slash("encounter end", user=world.player2)
-    assert not ended.ephemeral
+    ended = await end_fight(pommel, world, world.player2)
+    assert "You ended the fight" in ended.content
+    assert not ended.followups[0].ephemeral
 
 
 async def test_the_fight_cannot_go_to_a_bot(fake_discord: Any, world: World, start_bot: Any) -> None:

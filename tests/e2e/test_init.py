@@ -153,10 +153,11 @@ async def test_three_rounds_with_a_joker_claim_a_held_card_a_reshuffle_and_a_dec
     assert [entry.kind for entry in log].count("initiative") >= 15
 
     # The GM ends the fight: three rounds, 18 s of game time (R5), and the whole log attached.
-    ended = await pommel.slash("encounter end", user=world.gm)
-    assert ended.message is not None
+    asked = await pommel.slash("encounter end", user=world.gm)
+    assert asked.message is not None
+    ended = await pommel.click(asked, asked.message.custom_ids()[0], user=world.gm)  # "End the fight"
     assert "3 rounds (18 s)" in ended.text
-    [attachment] = ended.message.attachments
+    [attachment] = ended.followups[0].attachments
     document = attachment.data.decode()
     assert "the deck ran out while dealing" in document
     assert "claimed with a Joker" in document

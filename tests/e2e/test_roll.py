@@ -35,7 +35,7 @@ async def test_start_up_syncs_roll_commands_that_pass_the_spec(
     syncs = [r for r in fake_discord.requests if r.method == "PUT" and "commands" in (r.template or r.path)]
     assert syncs, "the bot never synced its commands"
     roll = fake_discord.find_command("roll", world.guild)
-    assert {option["name"] for option in roll["options"]} == {"dice", "pool"}
+    assert {option["name"] for option in roll["options"]} == {"dice", "pool", "log"}
     assert fake_discord.problems == []  # every synced body passed the spec
 
 
@@ -184,3 +184,72 @@ async def test_a_restart_on_the_same_database_keeps_the_log(world: World, bot_ru
     await second.slash("roll dice", user=world.player2, options={"expression": "1d20+1"})
     log = await channel_log(second, world)
     assert [(e.user_id, e.data["total"]) for e in log] == [(world.player.id, 7), (world.player2.id, 16)]
+
+
+async def test_the_servers_gms_read_its_rolls_private_ones_too_and_players_are_refused(
+    fake_discord: FakeDiscord, world: World, start_bot: Any
+) -> None:
+    """The README promises a GM can check private rolls later: /roll log, privately, for Manage Server
+    and the server's GM role; nobody else, and not everyone when the server has no GM role."""
+    pommel = await start_bot(dice=ScriptedDice([7, 11, 3, 15]))
+    await pommel.slash(
+        "roll dice", user=world.player2, options={"expression": "1d20 ambush", "private": True}
+    )
+    await pommel.slash(
+        "roll dice", user=world.player, channel=world.lobby, options={"expression": "1d20 open"}
+    )
+    await pommel.slash("roll pool", user=world.player, options={"dice": 1, "private": True})
+    await pommel.slash("roll dice", user=world.player2, options={"expression": "1d20 loud"})
+
+    for user in (world.player, world.gm):  # no GM role on the server: anyone may run fights, not read this
+        refused = await pommel.slash("roll log", user=user)
+        assert refused.ephemeral
+        assert (
+            "Only members with Manage Server can read the server's rolls, private ones included"
+            in refused.content
+        )
+        assert refused.embeds == []
+
+    admin = await pommel.slash("roll log", user=world.admin)
+    assert admin.ephemeral
+    [embed] = admin.embeds
+    assert embed["title"] == "🎲 The server's rolls"
+    lines = embed["description"].splitlines()
+    assert lines[0] == "The latest rolls on this server, private ones marked *(private)*."
+    assert lines[1].endswith(f"<#{world.table.id}> Bob rolled 1d20 ambush = 7 *(private)*")
+    assert lines[2].endswith(f"<#{world.lobby.id}> Alice rolled 1d20 open = 11")
+    assert "Alice rolled a pool of 1d20 +0: [3] keep 3 = 3 *(private)*" in lines[3]
+    assert lines[4].endswith("Bob rolled 1d20 loud = 15")
+    assert lines[1].startswith("<t:")
+
+    settings = await pommel.bot.store.guild_settings(world.guild.id)
+    await pommel.bot.store.save_guild_settings(settings.model_copy(update={"gm_role_id": world.gm_role.id}))
+    private = await pommel.slash("roll log", user=world.gm, options={"private_only": True})
+    assert private.ephemeral
+    text = private.embeds[0]["description"]
+    assert text.startswith("The latest private rolls on this server.")
+    assert "ambush = 7 *(private)*" in text
+    assert "keep 3 = 3 *(private)*" in text
+    assert "open" not in text
+    assert "loud" not in text
+
+    bobs = await pommel.slash("roll log", user=world.gm, options={"member": world.player2, "entries": 1})
+    text = bobs.embeds[0]["description"]
+    assert text.startswith(f"The latest rolls by <@{world.player2.id}> on this server")
+    assert "loud" in text
+    assert "ambush" not in text  # only the latest one
+
+    refused = await pommel.slash("roll log", user=world.player)
+    assert f"Only members with the <@&{world.gm_role.id}> role or Manage Server" in refused.content
+    assert refused.embeds == []
+
+    dm = await pommel.slash("roll log", user=world.admin, channel=fake_discord.dm_channel(world.admin))
+    assert dm.ephemeral
+    assert "`/roll log` reads them in that server" in dm.content
+
+
+async def test_roll_log_says_when_there_is_nothing_to_show(world: World, start_bot: Any) -> None:
+    pommel = await start_bot(dice=ScriptedDice([5]))
+    await pommel.slash("roll dice", user=world.player, options={"expression": "1d20"})
+    result = await pommel.slash("roll log", user=world.admin, options={"private_only": True})
+    assert result.embeds[0]["description"].endswith("No private rolls logged.")

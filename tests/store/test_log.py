@@ -112,7 +112,7 @@ async def test_the_database_itself_refuses_to_change_or_remove_a_line(tmp_path: 
 
 def test_the_store_offers_no_way_to_change_or_remove_a_line() -> None:
     names = {name for name in dir(Store) if "log" in name}
-    assert names == {"append_log", "append_logs", "read_log"}
+    assert names == {"append_log", "append_logs", "read_log", "read_log_backwards"}
 
 
 async def test_a_restart_keeps_the_log_and_ids_keep_growing(tmp_path: Path) -> None:
@@ -163,3 +163,28 @@ def test_a_line_cannot_be_changed_after_it_is_made() -> None:
     entry = line("fixed")
     with pytest.raises(ValidationError):
         entry.text = "changed"  # type: ignore[misc]
+
+
+async def test_reading_back_gives_the_newest_first_filtered_and_paged(store: Store) -> None:
+    """What /roll log and an ended fight's log read: the latest lines, of a guild, channel, user, kinds."""
+    written = [
+        await store.append_log(line("a", user_id=1)),
+        await store.append_log(line("b", channel_id=200, user_id=2)),
+        await store.append_log(LogEntry(guild_id=10, channel_id=100, user_id=1, kind="encounter", text="c")),
+        await store.append_log(line("d", guild_id=11, user_id=1)),
+        await store.append_log(line("e", user_id=1)),
+    ]
+    texts = [entry.text for entry in await store.read_log_backwards()]
+    assert texts == ["e", "d", "c", "b", "a"]
+    assert await store.read_log_backwards(limit=1) == [written[-1]]
+    assert [e.text for e in await store.read_log_backwards(guild_id=10, kinds=("roll",))] == ["e", "b", "a"]
+    assert [e.text for e in await store.read_log_backwards(guild_id=10, user_id=1)] == ["e", "c", "a"]
+    assert [e.text for e in await store.read_log_backwards(channel_id=200)] == ["b"]
+    assert [e.text for e in await store.read_log_backwards(kinds=("encounter", "roll"), limit=2)] == [
+        "e",
+        "d",
+    ]
+    before = written[2].id
+    assert [e.text for e in await store.read_log_backwards(before_id=before)] == ["b", "a"]
+    with pytest.raises(ValueError, match="limit must be"):
+        await store.read_log_backwards(limit=MAX_LOG_PAGE + 1)

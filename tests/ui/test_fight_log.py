@@ -9,10 +9,12 @@ from pydantic import JsonValue
 from bot.catalog import load_catalog
 from bot.characters import Character
 from bot.encounter.document import Encounter
+from bot.encounter.roster import EndedFight
 from bot.store import LogEntry
 from bot.ui.fight_log import (
     ENTRY_LIMIT,
     fight_summary,
+    hidden_private,
     is_private,
     log_filename,
     log_line,
@@ -47,10 +49,16 @@ def fight() -> Encounter:
     return encounter
 
 
+def ended() -> EndedFight:
+    return EndedFight.of(fight())
+
+
 def entry(
-    text: str, *, user: int = 7, private: bool | None = None, minutes: int = 1, id: int = 1
+    text: str, *, user: int = 7, private: bool | None = None, minutes: int = 1, id: int = 1, by: str = ""
 ) -> LogEntry:
     data: dict[str, JsonValue] = {} if private is None else {"private": private}
+    if by:
+        data["by"] = by
     return LogEntry(
         id=id,
         at=STARTED + timedelta(minutes=minutes),
@@ -64,7 +72,7 @@ def entry(
 
 
 def test_r5_the_summary_gives_rounds_game_time_and_everyones_end() -> None:
-    summary = fight_summary(fight())
+    summary = fight_summary(ended())
     assert summary.startswith("**Fight over** after 4 rounds (24 s); the fight counts as one 10-minute turn.")
     assert "GM: <@9>" in summary
     assert "Alice \\*the\\* Bold: HP 14/14" in summary
@@ -77,7 +85,7 @@ def test_the_summary_of_a_huge_fight_fits_an_embed() -> None:
     for combatant in encounter.combatants:
         combatant.conditions = [f"{'x' * 30}{n}" for n in range(8)]
     encounter.combatants = encounter.combatants * 20
-    assert len(fight_summary(encounter)) <= DESCRIPTION_LIMIT
+    assert len(fight_summary(EndedFight.of(encounter))) <= DESCRIPTION_LIMIT
 
 
 def test_only_the_gm_and_the_roller_see_a_private_roll() -> None:
@@ -119,15 +127,14 @@ def test_the_latest_entry_shows_even_when_it_is_longer_than_the_embed() -> None:
     assert len(log_line(entries[1])) <= ENTRY_LIMIT + 20
 
 
-def test_the_log_file_holds_every_entry_private_ones_marked() -> None:
-    encounter = fight()
+def test_the_gms_log_file_holds_every_entry_private_ones_marked() -> None:
     entries = [
         entry("Gamemaster started a fight", minutes=0),
         entry("Bob rolled 1d20 = 4", user=8, private=True, minutes=2),
         entry("Alice rolled 1d20 = 17", private=False, minutes=3),
     ]
-    ended = STARTED + timedelta(minutes=30)
-    document = log_markdown(encounter, entries, channel="#table", ended_at=ended)
+    end = STARTED + timedelta(minutes=30)
+    document = log_markdown(ended(), entries, channel="#table", ended_at=end, full=True)
     assert document.startswith("# Fight log: #table\n")
     assert "- Started: 2026-03-14 18:30:00 UTC" in document
     assert "- Ended: 2026-03-14 19:00:00 UTC" in document
@@ -137,4 +144,33 @@ def test_the_log_file_holds_every_entry_private_ones_marked() -> None:
     assert "- `18:33:00` Alice rolled 1d20 = 17\n" in document
     assert "## Final state" in document
     assert "- Bandit 1: HP -3/11 · **down**" in document
-    assert log_filename(encounter) == "fight-log-2026-03-14-1830.md"
+    assert "- Private rolls: 1, marked *(private)*" in document
+    assert log_filename(ended()) == "fight-log-2026-03-14-1830.md"
+    assert log_filename(ended(), full=True) == "fight-log-2026-03-14-1830-full.md"
+
+
+def test_a_log_file_for_anyone_else_never_shows_a_private_rolls_dice() -> None:
+    """The channel's attachment shows who rolled privately, not what; a player's own copy has their own."""
+    entries = [
+        entry("Bob rolled 1d20 = 4", user=8, private=True, minutes=2, by="Bob"),
+        entry("Alice rolled 1d6 = 3", user=7, private=True, minutes=3, by="Alice"),
+        entry("Gamemaster rolled 2d6 = 9", user=9, private=True, minutes=4),
+        entry("Alice rolled 1d20 = 17", private=False, minutes=5),
+    ]
+    end = STARTED + timedelta(minutes=30)
+    public = log_markdown(ended(), entries, channel="#table", ended_at=end)
+    assert "1d20 = 4" not in public
+    assert "1d6 = 3" not in public
+    assert "2d6 = 9" not in public
+    assert "- `18:32:00` *(a private roll by Bob)*\n" in public
+    assert "- `18:34:00` *(a private roll)*\n" in public  # an entry that does not say who rolled
+    assert "- `18:35:00` Alice rolled 1d20 = 17\n" in public
+    assert "- Private rolls: 3 shown without their dice; the GM's copy has them" in public
+    assert hidden_private(entries, reader=None, full=False) == 3
+
+    alices = log_markdown(ended(), entries, channel="#table", ended_at=end, reader=7)
+    assert "- `18:33:00` Alice rolled 1d6 = 3 *(private)*\n" in alices
+    assert "1d20 = 4" not in alices
+    assert "- Private rolls: 2 shown without their dice" in alices
+    assert hidden_private(entries, reader=7, full=False) == 2
+    assert hidden_private(entries, reader=7, full=True) == 0
