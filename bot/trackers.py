@@ -18,6 +18,7 @@ from .encounter.document import Encounter, TrackerMessage
 from .encounter.done import Done
 from .rules.errors import RulesError
 from .store import Store
+from .ui.errors import DISCORD_FAILURES
 from .ui.tracker import clip, tracker_embed, tracker_view
 
 log = logging.getLogger(__name__)
@@ -51,7 +52,7 @@ class TrackerBoard:
             self._drawn[fight] = encounter.version
             try:
                 await self._draw(encounter, repost=repost)
-            except discord.HTTPException:
+            except DISCORD_FAILURES:
                 # The fight is saved; a tracker that could not be drawn is redrawn by the next change
                 # or by /init show. Telling the user "nothing changed" would be wrong.
                 log.warning("could not draw the tracker in channel %s", encounter.channel_id, exc_info=True)
@@ -114,5 +115,5 @@ class TrackerBoard:
             embed.description = clip([summary])
             try:
                 await message.edit(embed=embed, view=None)
-            except discord.HTTPException:
+            except DISCORD_FAILURES:
                 log.warning("could not close the tracker in channel %s", encounter.channel_id, exc_info=True)

@@ -16,7 +16,6 @@ import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -44,6 +43,7 @@ from bot.ui.encounter_views import (
     started_reply,
     who_runs_fights,
 )
+from bot.ui.errors import DISCORD_FAILURES
 from bot.ui.fight_log import (
     ALREADY_ENDED,
     END_BUTTON,
@@ -89,9 +89,6 @@ def log_entries(
 
 
 logger = logging.getLogger(__name__)
-
-DISCORD_FAILURES = (discord.HTTPException, aiohttp.ClientError)
-"""What posting to Discord can fail with: Discord refusing it, or the connection failing."""
 
 CLOCK_SLACK = timedelta(minutes=1)
 """How much older than a fight's start an entry logged after it may be (two commands at the same moment
@@ -150,7 +147,7 @@ def channel_label(interaction: discord.Interaction, channel_id: int) -> str:
     return f"#{getattr(interaction.channel, 'name', None) or f'channel {channel_id}'}"
 
 
-def failure_of(error: Exception) -> str:
+def failure_of(error: BaseException) -> str:
     """What Discord answered, in a few words for the GM."""
     if isinstance(error, discord.HTTPException):
         return f"it answered {error.status}: {error.text}" if error.text else f"it answered {error.status}"

@@ -37,6 +37,7 @@ from ..encounter.done import Done
 from ..encounter.errors import NoFight
 from ..guild_settings import GuildSettings
 from ..rules.errors import RulesError, shown
+from .receipts import mark_committed
 
 Result = TypeVar("Result")
 
@@ -305,6 +306,7 @@ class Store(ABC):
 
         saved = await self.update_encounter(channel_id, apply)
         encounter, outcome = done[-1]
+        mark_committed(list(outcome.log))
         return (saved if saved is not None else encounter), outcome.result
 
     async def _write_change(

@@ -9,13 +9,16 @@ the id to quote to the GM or the developers.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 
+import aiohttp
 import discord
 from discord import app_commands
 
-from ..rules.errors import RulesError
+from ..rules.errors import RulesError, echoed
+from ..store.receipts import committed
 
 log = logging.getLogger(__name__)
 
@@ -60,8 +63,25 @@ def _check_failure(error: BaseException) -> str | None:
     return None
 
 
+DISCORD_FAILURES: tuple[type[BaseException], ...] = (
+    discord.HTTPException,
+    aiohttp.ClientError,
+    asyncio.TimeoutError,
+)
+"""What talking to Discord can fail with: an HTTP error, or the connection itself (dropped, reset, timed
+out). Everywhere the bot talks to Discord, the one is handled like the other."""
+
+
 def failure_message(error_id: str) -> str:
     return f"Something went wrong, nothing was changed. If it keeps happening, quote error id `{error_id}`."
+
+
+def saved_but_unshown(what: str, error_id: str) -> str:
+    """The answer to a failure after the change was committed: it was saved; only showing it failed."""
+    return (
+        f"✅ Saved: {echoed(what, 300)}. But I could not show it here (Discord did not take my reply; "
+        f"error id `{error_id}`). The tracker and `/encounter log` have it: don't do it again."
+    )
 
 
 REPLY_LIMIT = 2000
@@ -79,14 +99,45 @@ async def reply_privately(interaction: discord.Interaction, content: str) -> Non
             await interaction.followup.send(content, ephemeral=True)
         else:
             await interaction.response.send_message(content, ephemeral=True)
-    except discord.HTTPException:
-        # The interaction expired (15 min) or Discord is down: there is no one left to tell.
+    except DISCORD_FAILURES:
+        # The interaction expired (3 s for a first answer, 15 min after it) or Discord is unreachable.
         log.warning("could not deliver an error reply for interaction %s", interaction.id, exc_info=True)
+        if committed.get() is not None:
+            await _tell_in_the_channel(interaction, content)
+
+
+async def _tell_in_the_channel(interaction: discord.Interaction, content: str) -> None:
+    """The change was saved but the interaction can no longer be answered: say so in the channel,
+    to the user (pinged: they must know not to do it again), as a message of its own."""
+    if interaction.channel_id is None:
+        return
+    channel = interaction.client.get_partial_messageable(interaction.channel_id)
+    notice = f"<@{interaction.user.id}>: {content}"
+    try:
+        await channel.send(
+            notice[:REPLY_LIMIT],
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(interaction.user.id)]),
+        )
+    except DISCORD_FAILURES:
+        log.warning("could not tell channel %s about a saved change", interaction.channel_id, exc_info=True)
 
 
 async def answer_failure(interaction: discord.Interaction, error: Exception) -> None:
-    """Tell the user what went wrong; log a bug with its traceback and an id they can quote."""
+    """Tell the user what went wrong; log a bug with its traceback and an id they can quote. A failure
+    after the command's change was committed says it was saved (:mod:`bot.store.receipts`)."""
     message = refusal(error)
+    saved = committed.get()
+    if saved is not None:
+        error_id = secrets.token_hex(4)
+        log.warning(
+            "error %s after a committed change (user %s, channel %s)",
+            error_id,
+            interaction.user.id,
+            interaction.channel_id,
+            exc_info=error,
+        )
+        await reply_privately(interaction, saved_but_unshown(saved, error_id))
+        return
     if message is None:
         error_id = secrets.token_hex(4)
         command = interaction.command.qualified_name if interaction.command else "?"

@@ -33,7 +33,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Literal
 
 import discord
 from aiohttp import BodyPartReader, WSMsgType, web
@@ -723,6 +723,23 @@ class FakeInteraction:
 
 
 @dataclass
+class Fault:
+    """A request the fake answers badly, for the tests of what the bot says when Discord fails it:
+    ``disconnect`` drops the connection before answering (aiohttp's ServerDisconnectedError), ``status``
+    answers ``status`` with ``body`` and no ``Via`` header (a 429 so is Cloudflare's, not a rate limit),
+    ``delay`` answers after ``delay`` seconds. It applies to the next ``times`` requests whose method and
+    spec template match (``/interactions/{interaction_id}/{interaction_token}/callback``)."""
+
+    method: str
+    template: str
+    kind: Literal["disconnect", "status", "delay"]
+    status: int = 500
+    body: dict[str, Any] = field(default_factory=lambda: {"message": "500: Internal Server Error", "code": 0})
+    delay: float = 0.0
+    times: int = 1
+
+
+@dataclass
 class Problem:
     """Something that fails the test at teardown (unless taken): kind + a readable explanation."""
 
@@ -894,6 +911,8 @@ class FakeDiscord:
         self.gateway_log: list[tuple[str, dict[str, Any]]] = []
         """("recv"/"send", payload) of every gateway frame except heartbeats and dispatches."""
         self._changed = asyncio.Condition()
+        self.faults: list[Fault] = []
+        """Requests to answer badly (:meth:`fail`); each is used up by as many requests as its times."""
 
         self._routes: dict[tuple[str, str], Handler] = {}
         self._register_routes()
@@ -1508,9 +1527,36 @@ class FakeDiscord:
             status=status, body=_json_bytes(body), headers={"Content-Type": "application/json"}
         )
 
+    def fail(
+        self, method: str, template: str, kind: Literal["disconnect", "status", "delay"], **how: Any
+    ) -> Fault:
+        """Answer the next matching request(s) badly (see :class:`Fault`)."""
+        fault = Fault(method, template, kind, **how)
+        self.faults.append(fault)
+        return fault
+
+    def _fault_for(self, method: str, path: str) -> Fault | None:
+        operation, _, _ = self.spec.match(method, path)
+        if operation is None:
+            return None
+        for fault in self.faults:
+            if fault.times > 0 and fault.method == method and fault.template == operation.template:
+                fault.times -= 1
+                return fault
+        return None
+
     async def _api(self, request: web.Request) -> web.StreamResponse:
         path = "/" + request.match_info["tail"]
         method = request.method
+        fault = self._fault_for(method, path)
+        if fault is not None and fault.kind == "delay":
+            await asyncio.sleep(fault.delay)
+        elif fault is not None and fault.kind == "disconnect":
+            if request.transport is not None:
+                request.transport.close()
+            return web.Response(status=500)
+        elif fault is not None:
+            return self._json_response(fault.status, fault.body)
         record = RecordedRequest(
             method=method,
             path=path,

@@ -5,12 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 import discord
+import pytest
 from discord import app_commands
 
 from bot.app import Pommel
 from bot.rules.errors import RulesError
 
 from .fake_discord import World
+from .fights import fight_of, seed_fight
+from .harness import InteractionResult, RunningBot
 
 
 async def refuse_at_length(interaction: discord.Interaction) -> None:
@@ -32,3 +35,87 @@ async def test_a_refusal_longer_than_discord_allows_is_cut_not_lost(world: World
     assert result.content.startswith("That name is far too long: xxx")
     assert len(result.content) == 2000
     assert result.content.endswith("…")
+
+
+# ---------------------------------------------------------------------------------- after the commit
+
+CALLBACK = "/interactions/{interaction_id}/{interaction_token}/callback"
+MESSAGE = "/channels/{channel_id}/messages/{message_id}"
+
+
+async def alice_in_a_fight(world: World, start_bot: Any) -> RunningBot:
+    """#table's fight with Alice (the player's, HP 14) and its tracker posted."""
+    pommel: RunningBot = await start_bot()
+    await seed_fight(pommel, world, players=[(world.player, "Alice")])
+    await pommel.slash("init show", user=world.gm)
+    return pommel
+
+
+async def hurt_alice(pommel: RunningBot, world: World) -> InteractionResult:
+    return await pommel.slash("combatant hp", user=world.player, options={"who": "Alice", "change": "-2"})
+
+
+async def test_a_dropped_connection_on_the_tracker_edit_leaves_the_answer_as_it_is(
+    world: World, start_bot: Any
+) -> None:
+    """aiohttp's ServerDisconnectedError on the tracker edit (not a discord.HTTPException) came after the
+    normal answer as "Something went wrong, nothing was changed"; the change was saved."""
+    pommel = await alice_in_a_fight(world, start_bot)
+    pommel.fake.fail("PATCH", MESSAGE, "disconnect")
+    result = await hurt_alice(pommel, world)
+    assert not result.ephemeral
+    assert "HP 14 → **12**/14" in result.content
+    assert result.interaction.followups == []  # no second answer
+    assert (await fight_of(pommel, world)).combatant("Alice").hp == 12
+
+
+@pytest.mark.parametrize(
+    "fault",
+    [
+        {"kind": "disconnect"},
+        {"kind": "status", "status": 429, "body": {"message": "You are being blocked", "code": 0}},
+    ],
+    ids=["dropped connection", "429 without Via"],
+)
+async def test_a_reply_discord_did_not_take_after_the_change_says_it_was_saved(
+    world: World, start_bot: Any, fault: dict[str, Any]
+) -> None:
+    """The reply itself failed after the change was saved: the user read "nothing was changed", retried,
+    and the change applied twice. Now the answer says it was saved."""
+    pommel = await alice_in_a_fight(world, start_bot)
+    pommel.fake.fail("POST", CALLBACK, **fault)
+    result = await hurt_alice(
+        pommel,
+        world,
+    )
+    assert result.ephemeral
+    assert result.content.startswith("✅ Saved: Alice: Alice HP 14 → 12 (\\-2). But I could not show it here")
+    assert "don't do it again" in result.content
+    assert "nothing was changed" not in result.content
+    assert (await fight_of(pommel, world)).combatant("Alice").hp == 12
+
+
+async def test_a_reply_that_reaches_discord_too_late_is_told_in_the_channel(
+    world: World, start_bot: Any
+) -> None:
+    """Discord forgets an interaction not answered within 3 s: the user saw "This interaction failed"
+    with the change saved. Now a message in the channel tells them it was saved."""
+    pommel = await alice_in_a_fight(world, start_bot)
+    pommel.fake.fail("POST", CALLBACK, "delay", delay=3.2)
+    before = len(world.table.history)
+    await pommel.slash(
+        "combatant hp",
+        user=world.player,
+        options={"who": "Alice", "change": "-2"},
+        timeout=10,
+        expect_errors=True,
+        expect_response=False,  # Discord has forgotten the interaction: no answer can reach it
+    )
+    told = [
+        m for m in world.table.history[before:] if m.content.startswith(f"<@{world.player.id}>: ✅ Saved")
+    ]
+    assert len(told) == 1, [m.content for m in world.table.history[before:]]
+    assert [user.id for user in told[0].mentions] == [world.player.id]
+    assert (await fight_of(pommel, world)).combatant("Alice").hp == 12
+    late = pommel.fake.take_problems("rejected")  # the late reply, and the private one after it
+    assert [p.detail.count("Unknown interaction") for p in late] == [1, 1]
