@@ -169,6 +169,7 @@ def saving_throw(
         "success": result.success,
         "spent": dice,
         "private": private,
+        "by": by,
     }
     line = save_log_line(by, combatant, result)
     outcome = SaveOutcome(combatant, result, joker)

@@ -345,6 +345,7 @@ async def test_r20_a_save_with_pool_dice_spends_them_and_logs_every_die(store: S
         "success": True,
         "spent": 2,
         "private": False,
+        "by": "Ann",  # who rolled, for a file that shows a private roll without its dice
     }
 
 
