@@ -5,12 +5,16 @@ parsed once at the edge (with their autocomplete), and the base every Pommel but
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import re
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from typing import Any, Protocol, Self, cast
 
 import discord
 from discord import app_commands
+from discord.utils import MISSING
 
 from .catalog import Catalog
 from .encounter.document import Encounter
@@ -25,7 +29,7 @@ from .ui.combatant_choices import (
     morale_subject_choices,
     npc_choices,
 )
-from .ui.errors import answer_failure
+from .ui.errors import DISCORD_FAILURES, answer_failure
 
 
 class PommelClient(Protocol):
@@ -149,6 +153,94 @@ ClaimantName = app_commands.Transform[str, ClaimantOption]
 MoraleSubjectName = app_commands.Transform[str, MoraleSubjectOption]
 
 
+# ----------------------------------------------------------------------------- answering in time
+
+DEFER_AFTER = 2.0
+"""Seconds a command may take before it is deferred: Discord forgets an interaction whose first answer
+has not come within 3 s (the user sees "This interaction failed", though the change may be saved)."""
+LATE_PUBLIC_NOTE = "✅ Done; it took a moment, so the answer is the message below."
+"""What a deferred command's private "thinking" message becomes when its answer is for everyone."""
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(slots=True)
+class _Answering:
+    """One interaction's answer: the lock its answer and the deferral take turns on, and whether it was
+    deferred (privately, for a command: its first follow-up then replaces the "thinking" message)."""
+
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    deferred: bool = False
+    clock: asyncio.Task[None] | None = None
+
+
+def _answering(interaction: discord.Interaction[Any]) -> _Answering:
+    state = interaction.extras.get("pommel_answer")
+    if not isinstance(state, _Answering):
+        state = interaction.extras["pommel_answer"] = _Answering()
+    return state
+
+
+def watch_the_clock(interaction: discord.Interaction[Any]) -> None:
+    """Defer ``interaction`` if it has not been answered :data:`DEFER_AFTER` seconds from now: a command
+    that waits (behind other commands on its channel, for the database) still answers, late."""
+    state = _answering(interaction)
+    if state.clock is None:
+        state.clock = asyncio.create_task(_defer_when_late(interaction, state), name="pommel-answer-clock")
+
+
+def stop_the_clock(interaction: discord.Interaction[Any]) -> None:
+    """The command or click is over (answered, or failed and answered): no deferral is due any more."""
+    state = interaction.extras.get("pommel_answer")
+    if isinstance(state, _Answering) and state.clock is not None and not state.clock.done():
+        state.clock.cancel()
+
+
+async def _defer_when_late(interaction: discord.Interaction[Any], state: _Answering) -> None:
+    await asyncio.sleep(DEFER_AFTER)
+    async with state.lock:
+        if interaction.response.is_done():
+            return
+        try:
+            if interaction.type is discord.InteractionType.component:
+                await interaction.response.defer()  # the click's message is edited when the answer comes
+            else:
+                await interaction.response.defer(ephemeral=True, thinking=True)
+            state.deferred = True
+        except DISCORD_FAILURES:
+            log.warning("could not defer interaction %s", interaction.id, exc_info=True)
+
+
+async def answer(
+    interaction: discord.Interaction[Any], content: Any = MISSING, *, ephemeral: bool = False, **message: Any
+) -> int | None:
+    """A command's answer: the interaction's response while it is in time, else (it was deferred by
+    :func:`watch_the_clock`) a follow-up: a private answer replaces the "thinking" message, a public one
+    is a message of its own (so its mentions ping) with the thinking message saying so. Returns the
+    answer's message id when Discord gives it."""
+    state = _answering(interaction)
+    async with state.lock:
+        if not interaction.response.is_done():
+            sent = await interaction.response.send_message(content, ephemeral=ephemeral, **message)
+            return sent.message_id
+    is_command = interaction.type is discord.InteractionType.application_command
+    if state.deferred and is_command and not ephemeral:
+        await interaction.edit_original_response(content=LATE_PUBLIC_NOTE)
+    followed = await interaction.followup.send(content, ephemeral=ephemeral, wait=True, **message)
+    return followed.id
+
+
+async def answer_by_editing(interaction: discord.Interaction[Any], **message: Any) -> None:
+    """A button's answer: its own message edited, in the response while in time, else after the
+    deferral (:func:`watch_the_clock` defers a click as an update of its message)."""
+    state = _answering(interaction)
+    async with state.lock:
+        if not interaction.response.is_done():
+            await interaction.response.edit_message(**message)
+            return
+    await interaction.edit_original_response(**message)
+
+
 # ----------------------------------------------------------------------------- autocomplete callbacks
 
 Choices = list[app_commands.Choice[str]]
@@ -243,8 +335,11 @@ class PommelButton:
         return cls(match)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        watch_the_clock(interaction)
         try:
             routes = cast("PommelClient", interaction.client).buttons
             await routes.handler(type(self))(interaction, self)
         except Exception as error:
             await answer_failure(interaction, error)
+        finally:
+            stop_the_clock(interaction)

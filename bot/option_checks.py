@@ -19,6 +19,7 @@ from typing import Any
 import discord
 from discord import AppCommandOptionType, app_commands
 
+from .interactions import stop_the_clock, watch_the_clock
 from .rules.errors import ECHO_LIMIT, RulesError, echoed
 
 NUMBER_LIMIT = 2**53
@@ -64,8 +65,18 @@ class OptionRefused(RulesError, app_commands.CheckFailure):
 class CheckedTree(app_commands.CommandTree[Any]):
     """The command tree: every slash command's options are checked (:func:`check_options`) first."""
 
+    async def _call(self, interaction: discord.Interaction[Any]) -> None:
+        # discord.py's one entry for an application command, its checks and its error handler: when it
+        # returns, the command has answered (or failed and been answered), so no deferral is due.
+        try:
+            await super()._call(interaction)
+        finally:
+            stop_the_clock(interaction)
+
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         check_options(self, interaction)
+        if interaction.type is discord.InteractionType.application_command:
+            watch_the_clock(interaction)  # a command that waits is deferred rather than forgotten
         return True
 
 

@@ -27,7 +27,14 @@ from bot.encounter.attacks import Declaration, ExchangeAction
 from bot.encounter.document import Encounter
 from bot.encounter.fighters import Hand
 from bot.encounter.results import ExchangeReport
-from bot.interactions import CombatantName, PommelButton, actor_of, encounter_channel
+from bot.interactions import (
+    CombatantName,
+    PommelButton,
+    actor_of,
+    answer,
+    answer_by_editing,
+    encounter_channel,
+)
 from bot.rules.equipment import AttackType
 from bot.rules.errors import RulesError
 from bot.ui.attack_views import (
@@ -162,12 +169,12 @@ class Attack(commands.Cog):
             ),
         )
         content, view, ping = self.exchange_message(saved, report, actor_id=actor.user_id)
-        sent = await interaction.response.send_message(
-            content, view=view or discord.utils.MISSING, allowed_mentions=_pinging(ping)
+        sent = await answer(
+            interaction, content, view=view or discord.utils.MISSING, allowed_mentions=_pinging(ping)
         )
         exchange = report.exchange
-        if exchange.pending and exchange.deadline is not None and sent.message_id is not None:
-            saved = await self._remember_request(channel_id, exchange.id, sent.message_id) or saved
+        if exchange.pending and exchange.deadline is not None and sent is not None:
+            saved = await self._remember_request(channel_id, exchange.id, sent) or saved
         self.schedule_timeouts(saved)
         if counter_of is not None:
             await self._refresh_buttons(saved, counter_of)
@@ -226,7 +233,7 @@ class Attack(commands.Cog):
             ),
         )
         weapon = self.bot.catalog.weapon(result.weapon).name
-        await interaction.response.send_message(ac_attack_content(saved, result, weapon))
+        await answer(interaction, ac_attack_content(saved, result, weapon))
         await self.bot.trackers.publish(saved)
 
     # ------------------------------------------------------------------------------ buttons
@@ -252,7 +259,7 @@ class Attack(commands.Cog):
         )
         self._forget_timer(channel_id, button.exchange_id)
         content, view, _ = self.exchange_message(saved, report, actor_id=actor.user_id)
-        await interaction.response.edit_message(content=content, view=view)
+        await answer_by_editing(interaction, content=content, view=view)
         now = datetime.now(UTC)
         notice = answered_notice(saved, report.exchange, report, actor_id=actor.user_id, now=now)
         if notice is not None:  # an edited message notifies nobody: the news goes in a message of its own

@@ -30,6 +30,7 @@ from bot.characters import (
 )
 from bot.interactions import (
     CatalogKey,
+    answer,
     armor_choices,
     off_hand_choices,
     own_character_choices,
@@ -121,7 +122,8 @@ class CharacterCommands(
         )
         # The store checks that the name is free in the same transaction (CharacterTaken otherwise).
         await self.bot.store.create_character(guild_id, user_id, character)
-        await interaction.response.send_message(
+        await answer(
+            interaction,
             f"Saved **{shown(character.name)}**. Bring it into this channel's fight with `/join`.",
             embed=sheet_embed(character, self.bot.catalog, user_id),
             ephemeral=True,
@@ -194,7 +196,8 @@ class CharacterCommands(
         # Only if the sheet is still ``before``: a delete or another edit since the read is refused
         # (StaleCharacter), as is a new name another character has (CharacterTaken).
         await self.bot.store.replace_character(guild_id, user_id, before, after)
-        await interaction.response.send_message(
+        await answer(
+            interaction,
             f"Updated **{shown(before.name)}**: {changes_text(before, after, self.bot.catalog)}. "
             "A fight it already joined keeps the sheet it joined with.",
             embed=sheet_embed(after, self.bot.catalog, user_id),
@@ -221,9 +224,7 @@ class CharacterCommands(
         character = await self.bot.store.character(_guild(interaction), owner.id, name)
         if character is None:
             raise NoSuchCharacter(name, _whose(owner, interaction))
-        await interaction.response.send_message(
-            embed=sheet_embed(character, self.bot.catalog, owner.id), ephemeral=private
-        )
+        await answer(interaction, embed=sheet_embed(character, self.bot.catalog, owner.id), ephemeral=private)
 
     @app_commands.command(name="list", description="List your characters, or another member's")
     @app_commands.describe(member="Whose characters (default: yours)", private="Only you see the list")
@@ -235,8 +236,8 @@ class CharacterCommands(
     ) -> None:
         owner = member or interaction.user
         characters = await self.bot.store.characters(_guild(interaction), owner.id)
-        await interaction.response.send_message(
-            embed=roster_embed(characters, self.bot.catalog, owner.id), ephemeral=private
+        await answer(
+            interaction, embed=roster_embed(characters, self.bot.catalog, owner.id), ephemeral=private
         )
 
     # ------------------------------------------------------------------------------ delete
@@ -251,7 +252,8 @@ class CharacterCommands(
             raise NoSuchCharacter(name)
         if not await self.bot.store.delete_character(guild_id, user_id, character.name):
             raise NoSuchCharacter(name)  # deleted or renamed since it was read
-        await interaction.response.send_message(
+        await answer(
+            interaction,
             f"Deleted **{shown(character.name)}**. A fight it is in keeps its copy until it leaves "
             "(`/leave`) or the fight ends.",
             ephemeral=True,

@@ -23,6 +23,7 @@ from bot.interactions import (
     CatalogKey,
     CombatantName,
     actor_of,
+    answer,
     armor_choices,
     channel_encounter,
     encounter_channel,
@@ -72,10 +73,11 @@ class CombatantCog(
             lambda encounter: roster.change_hp(encounter, actor, by, who, change),
         )
         if not changed.proposals:
-            await interaction.response.send_message(hp_reply(changed.combatant, changed.old))
+            await answer(interaction, hp_reply(changed.combatant, changed.old))
         else:
             notice = hp_announcement(changed, saved.gm_id, actor.user_id)
-            await interaction.response.send_message(
+            await answer(
+                interaction,
                 notice.content,
                 allowed_mentions=notice.allowed_mentions,
                 view=view_of([[proposal_button(p) for p in changed.proposals]]) or discord.utils.MISSING,
@@ -106,7 +108,7 @@ class CombatantCog(
             lambda encounter: roster.change_condition(encounter, actor, by, who, wanted, add=action == "add"),
         )
         reply = condition_reply(changed.combatant, changed.condition, added=changed.added)
-        await interaction.response.send_message(reply)
+        await answer(interaction, reply)
         await self.bot.trackers.publish(saved)
 
     @condition.autocomplete("condition")
@@ -188,11 +190,9 @@ class CombatantCog(
             lambda encounter: roster.edit_combatant(encounter, actor, by, catalog, who, edit),
         )
         if not edited.changes:
-            await interaction.response.send_message(
-                "Those were already its values; nothing changed.", ephemeral=True
-            )
+            await answer(interaction, "Those were already its values; nothing changed.", ephemeral=True)
             return
-        await interaction.response.send_message(edit_reply(edited.name, edited.changes))
+        await answer(interaction, edit_reply(edited.name, edited.changes))
         await self.bot.trackers.publish(saved)
 
 

@@ -28,7 +28,15 @@ from bot.encounter.errors import NoFight
 from bot.encounter.permissions import is_gm, require_fight
 from bot.encounter.records import DefensePolicy
 from bot.encounter.roster import EndedFight
-from bot.interactions import PommelButton, actor_of, channel_encounter, encounter_place, member_actor
+from bot.interactions import (
+    PommelButton,
+    actor_of,
+    answer,
+    answer_by_editing,
+    channel_encounter,
+    encounter_place,
+    member_actor,
+)
 from bot.rules.errors import RulesError
 from bot.rules.options import BashCritical, CriticalDamage, MissileTie
 from bot.rules.turns import ClaimPause
@@ -190,7 +198,7 @@ class EncounterCog(
                 f"A fight is already running in this channel{gm}. Its GM ends it with `/encounter end` "
                 "before a new one can start."
             ) from None
-        await interaction.response.send_message(started_reply(saved))
+        await answer(interaction, started_reply(saved))
         await self.bot.trackers.publish(saved)
 
     @app_commands.command(
@@ -200,7 +208,7 @@ class EncounterCog(
         encounter = await self.load(interaction)
         asked = roster.ask_to_end(encounter, actor_of(interaction))
         content, view = end_confirmation(asked)
-        await interaction.response.send_message(content, view=view, ephemeral=True)
+        await answer(interaction, content, view=view, ephemeral=True)
 
     async def end_button(self, interaction: discord.Interaction, button: EndButton) -> None:
         """The GM's answer to the confirmation: "Keep it going" changes nothing; "End the fight" ends the
@@ -224,7 +232,7 @@ class EncounterCog(
         # The fight is ended. Whatever fails from here on, the GM must hear that it is, and where its log is.
         summary = fight_summary(ended)
         try:
-            await interaction.response.edit_message(content=ended_note(ended), view=None)
+            await answer_by_editing(interaction, content=ended_note(ended), view=None)
         except DISCORD_FAILURES:
             logger.warning("could not confirm the end of the fight in channel %s", channel_id, exc_info=True)
         try:
@@ -278,7 +286,7 @@ class EncounterCog(
         encounter = await channel_encounter(interaction)
         if encounter is None or encounter.tag != button.fight:
             raise RulesError(ALREADY_ENDED)
-        await interaction.response.edit_message(content=FIGHT_GOES_ON, view=None)
+        await answer_by_editing(interaction, content=FIGHT_GOES_ON, view=None)
 
     # ------------------------------------------------------------------------------ looking
 
@@ -288,7 +296,7 @@ class EncounterCog(
         guild_id, _ = encounter_place(interaction)
         gm = is_gm(encounter, actor_of(interaction))
         embed = overview_embed(encounter, self.bot.catalog, guild_id=guild_id, gm=gm)
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await answer(interaction, embed=embed, ephemeral=True)
 
     @app_commands.command(
         name="log",
@@ -316,7 +324,7 @@ class EncounterCog(
         embed = discord.Embed(
             title="📜 This fight's log", description=log_lines(latest, hidden), colour=TRACKER_COLOUR
         )
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await answer(interaction, embed=embed, ephemeral=True)
 
     async def ended_log(self, interaction: discord.Interaction, channel_id: int) -> None:
         """The channel's last ended fight's log as a file, privately: the whole log for that fight's GM
@@ -337,8 +345,11 @@ class EncounterCog(
             reader=actor.user_id,
             full=full,
         )
-        await interaction.response.send_message(
-            ended_log_reply(ended, end_entry.at, full=full, hidden=hidden), file=file, ephemeral=True
+        await answer(
+            interaction,
+            ended_log_reply(ended, end_entry.at, full=full, hidden=hidden),
+            file=file,
+            ephemeral=True,
         )
 
     # ------------------------------------------------------------------------------ options
@@ -392,7 +403,7 @@ class EncounterCog(
         table_update = {key: value for key, value in table.items() if value is not None}
         if not rule_update and not table_update:
             encounter = await self.load(interaction)
-            await interaction.response.send_message(embed=options_embed(encounter), ephemeral=True)
+            await answer(interaction, embed=options_embed(encounter), ephemeral=True)
             return
         actor = actor_of(interaction)
         _, channel_id = encounter_place(interaction)
@@ -401,7 +412,7 @@ class EncounterCog(
             actor.user_id,
             lambda encounter: roster.change_options(encounter, actor, rule_update, table_update),
         )
-        await interaction.response.send_message(options_changed_reply(changes), ephemeral=not changes)
+        await answer(interaction, options_changed_reply(changes), ephemeral=not changes)
         if changes:
             await self.bot.trackers.publish(saved)
 
@@ -414,7 +425,7 @@ class EncounterCog(
         if member is None:
             settings = await self.bot.store.guild_settings(guild_id)
             encounter = await self.bot.store.load_encounter(channel_id)
-            await interaction.response.send_message(who_runs_fights(encounter, settings), ephemeral=True)
+            await answer(interaction, who_runs_fights(encounter, settings), ephemeral=True)
             return
         if member.bot:
             raise RulesError(f"{member.mention} is a bot; a fight needs a person as its GM.")
@@ -427,8 +438,8 @@ class EncounterCog(
             lambda encounter: roster.hand_over(encounter, actor, by, settings, successor, whom),
         )
         new_gm = [discord.Object(handed.new_gm)] if handed.new_gm != interaction.user.id else []
-        await interaction.response.send_message(
-            gm_handed_reply(handed), allowed_mentions=discord.AllowedMentions(users=new_gm)
+        await answer(
+            interaction, gm_handed_reply(handed), allowed_mentions=discord.AllowedMentions(users=new_gm)
         )
         await self.bot.trackers.publish(saved)
 

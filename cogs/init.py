@@ -19,7 +19,14 @@ from bot.app import Pommel
 from bot.encounter import initiative
 from bot.encounter.permissions import is_gm, require_fight
 from bot.encounter.results import TurnAction
-from bot.interactions import ClaimantName, PommelButton, actor_of, channel_encounter, encounter_channel
+from bot.interactions import (
+    ClaimantName,
+    PommelButton,
+    actor_of,
+    answer,
+    channel_encounter,
+    encounter_channel,
+)
 from bot.ui.announcements import turn_announcement
 from bot.ui.buttons import TURN_BUTTON
 from bot.ui.tracker import tracker_embed
@@ -66,13 +73,9 @@ class Init(commands.GroupCog, group_name="init", group_description="Card initiat
         encounter = require_fight(await channel_encounter(interaction))
         if private:
             reveal = is_gm(encounter, actor_of(interaction))
-            await interaction.response.send_message(
-                embed=tracker_embed(encounter, reveal=reveal), ephemeral=True
-            )
+            await answer(interaction, embed=tracker_embed(encounter, reveal=reveal), ephemeral=True)
             return
-        await interaction.response.send_message(
-            "The tracker is now at the bottom of the channel.", ephemeral=True
-        )
+        await answer(interaction, "The tracker is now at the bottom of the channel.", ephemeral=True)
         await self.bot.trackers.publish(encounter, repost=True)
 
     async def turn_button(self, interaction: discord.Interaction, button: TurnButton) -> None:
@@ -96,9 +99,7 @@ class Init(commands.GroupCog, group_name="init", group_description="Card initiat
             ),
         )
         announcement = turn_announcement(saved, move)
-        await interaction.response.send_message(
-            announcement.content, allowed_mentions=announcement.allowed_mentions
-        )
+        await answer(interaction, announcement.content, allowed_mentions=announcement.allowed_mentions)
         await self.bot.trackers.publish(saved, repost=saved.table.repost_tracker)
 
 

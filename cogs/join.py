@@ -13,7 +13,7 @@ from discord.ext import commands
 from bot.app import Pommel
 from bot.characters import MAX_NAME_LENGTH
 from bot.encounter import roster
-from bot.interactions import actor_of, encounter_place, own_character_choices, own_combatant_choices
+from bot.interactions import actor_of, answer, encounter_place, own_character_choices, own_combatant_choices
 from bot.rules.errors import RulesError, shown
 from bot.ui.character_sheet import joined_text, left_text
 
@@ -46,7 +46,7 @@ class Join(commands.Cog):
         )
         back = joined.combatant if joined.returning else None
         reply = joined_text(saved, user_id, joined.combatant.name, returning=back)
-        await interaction.response.send_message(reply)
+        await answer(interaction, reply)
         await self.bot.trackers.publish(saved)
 
     @app_commands.command(name="leave", description="Take one of your characters out of this channel's fight")
@@ -66,7 +66,7 @@ class Join(commands.Cog):
         )
         owner = left.combatant.owner_id or actor.user_id
         reply = left_text(left.combatant.name, owner, left.discarded, cut_short=left.cut_short)
-        await interaction.response.send_message(reply)
+        await answer(interaction, reply)
         await self.bot.trackers.publish(saved)
 
 

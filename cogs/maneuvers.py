@@ -18,7 +18,7 @@ from discord.ext import commands
 from bot.app import Pommel
 from bot.encounter import maneuvers
 from bot.encounter.permissions import require_fight
-from bot.interactions import CombatantName, actor_of, channel_encounter, encounter_channel
+from bot.interactions import CombatantName, actor_of, answer, channel_encounter, encounter_channel
 from bot.rules.engagement import Range
 from bot.rules.pool import MAX_POOL
 from bot.ui.maneuver_views import move_reply, pool_report, range_announcement, range_buttons, save_reply
@@ -63,7 +63,7 @@ class Maneuvers(commands.Cog):
                 else maneuvers.move(encounter, actor, who=who, combat_range=combat_range, by=by)
             ),
         )
-        await interaction.response.send_message(move_reply(done))
+        await answer(interaction, move_reply(done))
         await self.bot.trackers.publish(saved)
 
     # ------------------------------------------------------------------------------ /range (R12)
@@ -94,7 +94,8 @@ class Maneuvers(commands.Cog):
             ),
         )
         announcement = range_announcement(done, actor_id=actor.user_id)
-        await interaction.response.send_message(
+        await answer(
+            interaction,
             announcement.content,
             allowed_mentions=announcement.allowed_mentions,
             view=range_buttons(saved, done) or discord.utils.MISSING,
@@ -145,7 +146,7 @@ class Maneuvers(commands.Cog):
                 by=by,
             ),
         )
-        await interaction.response.send_message(save_reply(done), ephemeral=private)
+        await answer(interaction, save_reply(done), ephemeral=private)
         if dice:
             await self.bot.trackers.publish(saved)
 
@@ -159,7 +160,7 @@ class Maneuvers(commands.Cog):
     async def pool(self, interaction: discord.Interaction, who: CombatantName | None = None) -> None:
         encounter = require_fight(await channel_encounter(interaction))
         subjects = maneuvers.pool_subjects(encounter, actor_of(interaction), who)
-        await interaction.response.send_message(pool_report(encounter, subjects), ephemeral=True)
+        await answer(interaction, pool_report(encounter, subjects), ephemeral=True)
 
 
 async def setup(bot: Pommel) -> None:

@@ -25,6 +25,7 @@ from bot.interactions import (
     MoraleSubjectName,
     PommelButton,
     actor_of,
+    answer,
     channel_encounter,
     encounter_channel,
 )
@@ -74,9 +75,7 @@ class Morale(commands.GroupCog, group_name="morale", group_description="Morale c
     async def _announce(
         self, interaction: discord.Interaction, saved: Encounter, announcement: Announcement
     ) -> None:
-        await interaction.response.send_message(
-            announcement.content, allowed_mentions=announcement.allowed_mentions
-        )
+        await answer(interaction, announcement.content, allowed_mentions=announcement.allowed_mentions)
         await self.bot.trackers.publish(saved)
 
     # ------------------------------------------------------------------------------ check
@@ -150,11 +149,9 @@ class Morale(commands.GroupCog, group_name="morale", group_description="Morale c
     async def proposals(self, interaction: discord.Interaction) -> None:
         encounter = require_fight(await channel_encounter(interaction))
         if not encounter.morale_proposals:
-            await interaction.response.send_message(proposals_reply(encounter), ephemeral=True)
+            await answer(interaction, proposals_reply(encounter), ephemeral=True)
             return
-        await interaction.response.send_message(
-            proposals_reply(encounter), view=proposal_view(encounter.morale_proposals)
-        )
+        await answer(interaction, proposals_reply(encounter), view=proposal_view(encounter.morale_proposals))
 
     # ------------------------------------------------------------------------------ set
 
@@ -173,7 +170,7 @@ class Morale(commands.GroupCog, group_name="morale", group_description="Morale c
             actor.user_id,
             lambda encounter: morale.rule_standing(encounter, actor, who=who, standing=wanted, by=by),
         )
-        await interaction.response.send_message(standing_reply(ruled.combatant, ruled.previous, by))
+        await answer(interaction, standing_reply(ruled.combatant, ruled.previous, by))
         await self.bot.trackers.publish(saved)
 
     # ------------------------------------------------------------------------------ the buttons
@@ -196,7 +193,7 @@ class Morale(commands.GroupCog, group_name="morale", group_description="Morale c
             ),
         )
         if rolled.report is None:
-            await interaction.response.send_message(proposal_empty_reply(rolled.proposal))
+            await answer(interaction, proposal_empty_reply(rolled.proposal))
             return
         announcement = check_announcement(
             saved, rolled.report, who=rolled.proposal.group, actor_id=actor.user_id, proposal=rolled.proposal
@@ -211,7 +208,7 @@ class Morale(commands.GroupCog, group_name="morale", group_description="Morale c
             actor.user_id,
             lambda encounter: morale.dismiss(encounter, actor, proposal_id=proposal_id, by=by),
         )
-        await interaction.response.send_message(proposal_dismissed_reply(dismissed, by))
+        await answer(interaction, proposal_dismissed_reply(dismissed, by))
 
 
 async def setup(bot: Pommel) -> None:

@@ -14,7 +14,7 @@ from bot.app import Pommel
 from bot.characters import MAX_NAME_LENGTH
 from bot.encounter import roster
 from bot.encounter.document import MAX_HP
-from bot.interactions import CatalogKey, NpcName, actor_of, encounter_channel, monster_choices
+from bot.interactions import CatalogKey, NpcName, actor_of, answer, encounter_channel, monster_choices
 from bot.ui.encounter_views import npcs_added_reply, npcs_removed_reply
 
 MAX_NPCS_AT_ONCE = 20
@@ -76,7 +76,7 @@ class Npc(commands.GroupCog, group_name="npc", group_description="GM: NPCs in th
                 morale=morale,
             ),
         )
-        await interaction.response.send_message(npcs_added_reply(added))
+        await answer(interaction, npcs_added_reply(added))
         await self.bot.trackers.publish(saved)
 
     @app_commands.command(
@@ -98,7 +98,7 @@ class Npc(commands.GroupCog, group_name="npc", group_description="GM: NPCs in th
             hide_card=saved.table.hide_npc_cards,
             cut_short=removal.cut_short,
         )
-        await interaction.response.send_message(reply)
+        await answer(interaction, reply)
         await self.bot.trackers.publish(saved)
 
 

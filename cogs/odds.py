@@ -14,7 +14,7 @@ from discord.ext import commands
 
 from bot.app import Pommel
 from bot.encounter.odds import numbers_odds, odds_in_encounter, require_options_fit
-from bot.interactions import CombatantName, actor_of, channel_encounter
+from bot.interactions import CombatantName, actor_of, answer, channel_encounter
 from bot.rules.equipment import AttackType
 from bot.rules.options import DEFAULT_OPTIONS
 from bot.rules.pool import MAX_POOL
@@ -85,7 +85,7 @@ class Odds(commands.Cog):
             )
             reply = encounter_reply(asked)
         else:
-            answer = numbers_odds(
+            asked_numbers = numbers_odds(
                 dice=dice or 1,
                 bonus=bonus or 0,
                 defense=defense,
@@ -96,8 +96,8 @@ class Odds(commands.Cog):
                 missile=bool(missile),
                 options=encounter.options if encounter is not None else DEFAULT_OPTIONS,
             )
-            reply = numbers_reply(answer)
-        await interaction.response.send_message(reply, ephemeral=not public)
+            reply = numbers_reply(asked_numbers)
+        await answer(interaction, reply, ephemeral=not public)
 
 
 async def setup(bot: Pommel) -> None:

@@ -12,7 +12,7 @@ from discord.ext import commands
 
 from bot.app import Pommel
 from bot.encounter.roster import require_may_check_rolls
-from bot.interactions import actor_of
+from bot.interactions import actor_of, answer
 from bot.notation import EXAMPLES, roll_notation
 from bot.rules.dice import roll_pool
 from bot.rules.errors import RulesError
@@ -83,7 +83,7 @@ class Roll(commands.GroupCog, group_name="roll", group_description="Roll dice"):
             },
         )
         reply = notation_reply(interaction.user.mention, expression.strip(), roll)
-        await interaction.response.send_message(reply, ephemeral=private)
+        await answer(interaction, reply, ephemeral=private)
 
     @app_commands.command(
         name="pool", description="A Martial Pool roll: roll the dice, keep the highest (R9)"
@@ -117,9 +117,7 @@ class Roll(commands.GroupCog, group_name="roll", group_description="Roll dice"):
                 "by": interaction.user.display_name,
             },
         )
-        await interaction.response.send_message(
-            pool_reply(interaction.user.mention, roll, bonus), ephemeral=private
-        )
+        await answer(interaction, pool_reply(interaction.user.mention, roll, bonus), ephemeral=private)
 
     @app_commands.command(
         name="log", description="The server's latest rolls, private ones too (Manage Server or the GM role)"
@@ -153,7 +151,7 @@ class Roll(commands.GroupCog, group_name="roll", group_description="Roll dice"):
             private_only=private_only,
             searched=searched,
         )
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await answer(interaction, embed=embed, ephemeral=True)
 
     async def _log(self, interaction: discord.Interaction, text: str, data: dict[str, object]) -> None:
         """Rolls in a server go to its log before anyone sees them; rolls in DMs are nobody else's."""

@@ -14,7 +14,7 @@ from discord.ext import commands
 
 from bot.app import Pommel
 from bot.encounter import roster
-from bot.interactions import actor_of, encounter_place
+from bot.interactions import actor_of, answer, encounter_place
 from bot.ui.encounter_views import gm_role_reply
 from cogs.encounter import log_entries
 
@@ -45,7 +45,7 @@ class ServerCog(
         done = roster.set_gm_role(settings, actor_of(interaction), interaction.user.display_name, role)
         events = log_entries(done, guild_id, channel_id, interaction.user.id)
         await self.bot.store.save_guild_settings(done.result, events=events)
-        await interaction.response.send_message(gm_role_reply(done.result.gm_role_id))
+        await answer(interaction, gm_role_reply(done.result.gm_role_id))
 
 
 async def setup(bot: Pommel) -> None:

@@ -18,7 +18,7 @@ from discord.ext import commands
 
 from bot.app import Pommel
 from bot.encounter.spirits import make_spiritual_attack
-from bot.interactions import CombatantName, actor_of, encounter_channel
+from bot.interactions import CombatantName, actor_of, answer, encounter_channel
 from bot.notation import MAX_EXPRESSION_LENGTH
 from bot.rules.spirits import SpiritProtection, SpiritTarget
 from bot.ui.spirit_views import protection_choice_name, spirit_reply
@@ -96,7 +96,7 @@ class SpiritCog(commands.GroupCog, group_name="spirit", group_description="Spiri
                 damage_dice=damage_dice,
             ),
         )
-        await interaction.response.send_message(spirit_reply(done))
+        await answer(interaction, spirit_reply(done))
         if done.condition_added:
             await self.bot.trackers.publish(saved)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import discord
@@ -117,5 +118,24 @@ async def test_a_reply_that_reaches_discord_too_late_is_told_in_the_channel(
     assert len(told) == 1, [m.content for m in world.table.history[before:]]
     assert [user.id for user in told[0].mentions] == [world.player.id]
     assert (await fight_of(pommel, world)).combatant("Alice").hp == 12
-    late = pommel.fake.take_problems("rejected")  # the late reply, and the private one after it
-    assert [p.detail.count("Unknown interaction") for p in late] == [1, 1]
+    late = pommel.fake.take_problems("rejected")  # the late reply, the deferral, the private reply
+    assert late
+    assert all("Unknown interaction" in problem.detail for problem in late)
+
+
+async def test_a_command_that_waits_is_deferred_and_still_answers(world: World, start_bot: Any) -> None:
+    """A command stuck behind others on its channel (or waiting for the database) ended in "This
+    interaction failed" with its change saved. After 2 s it is deferred (privately), and its answer,
+    which is for everyone, comes as a message of its own when the wait is over."""
+    pommel = await alice_in_a_fight(world, start_bot)
+    before = len(world.table.history)
+    async with pommel.bot.store.lock(world.table.id):  # another command holds the channel for 3 s
+        waiting = asyncio.create_task(hurt_alice(pommel, world))
+        await asyncio.sleep(3.0)
+    result = await waiting
+    assert result.callback_type == 5  # deferred in time, "thinking" shown to the player only
+    assert result.ephemeral
+    assert result.content == "✅ Done; it took a moment, so the answer is the message below."
+    [public] = [m for m in world.table.history[before:] if "HP 14 → **12**/14" in m.content]
+    assert not public.flags & 64
+    assert (await fight_of(pommel, world)).combatant("Alice").hp == 12

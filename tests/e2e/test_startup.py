@@ -15,7 +15,8 @@ from discord import app_commands
 from bot.__main__ import serve
 from bot.app import Pommel
 from bot.encounter.document import Encounter
-from bot.store import EncounterChange, StaleEncounter, open_store
+from bot.store import EncounterChange, StaleEncounter
+from bot.store.sqlite import SqliteStore
 
 from .fake_discord import FakeDiscord, World
 from .harness import BotRunner, RunningBot
@@ -96,9 +97,9 @@ async def test_two_writers_from_one_version_one_wins_the_other_fails_loudly(
 async def test_two_processes_updating_one_encounter_lose_nothing(
     world: World, pommel: RunningBot, bot_runner: BotRunner
 ) -> None:
-    """A second store on the same file stands in for a second process: every update lands, by retry."""
+    """A second store on the same file stands in for an outside writer: every update lands, by retry."""
     store = pommel.bot.store
-    other = await open_store(bot_runner.database_path)
+    other = await SqliteStore.open(bot_runner.database_path, exclusive=False)  # an outside writer
     await store.save_encounter(Encounter(channel_id=world.table.id, guild_id=world.guild.id, gm_id=1))
 
     def next_round(encounter: Encounter | None) -> EncounterChange:
