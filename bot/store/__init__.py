@@ -23,6 +23,7 @@ from .base import (
     StaleCharacter,
     StaleEncounter,
     Store,
+    StoreBusy,
     StoreUnavailable,
 )
 from .sqlite import SqliteStore
@@ -43,6 +44,7 @@ __all__ = [
     "StaleCharacter",
     "StaleEncounter",
     "Store",
+    "StoreBusy",
     "StoreUnavailable",
     "open_store",
 ]

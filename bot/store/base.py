@@ -130,6 +130,16 @@ class SetAsideFight:
     acknowledged: bool
 
 
+class StoreBusy(RulesError):
+    """A write that could not start in time: another program holds the database's write lock."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "The database is busy (another program is writing to it), so nothing was saved. "
+            "Try again in a moment; if it keeps happening, tell whoever runs the bot."
+        )
+
+
 class StoreUnavailable(RuntimeError):
     """The database can't be opened; the message names it and says what to check, in one line."""
 

@@ -59,6 +59,7 @@ from .base import (
     StaleCharacter,
     StaleEncounter,
     Store,
+    StoreBusy,
 )
 from .documents import checked, problems
 
@@ -146,6 +147,10 @@ class SqliteStore(Store):
     def __init__(self, connection: aiosqlite.Connection, location: str, lock: int | None = None) -> None:
         super().__init__()
         self._db = connection
+        self._reader: aiosqlite.Connection | None = None
+        """Reads go through a connection (and a thread) of their own, so a write waiting for the file's
+        write lock never holds up a read: WAL readers do not wait for writers. (None: reads share the
+        writer, for ":memory:", whose every connection is a database of its own.)"""
         self._location = location
         self._lock = lock
         self._closed = False
@@ -183,6 +188,10 @@ class SqliteStore(Store):
             try:
                 await store._configure(busy_timeout_ms)
                 await store._migrate(bundled_migrations() if migrations is None else migrations)
+                if location != MEMORY:
+                    store._reader = await aiosqlite.connect(location, isolation_level=None)
+                    await store._reader.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+                    await store._reader.execute("PRAGMA query_only = ON")
             except sqlite3.DatabaseError as error:
                 if not _is_damage(error):
                     raise
@@ -248,6 +257,8 @@ class SqliteStore(Store):
         self._closed = True
         try:
             # aiosqlite closes after the calls already queued, so a transaction in progress finishes first.
+            if self._reader is not None:
+                await self._reader.close()
             await self._db.close()
         finally:
             _unlock(self._lock)
@@ -267,13 +278,20 @@ class SqliteStore(Store):
         self._check_open()
         # aiosqlite has no public call for "run this function on the connection's thread"; _execute is
         # how its own methods do it (aiosqlite is pinned exactly in pyproject.toml for this reason).
-        result: T = await self._db._execute(_in_transaction, self._db._conn, work)  # type: ignore[no-untyped-call]
+        try:
+            result: T = await self._db._execute(_in_transaction, self._db._conn, work)  # type: ignore[no-untyped-call]
+        except sqlite3.OperationalError as error:
+            if _is_busy(error):
+                raise StoreBusy() from error
+            raise
         return result
 
     async def _fetch_all(self, sql: str, parameters: Iterable[Any] = ()) -> list[sqlite3.Row]:
-        """A read: one call on the connection's thread, so it never lands inside another's transaction."""
+        """A read: one call on the reader's thread (the writer's, in memory), so it never lands inside
+        another's transaction and never waits behind a write."""
         self._check_open()
-        return list(await self._db.execute_fetchall(sql, tuple(parameters)))
+        reader = self._reader if self._reader is not None else self._db
+        return list(await reader.execute_fetchall(sql, tuple(parameters)))
 
     def _check_open(self) -> None:
         if self._closed:
@@ -706,6 +724,11 @@ def _stored_character(db: sqlite3.Connection, guild_id: int, user_id: int, key: 
         (guild_id, user_id, key),
     ).fetchone()
     return None if row is None else Character.model_validate_json(row[0])
+
+
+def _is_busy(error: sqlite3.OperationalError) -> bool:
+    """The write lock could not be had within ``busy_timeout`` (SQLITE_BUSY: "database is locked")."""
+    return getattr(error, "sqlite_errorcode", None) == sqlite3.SQLITE_BUSY or "locked" in str(error)
 
 
 def _in_transaction(db: sqlite3.Connection, work: Callable[[sqlite3.Connection], T]) -> T:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
+import time
 from typing import Any
 
 import discord
@@ -52,8 +54,10 @@ async def alice_in_a_fight(world: World, start_bot: Any) -> RunningBot:
     return pommel
 
 
-async def hurt_alice(pommel: RunningBot, world: World) -> InteractionResult:
-    return await pommel.slash("combatant hp", user=world.player, options={"who": "Alice", "change": "-2"})
+async def hurt_alice(pommel: RunningBot, world: World, timeout: float = 5.0) -> InteractionResult:
+    return await pommel.slash(
+        "combatant hp", user=world.player, options={"who": "Alice", "change": "-2"}, timeout=timeout
+    )
 
 
 async def test_a_dropped_connection_on_the_tracker_edit_leaves_the_answer_as_it_is(
@@ -139,3 +143,31 @@ async def test_a_command_that_waits_is_deferred_and_still_answers(world: World, 
     [public] = [m for m in world.table.history[before:] if "HP 14 → **12**/14" in m.content]
     assert not public.flags & 64
     assert (await fight_of(pommel, world)).combatant("Alice").hp == 12
+
+
+async def test_a_write_blocked_by_another_program_stalls_no_other_channel_and_is_refused(
+    world: World, start_bot: Any, bot_runner: Any
+) -> None:
+    """Another program holding the database's write lock stalled every command in every channel,
+    even an /odds that only reads, and the blocked write ended in "This interaction failed". Now reads
+    go on meanwhile, and the write that cannot start is refused (deferred first), nothing saved."""
+    pommel = await alice_in_a_fight(world, start_bot)
+    holder = sqlite3.connect(bot_runner.database_path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # an outside program takes the write lock and keeps it
+    try:
+        blocked = asyncio.create_task(hurt_alice(pommel, world, timeout=15))
+        await asyncio.sleep(0.5)
+        started = time.perf_counter()
+        odds = await pommel.slash(
+            "odds", user=world.player, options={"target": "Alice", "who": "Alice"}, expect_errors=True
+        )
+        read_in = time.perf_counter() - started
+        result = await blocked
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert read_in < 1.0, f"/odds waited {read_in:.2f} s behind the blocked write"
+    assert odds.content  # answered (here: Alice cannot attack herself), while the write waited
+    assert result.ephemeral
+    assert "The database is busy (another program is writing to it), so nothing was saved." in result.content
+    assert (await fight_of(pommel, world)).combatant("Alice").hp == 14

@@ -111,10 +111,17 @@ async def test_the_database_runs_in_wal_mode_with_full_sync(tmp_path: Path) -> N
     try:
         with sqlite3.connect(path) as outside:  # the journal mode is kept in the file itself
             assert outside.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        # The rest are per connection, so they are asked of the store's own.
-        assert (await store._fetch_all("PRAGMA synchronous"))[0][0] == 2  # FULL
-        assert (await store._fetch_all("PRAGMA foreign_keys"))[0][0] == 1
-        assert (await store._fetch_all("PRAGMA busy_timeout"))[0][0] > 0
+        # The rest are per connection, so they are asked of the store's own writer.
+        writer = store._db
+
+        async def setting(pragma: str) -> int:
+            [(value,)] = await writer.execute_fetchall(f"PRAGMA {pragma}")
+            return int(value)
+
+        assert await setting("synchronous") == 2  # FULL
+        assert await setting("foreign_keys") == 1
+        assert await setting("busy_timeout") > 0
+        assert (await store._fetch_all("PRAGMA query_only"))[0][0] == 1  # reads go through a reader
     finally:
         await store.close()
 
