@@ -48,6 +48,7 @@ from bot.ui.encounter_views import (
     options_changed_reply,
     options_embed,
     overview_embed,
+    set_aside_note,
     started_reply,
     who_runs_fights,
 )
@@ -177,8 +178,15 @@ class EncounterCog(
         self.bot.buttons.unroute(EndButton)
 
     async def load(self, interaction: discord.Interaction) -> Encounter:
-        encounter_place(interaction)  # refuses direct messages
-        return require_fight(await channel_encounter(interaction))
+        """The channel's running fight; with none, the refusal also says when the one that was here
+        could not be read and was set aside (so the GM knows why it is gone, and what to do)."""
+        _, channel_id = encounter_place(interaction)  # refuses direct messages
+        encounter = await channel_encounter(interaction)
+        if encounter is None:
+            set_aside = await self.bot.store.pending_set_aside(channel_id)
+            if set_aside is not None:
+                raise RulesError(set_aside_note(set_aside, starting=False))
+        return require_fight(encounter)
 
     # ------------------------------------------------------------------------------ start and end
 
@@ -198,7 +206,11 @@ class EncounterCog(
                 f"A fight is already running in this channel{gm}. Its GM ends it with `/encounter end` "
                 "before a new one can start."
             ) from None
-        await answer(interaction, started_reply(saved))
+        reply = started_reply(saved)
+        set_aside = await self.bot.store.pending_set_aside(channel_id)
+        if set_aside is not None and await self.bot.store.acknowledge_set_aside(set_aside.id):
+            reply = f"{reply}\n{set_aside_note(set_aside, starting=True)}"
+        await answer(interaction, reply)
         await self.bot.trackers.publish(saved)
 
     @app_commands.command(

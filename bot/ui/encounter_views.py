@@ -18,6 +18,7 @@ from ..encounter.roster import Change, HandedOver, HpChanged, option_changes
 from ..guild_settings import GuildSettings
 from ..rules.cards import Card
 from ..rules.options import DEFAULT_OPTIONS
+from ..store import SetAsideFight
 from .announcements import Announcement
 from .morale_views import proposal_line
 from .tracker import DESCRIPTION_LIMIT, TRACKER_COLOUR, clip, clip_keeping, name, pool_pips, range_lines
@@ -270,3 +271,18 @@ def _shown(value: object) -> str:
 def edit_reply(combatant_name: str, changes: Sequence[Change]) -> str:
     listed = "\n".join(f"- {label}: {_shown(old)} → **{_shown(new)}**" for label, old, new in changes)
     return f"✏️ **{name(combatant_name)}** changed:\n{listed}"
+
+
+def set_aside_note(set_aside: SetAsideFight, *, starting: bool) -> str:
+    """A fight whose stored document could not be read was set aside (kept whole, for whoever runs the
+    bot): say so to the channel, why, and that a new fight starts afresh."""
+    gm = f" (GM <@{set_aside.gm_id}>)" if set_aside.gm_id is not None else ""
+    head = (
+        f"⚠️ The fight that was running here{gm} could not be read ({set_aside.reason}), so it was set aside"
+    )
+    if starting:
+        return f"{head}; it is kept for whoever runs the bot. This new fight starts afresh."
+    return (
+        f"{head}; it is kept for whoever runs the bot. There is no fight in this channel now: the GM "
+        "starts a new one with `/encounter start`."
+    )

@@ -7,6 +7,7 @@ tests do not depend on ``/join``.
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from typing import Any
 
 import pytest
@@ -14,7 +15,7 @@ import pytest
 from bot.rules.dice import RandomDice, ScriptedDice
 
 from .fake_discord import DiscordError, FakeDiscord, FakeUser, World
-from .fights import channel_log, fight_of, join, start, stored_tracker
+from .fights import channel_log, fight_of, join, seed_fight, start, stored_tracker
 from .harness import InteractionResult, RunningBot
 
 
@@ -513,3 +514,28 @@ async def test_gm_without_options_says_who_runs_fights(world: World, start_bot: 
     assert result.ephemeral
     assert f"This fight's GM: <@{world.gm.id}>" in result.content
     assert "Anyone on this server may start a fight" in result.content
+
+
+async def test_a_fight_that_can_no_longer_be_read_is_set_aside_and_the_channel_told(
+    world: World, start_bot: Any, bot_runner: Any
+) -> None:
+    """A hand-edited (or damaged) fight document stopped every command of its channel, a new
+    /encounter start included. It is set aside when read: the channel is told why its fight is gone, and
+    a new one starts, saying so once."""
+    pommel = await start_bot()
+    await seed_fight(pommel, world, players=[(world.player, "Alice")])
+    with sqlite3.connect(bot_runner.database_path) as db:  # someone edits the stored fight by hand
+        [(document,)] = db.execute("SELECT document FROM encounters WHERE channel_id = ?", (world.table.id,))
+        db.execute(
+            "UPDATE encounters SET document = ? WHERE channel_id = ?",
+            (document.replace('"prowess":2', '"prowess":21'), world.table.id),
+        )
+    shown = await pommel.slash("encounter show", user=world.gm)
+    assert shown.ephemeral
+    assert "could not be read" in shown.content
+    assert "the GM starts a new one with `/encounter start`" in shown.content
+    started = await pommel.slash("encounter start", user=world.gm)
+    assert not started.ephemeral, started.content
+    assert "This new fight starts afresh." in started.content
+    again = await pommel.slash("encounter show", user=world.gm)
+    assert "could not be read" not in again.content  # told once; this fight is readable
