@@ -27,6 +27,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/rules_bench.py
 	$(BIN)/python bench/latency.py
 	$(BIN)/python bench/odds_simulation.py
+	$(BIN)/python bench/burst.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis

@@ -1,0 +1,159 @@
+"""Bursts on one channel, and a write blocked by another program: where Discord's 3 s window is kept.
+
+Run on demand (``.venv/bin/python bench/burst.py``), never as a pass/fail test. The real bot, on a real
+SQLite file, against the fake Discord (its spec validation off, as in ``bench/latency.py``).
+
+1. **A burst on one channel**: N players' ``/combatant hp`` on one fight, all at once (a voice table
+   where everyone clicks together). For each N: how many first answers came later than 3 s after the
+   interaction was sent (Discord would have forgotten those: "This interaction failed"), how many were
+   deferred in time (the "thinking" answer, then the reply), and the slowest first answer. Beside it, the
+   same number of "pong" baselines at once.
+2. **A stalled write**: another program holds the database's write lock for 4 s. Meanwhile, in another
+   channel, ``/odds target:`` (a read) and the pong baseline are timed; and the blocked write's own
+   first answer (its deferral) and final answer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sqlite3
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.e2e when run as a script
+
+from bench.latency import add_baseline
+from bot.encounter.document import Encounter
+from bot.rules.dice import RandomDice
+from tests.e2e.fake_discord import FakeChannel, FakeDiscord, FakeUser, build_world
+from tests.e2e.harness import BotRunner, InteractionResult, RunningBot
+from tests.sheets import character
+
+WINDOW = 3.0
+SEATS = 60
+
+
+def first_answer(result: InteractionResult) -> float:
+    """Seconds from sending the interaction to the bot's first callback (its answer or its deferral)."""
+    return result.latency
+
+
+async def seed(pommel: RunningBot, channel: FakeChannel, gm: FakeUser, players: list[FakeUser]) -> None:
+    encounter = Encounter(
+        channel_id=channel.id, guild_id=channel.guild.id if channel.guild else None, gm_id=gm.id
+    )
+    for n, player in enumerate(players[:SEATS]):
+        encounter.join(player.id, character(f"Fighter {n + 1}", hp=999), None)
+    await pommel.bot.store.save_encounter(encounter)
+
+
+async def burst(
+    pommel: RunningBot, channel: FakeChannel, gm: FakeUser, players: list[FakeUser]
+) -> list[InteractionResult]:
+    return list(
+        await asyncio.gather(
+            *(
+                pommel.slash(
+                    "combatant hp",
+                    user=gm,  # the GM may change anyone's HP; a fight seats at most 60
+                    channel=channel,
+                    options={"who": f"Fighter {n % SEATS + 1}", "change": "-1"},
+                    timeout=60,
+                    expect_errors=True,
+                    expect_response=False,
+                )
+                for n, _ in enumerate(players)
+            )
+        )
+    )
+
+
+async def pongs(pommel: RunningBot, channel: FakeChannel, players: list[FakeUser]) -> list[InteractionResult]:
+    return list(
+        await asyncio.gather(
+            *(pommel.slash("bench-ping", user=p, channel=channel, timeout=60) for p in players)
+        )
+    )
+
+
+def describe(label: str, results: list[InteractionResult]) -> str:
+    firsts = [first_answer(r) for r in results if r.callback is not None]
+    missed = sum(1 for r in results if r.callback is None) + sum(1 for t in firsts if t > WINDOW)
+    deferred = sum(1 for r in results if r.callback_type == 5)
+    return (
+        f"{label:<34} {len(results):>5}  missed 3 s: {missed:>4}  deferred: {deferred:>4}  "
+        f"first answer p50 {statistics.median(firsts) * 1e3:>7.1f} ms, max {max(firsts) * 1e3:>7.1f} ms"
+    )
+
+
+async def main(sizes: list[int], hold: float) -> None:
+    async with FakeDiscord(validate_requests=False, validate_responses=False, callback_deadline=None) as fake:
+        world = build_world(fake)
+        table = world.guild.create_text_channel("burst")
+        other = world.guild.create_text_channel("elsewhere")
+        players = [fake.create_user(f"player-{n}") for n in range(max(sizes))]
+        for player in players:
+            world.guild.add_member(player)
+        with tempfile.TemporaryDirectory() as scratch:
+            path = Path(scratch) / "burst.sqlite3"
+            async with BotRunner(fake, path) as runner:
+                pommel = await runner.start_bot(setup=add_baseline, dice=RandomDice.seeded(7))
+                await seed(pommel, table, world.gm, players)
+                await seed(pommel, other, world.gm, players[:2])
+                print(f"1. {'burst on one channel':<31} {'N':>5}")
+                for n in sizes:
+                    print(describe("   pong (baseline), at once", await pongs(pommel, other, players[:n])))
+                    print(
+                        describe(
+                            "   /combatant hp, one fight, at once",
+                            await burst(pommel, table, world.gm, players[:n]),
+                        )
+                    )
+                print(f"\n2. another program holds the write lock for {hold:.1f} s")
+                holder = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+                holder.execute("BEGIN IMMEDIATE")
+                blocked = asyncio.create_task(burst(pommel, table, world.gm, players[:1]))
+                await asyncio.sleep(0.3)
+                reads, baseline = [], []
+                for _ in range(20):
+                    odds = await pommel.slash(
+                        "odds",
+                        user=players[0],
+                        channel=other,
+                        options={"target": "Fighter 2", "who": "Fighter 1"},
+                        timeout=60,
+                    )
+                    reads.append(first_answer(odds))
+                    baseline.append(
+                        first_answer(await pommel.slash("bench-ping", user=players[0], channel=other))
+                    )
+                released = asyncio.get_running_loop().call_later(hold, lambda: holder.execute("ROLLBACK"))
+                [result] = await blocked
+                released.cancel()
+                holder.close()
+                read, pong = statistics.median(reads), statistics.median(baseline)
+                print(
+                    f"   /odds in another channel meanwhile: p50 {read * 1e3:.1f} ms "
+                    f"(pong {pong * 1e3:.1f} ms; x{read / pong:.2f})"
+                )
+                final = result.content.splitlines()[0] if result.content else "(no answer)"
+                print(
+                    f"   the blocked write: first answer after {first_answer(result):.2f} s "
+                    f"(type {result.callback_type}), then: {final[:100]}"
+                )
+                fake.take_problems()
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--sizes", default="10,50,140,300,600", help="burst sizes (default 10,50,140,300,600)"
+    )
+    parser.add_argument("--hold", type=float, default=4.0, help="seconds the write lock is held (default 4)")
+    args = parser.parse_args()
+    logging.basicConfig(level=logging.ERROR)
+    asyncio.run(main([int(n) for n in args.sizes.split(",")], args.hold))
