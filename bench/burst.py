@@ -26,7 +26,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.e2e when run as a script
 
-from bench.latency import add_baseline
+from latency import add_baseline
+
 from bot.encounter.document import Encounter
 from bot.rules.dice import RandomDice
 from tests.e2e.fake_discord import FakeChannel, FakeDiscord, FakeUser, build_world
