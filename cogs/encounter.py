@@ -13,7 +13,7 @@ from __future__ import annotations
 import io
 import logging
 import re
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import discord
@@ -23,7 +23,6 @@ from discord.ext import commands
 from bot.app import Pommel
 from bot.encounter import roster
 from bot.encounter.document import Encounter
-from bot.encounter.done import Done
 from bot.encounter.errors import NoFight
 from bot.encounter.permissions import is_gm, require_fight
 from bot.encounter.records import DefensePolicy
@@ -40,7 +39,7 @@ from bot.interactions import (
 from bot.rules.errors import RulesError
 from bot.rules.options import BashCritical, CriticalDamage, MissileTie
 from bot.rules.turns import ClaimPause
-from bot.store import MAX_LOG_PAGE, LogEntry, StaleEncounter, Store
+from bot.store import MAX_LOG_PAGE, LogEntry, StaleEncounter, Store, log_entries
 from bot.ui.encounter_views import (
     RULE_OPTION_HELP,
     TABLE_OPTION_HELP,
@@ -77,24 +76,6 @@ from bot.ui.tracker import TRACKER_COLOUR
 
 def _choices(enum: type[Any]) -> list[app_commands.Choice[str]]:
     return [app_commands.Choice(name=member.value, value=member.value) for member in enum]
-
-
-def log_entries(
-    done: Done[Any], guild_id: int, channel_id: int, user_id: int, *, at: datetime | None = None
-) -> list[LogEntry]:
-    """An operation's log lines as the store's entries, for a change not made by ``Store.change``."""
-    return [
-        LogEntry(
-            at=at if at is not None else datetime.now(UTC),
-            guild_id=guild_id,
-            channel_id=channel_id,
-            user_id=user_id,
-            kind=done.kind,
-            text=line,
-            data=dict(done.data),
-        )
-        for line in done.log
-    ]
 
 
 logger = logging.getLogger(__name__)

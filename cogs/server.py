@@ -15,8 +15,8 @@ from discord.ext import commands
 from bot.app import Pommel
 from bot.encounter import roster
 from bot.interactions import actor_of, answer, encounter_place
+from bot.store import log_entries
 from bot.ui.encounter_views import gm_role_reply
-from cogs.encounter import log_entries
 
 
 @app_commands.guild_only()

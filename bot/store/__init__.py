@@ -25,6 +25,7 @@ from .base import (
     Store,
     StoreBusy,
     StoreUnavailable,
+    log_entries,
 )
 from .sqlite import SqliteStore
 
@@ -46,6 +47,7 @@ __all__ = [
     "Store",
     "StoreBusy",
     "StoreUnavailable",
+    "log_entries",
     "open_store",
 ]
 

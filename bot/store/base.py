@@ -27,7 +27,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Annotated, TypeVar
+from typing import Annotated, Any, TypeVar
 
 from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field, JsonValue
 
@@ -225,6 +225,25 @@ class EncounterChange:
     events: tuple[LogEntry, ...] = ()
 
 
+def log_entries(
+    done: Done[Any], guild_id: int | None, channel_id: int, user_id: int, *, at: datetime | None = None
+) -> list[LogEntry]:
+    """An operation's log lines as the store's entries (:meth:`Store.change` writes them with its change;
+    a command that saves otherwise hands them to the save)."""
+    return [
+        LogEntry(
+            at=at if at is not None else datetime.now(UTC),
+            guild_id=guild_id,
+            channel_id=channel_id,
+            user_id=user_id,
+            kind=done.kind,
+            text=line,
+            data=dict(done.data),
+        )
+        for line in done.log
+    ]
+
+
 class Store(ABC):
     """Fights, the log, characters and guild settings; see the module's docstring for the promises.
 
@@ -301,17 +320,7 @@ class Store(ABC):
                 raise NoFight()
             outcome = operation(current)
             done.append((current, outcome))
-            events = tuple(
-                LogEntry(
-                    guild_id=current.guild_id,
-                    channel_id=channel_id,
-                    user_id=user_id,
-                    kind=outcome.kind,
-                    text=line,
-                    data=dict(outcome.data),
-                )
-                for line in outcome.log
-            )
+            events = tuple(log_entries(outcome, current.guild_id, channel_id, user_id))
             return EncounterChange(None if outcome.end else current, events)
 
         saved = await self.update_encounter(channel_id, apply)
