@@ -257,9 +257,12 @@ class SqliteStore(Store):
         self._closed = True
         try:
             # aiosqlite closes after the calls already queued, so a transaction in progress finishes first.
-            if self._reader is not None:
-                await self._reader.close()
-            await self._db.close()
+            for connection in (self._reader, self._db):
+                if connection is not None:
+                    await connection.close()
+                    # aiosqlite returns before its thread has ended; wait for it, so that nothing of the
+                    # store keeps the process up once close() has returned.
+                    await asyncio.to_thread(connection._thread.join, 5)
         finally:
             _unlock(self._lock)
             self._lock = None
