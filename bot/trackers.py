@@ -99,6 +99,10 @@ class TrackerBoard:
         self._drawn[fight] = max(self._drawn.get(fight, -1), saved.version)
         return saved
 
+    def reopened(self, encounter: Encounter) -> None:
+        """An ended fight was brought back (``/encounter reopen``): it may be drawn again."""
+        self._ended.discard((encounter.channel_id, encounter.started_at))
+
     async def close(self, encounter: Encounter, summary: str) -> None:
         """The fight ended: its tracker shows the summary and loses its buttons, for good."""
         fight = (encounter.channel_id, encounter.started_at)

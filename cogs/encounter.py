@@ -1,11 +1,15 @@
-"""``/encounter start | end | show | log | options | gm``: a channel's fight from its start to its summary.
+"""``/encounter start | end | reopen | show | log | history | options | gm``: a channel's fight from its
+start to its summary, and after.
 
 One fight per channel (or thread). Whoever starts it is its GM (when the server sets a GM role with
 ``/server gm_role``, only members with it may); the GM changes its options, hands it on, and ends it:
 ``/encounter end`` asks first, privately, and the GM's click on "End the fight" (:class:`EndButton`)
 ends it, then posts the summary with the log attached (private rolls without their dice) and sends the
 GM the whole log. The log stays in the store: ``/encounter log`` in a channel whose fight ended gives
-that fight's log again, as a file. What these change is in :mod:`bot.encounter.roster`.
+that fight's log again, as a file. The ended fight is kept whole too (the channel's last
+:data:`~bot.store.ENDED_KEPT`): ``/encounter history`` lists them with a button for each one's log
+(:class:`HistoryButton`), and ``/encounter reopen`` brings the last one back, as it ended. What these
+change is in :mod:`bot.encounter.roster`.
 """
 
 from __future__ import annotations
@@ -39,7 +43,7 @@ from bot.interactions import (
 from bot.rules.errors import RulesError
 from bot.rules.options import BashCritical, CriticalDamage, MissileTie
 from bot.rules.turns import ClaimPause
-from bot.store import MAX_LOG_PAGE, LogEntry, StaleEncounter, Store, log_entries
+from bot.store import MAX_LOG_PAGE, EndedGone, LogEntry, StaleEncounter, Store, log_entries
 from bot.ui.encounter_views import (
     RULE_OPTION_HELP,
     TABLE_OPTION_HELP,
@@ -47,6 +51,7 @@ from bot.ui.encounter_views import (
     options_changed_reply,
     options_embed,
     overview_embed,
+    reopened_reply,
     set_aside_note,
     started_reply,
     who_runs_fights,
@@ -56,6 +61,7 @@ from bot.ui.fight_log import (
     ALREADY_ENDED,
     END_BUTTON,
     FIGHT_GOES_ON,
+    HISTORY_BUTTON,
     LOG_DEFAULT,
     LOG_MAX,
     end_confirmation,
@@ -65,6 +71,7 @@ from bot.ui.fight_log import (
     fight_summary,
     full_copy_note,
     hidden_private,
+    history_reply,
     is_private,
     log_filename,
     log_lines,
@@ -79,6 +86,10 @@ def _choices(enum: type[Any]) -> list[app_commands.Choice[str]]:
 
 
 logger = logging.getLogger(__name__)
+
+REOPENING = "the last one can be reopened"
+NOTHING_TO_REOPEN = "No fight has ended in this channel that could be reopened."
+FORGOTTEN = "That fight is no longer kept here (it was reopened, or more have ended since)."
 
 CLOCK_SLACK = timedelta(minutes=1)
 """How much older than a fight's start an entry logged after it may be (two commands at the same moment
@@ -154,9 +165,11 @@ class EncounterCog(
 
     async def cog_load(self) -> None:
         self.bot.buttons.route(EndButton, self.end_button)
+        self.bot.buttons.route(HistoryButton, self.history_button)
 
     async def cog_unload(self) -> None:
         self.bot.buttons.unroute(EndButton)
+        self.bot.buttons.unroute(HistoryButton)
 
     async def load(self, interaction: discord.Interaction) -> Encounter:
         """The channel's running fight; with none, the refusal also says when the one that was here
@@ -181,18 +194,22 @@ class EncounterCog(
         try:
             saved = await self.bot.store.save_encounter(encounter, events=events)
         except StaleEncounter:
-            running = await self.bot.store.load_encounter(channel_id)
-            gm = f" (GM: <@{running.gm_id}>)" if running is not None else ""
-            raise RulesError(
-                f"A fight is already running in this channel{gm}. Its GM ends it with `/encounter end` "
-                "before a new one can start."
-            ) from None
+            raise await self.already_running(channel_id, "a new one can start") from None
         reply = started_reply(saved)
         set_aside = await self.bot.store.pending_set_aside(channel_id)
         if set_aside is not None and await self.bot.store.acknowledge_set_aside(set_aside.id):
             reply = f"{reply}\n{set_aside_note(set_aside, starting=True)}"
         await answer(interaction, reply)
         await self.bot.trackers.publish(saved)
+
+    async def already_running(self, channel_id: int, before: str) -> RulesError:
+        """The refusal of a fight where one is running, naming its GM."""
+        running = await self.bot.store.load_encounter(channel_id)
+        gm = f" (GM: <@{running.gm_id}>)" if running is not None else ""
+        return RulesError(
+            f"A fight is already running in this channel{gm}. Its GM ends it with `/encounter end` "
+            f"before {before}."
+        )
 
     @app_commands.command(
         name="end", description="GM: end this fight (asks first); posts the summary and the log"
@@ -320,30 +337,86 @@ class EncounterCog(
         await answer(interaction, embed=embed, ephemeral=True)
 
     async def ended_log(self, interaction: discord.Interaction, channel_id: int) -> None:
-        """The channel's last ended fight's log as a file, privately: the whole log for that fight's GM
-        and for Manage Server, the reader's own private rolls and others' without their dice otherwise."""
+        """The channel's last ended fight's log as a file, privately (see :meth:`send_ended_log`)."""
         last = await last_ended_fight(self.bot.store, channel_id)
         if last is None:
             raise NoFight()
         ended, end_entry = last
+        await self.send_ended_log(interaction, channel_id, ended, end_entry.at, end_entry.id, last=True)
+
+    async def send_ended_log(
+        self,
+        interaction: discord.Interaction,
+        channel_id: int,
+        ended: EndedFight,
+        ended_at: datetime,
+        through: int | None,
+        *,
+        last: bool,
+    ) -> None:
+        """An ended fight's log as a file, privately: the whole log for that fight's GM and for Manage
+        Server, the reader's own private rolls and others' without their dice otherwise."""
         actor = actor_of(interaction)
         full = actor.user_id == ended.gm_id or actor.manages_server
-        entries = await fight_log(self.bot.store, channel_id, ended.started_at, through=end_entry.id)
+        entries = await fight_log(self.bot.store, channel_id, ended.started_at, through=through)
         hidden = hidden_private(entries, reader=actor.user_id, full=full)
         file = log_file(
             ended,
             entries,
             channel=channel_label(interaction, channel_id),
-            ended_at=end_entry.at,
+            ended_at=ended_at,
             reader=actor.user_id,
             full=full,
         )
         await answer(
             interaction,
-            ended_log_reply(ended, end_entry.at, full=full, hidden=hidden),
+            ended_log_reply(ended, ended_at, full=full, hidden=hidden, last=last),
             file=file,
             ephemeral=True,
         )
+
+    # ------------------------------------------------------------------------------ after the fight
+
+    @app_commands.command(
+        name="history", description="The fights that ended in this channel, with their logs to download"
+    )
+    async def history(self, interaction: discord.Interaction) -> None:
+        _, channel_id = encounter_place(interaction)
+        content, view = history_reply(await self.bot.store.ended_encounters(channel_id))
+        await answer(interaction, content, ephemeral=True, **({"view": view} if view is not None else {}))
+
+    async def history_button(self, interaction: discord.Interaction, button: HistoryButton) -> None:
+        """One ended fight's log, from ``/encounter history``'s list (the list stays as it is)."""
+        _, channel_id = encounter_place(interaction)
+        kept = await self.bot.store.ended_encounter(button.ended)
+        if kept is None or kept.encounter is None or kept.channel_id != channel_id:
+            raise RulesError(FORGOTTEN)
+        ended = EndedFight.of(kept.encounter)
+        await self.send_ended_log(interaction, channel_id, ended, kept.ended_at, kept.last_log_id, last=False)
+
+    @app_commands.command(
+        name="reopen", description="GM: bring back the last fight that ended here, as it ended"
+    )
+    async def reopen(self, interaction: discord.Interaction) -> None:
+        _, channel_id = encounter_place(interaction)
+        last = await self.bot.store.ended_encounters(channel_id, limit=1)
+        kept = await self.bot.store.ended_encounter(last[0].id) if last else None
+        if kept is None or kept.encounter is None:
+            if await self.bot.store.load_encounter(channel_id) is not None:
+                raise await self.already_running(channel_id, REOPENING)
+            raise RulesError(NOTHING_TO_REOPEN)
+        actor, by = actor_of(interaction), interaction.user.display_name
+        reopened = roster.reopen(kept.encounter, actor, by)
+        events = log_entries(reopened, kept.guild_id, channel_id, actor.user_id)
+        try:
+            saved = await self.bot.store.reopen_encounter(kept, events=events)
+        except StaleEncounter:
+            raise await self.already_running(channel_id, REOPENING) from None
+        except EndedGone:
+            raise RulesError(NOTHING_TO_REOPEN) from None
+        await answer(interaction, reopened_reply(saved, by, kept.ended_at))
+        self.bot.trackers.reopened(saved)
+        await self.bot.trackers.publish(saved, repost=True)
 
     # ------------------------------------------------------------------------------ options
 
@@ -448,6 +521,16 @@ class EndButton(
         self.fight = match["fight"]
         self.version = int(match["version"])
         self.action = match["action"]
+
+
+class HistoryButton(
+    PommelButton, discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=HISTORY_BUTTON
+):
+    """A download button of ``/encounter history``: the ended fight's id in the store."""
+
+    def __init__(self, match: re.Match[str]) -> None:
+        super().__init__(match)
+        self.ended = int(match["ended"])
 
 
 async def setup(bot: Pommel) -> None:

@@ -442,6 +442,10 @@ def ended_log_line(by: str, rounds: int) -> str:
     return f"{by} ended the fight after {rounds} round{'' if rounds == 1 else 's'}"
 
 
+def reopened_log_line(by: str) -> str:
+    return f"{by} reopened the fight"
+
+
 def option_label(field: str) -> str:
     return field.replace("_", " ")
 

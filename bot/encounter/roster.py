@@ -46,6 +46,7 @@ from .log_lines import (
     npcs_added_log_line,
     npcs_removed_log_line,
     options_log_line,
+    reopened_log_line,
     started_log_line,
 )
 from .morale import group_snapshot, propose_checks
@@ -169,6 +170,14 @@ def end(
     ended = EndedFight.of(encounter)
     line = ended_log_line(by, encounter.initiative.round)
     return Done(ended, log=[line], end=True, data={ENDED: ended.model_dump(mode="json")})
+
+
+def reopen(ended: Encounter, actor: Actor, by: str) -> Done[Encounter]:
+    """The GM of an ended fight (or Manage Server) brings it back, exactly as it ended (the store saves it
+    at the version after the one it ended at, so what was drawn before the end stays stale), with the
+    line "X reopened the fight". Refused to anyone else; the store refuses it while a fight runs."""
+    require_gm(ended, actor, "reopen it")
+    return Done(ended, log=[reopened_log_line(by)])
 
 
 def option_changes(old: BaseModel, new: BaseModel) -> list[Change]:

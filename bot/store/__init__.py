@@ -11,12 +11,15 @@ from pathlib import Path
 from ..characters import Character
 from ..guild_settings import GuildSettings
 from .base import (
+    ENDED_KEPT,
     MAX_LOG_PAGE,
     CharacterTaken,
     DatabaseDamaged,
     DatabaseInUse,
     DatabaseTooNew,
     EncounterChange,
+    EndedEncounter,
+    EndedGone,
     InvalidDocument,
     LogEntry,
     SetAsideFight,
@@ -30,6 +33,7 @@ from .base import (
 from .sqlite import SqliteStore
 
 __all__ = [
+    "ENDED_KEPT",
     "MAX_LOG_PAGE",
     "Character",
     "CharacterTaken",
@@ -37,6 +41,8 @@ __all__ = [
     "DatabaseInUse",
     "DatabaseTooNew",
     "EncounterChange",
+    "EndedEncounter",
+    "EndedGone",
     "GuildSettings",
     "InvalidDocument",
     "LogEntry",

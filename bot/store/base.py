@@ -130,6 +130,42 @@ class SetAsideFight:
     acknowledged: bool
 
 
+ENDED_KEPT = 20
+"""How many ended fights a channel keeps (:meth:`Store.ended_encounters`); an end beyond it forgets the
+oldest. Their log lines stay in the log whatever happens."""
+
+
+@dataclass(frozen=True, slots=True)
+class EndedEncounter:
+    """A fight that ended in a channel, as kept by the end (see :meth:`Store.ended_encounters`).
+
+    ``version`` is the version it ended at; ``last_log_id`` the channel's last log id at its end (its log
+    is the channel's entries from ``started_at`` up to it). ``encounter`` is the fight as it ended, with
+    ``version`` set: only :meth:`Store.ended_encounter` reads it (None in a list).
+    """
+
+    id: int
+    channel_id: int
+    guild_id: int | None
+    gm_id: int
+    started_at: datetime
+    ended_at: datetime
+    rounds: int
+    version: int
+    last_log_id: int
+    encounter: Encounter | None = None
+
+
+class EndedGone(RulesError):
+    """A reopen of an ended fight that is no longer kept (reopened by another, or forgotten); nothing
+    was written."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "That ended fight is no longer kept (it was reopened meanwhile); nothing was changed."
+        )
+
+
 class StoreBusy(RulesError):
     """A write that could not start in time: another program holds the database's write lock."""
 
@@ -378,10 +414,35 @@ class Store(ABC):
 
     @abstractmethod
     async def delete_encounter(self, encounter: Encounter, *, events: Sequence[LogEntry] = ()) -> None:
-        """End the channel's fight and log ``events`` in one transaction, if ``encounter`` is not stale.
+        """End the channel's fight and log ``events`` in one transaction, if ``encounter`` is not stale; the
+        fight is kept among the channel's ended ones (:meth:`ended_encounters`) in that transaction.
 
         Raises :class:`StaleEncounter` when the stored version is not ``encounter.version`` (or the
         fight is gone), writing nothing.
+        """
+
+    @abstractmethod
+    async def ended_encounters(self, channel_id: int, limit: int = ENDED_KEPT) -> list[EndedEncounter]:
+        """The channel's ended fights, newest first, at most ``limit``, without their documents.
+
+        :meth:`delete_encounter` (and an end through :meth:`update_encounter`) keeps the fight it ends, in
+        its transaction; a channel keeps its last :data:`ENDED_KEPT`.
+        """
+
+    @abstractmethod
+    async def ended_encounter(self, ended_id: int) -> EndedEncounter | None:
+        """One ended fight with its document read back (``encounter``), or None when it is not kept.
+
+        Raises :class:`~bot.rules.errors.RulesError` when the kept document no longer reads."""
+
+    @abstractmethod
+    async def reopen_encounter(self, ended: EndedEncounter, *, events: Sequence[LogEntry] = ()) -> Encounter:
+        """Bring an ended fight back as its channel's fight, exactly as it ended, at the version after the
+        one it ended at, and log ``events``, in one transaction; it is no longer among the ended ones.
+
+        Raises :class:`StaleEncounter` (``expected`` 0) when the channel has a fight, and
+        :class:`EndedGone` when that ended fight is no longer kept, writing nothing. Returns the fight
+        as saved.
         """
 
     @abstractmethod

@@ -28,6 +28,7 @@ channel, so one bad document never stops the bot nor its channel.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 import os
@@ -47,13 +48,17 @@ from pydantic import JsonValue, TypeAdapter, ValidationError
 from ..characters import Character, name_key
 from ..encounter.document import Encounter
 from ..guild_settings import GuildSettings
+from ..rules.errors import RulesError
 from .base import (
+    ENDED_KEPT,
     MAX_LOG_PAGE,
     CharacterTaken,
     DatabaseDamaged,
     DatabaseInUse,
     DatabaseTooNew,
     EncounterChange,
+    EndedEncounter,
+    EndedGone,
     LogEntry,
     SetAsideFight,
     StaleCharacter,
@@ -420,6 +425,61 @@ class SqliteStore(Store):
                 reason,
             )
 
+    # ------------------------------------------------------------------------------ ended fights
+
+    async def ended_encounters(self, channel_id: int, limit: int = ENDED_KEPT) -> list[EndedEncounter]:
+        rows = await self._fetch_all(
+            f"SELECT {_ENDED_COLUMNS} FROM ended_encounters WHERE channel_id = ? ORDER BY id DESC LIMIT ?",
+            (channel_id, limit),
+        )
+        return [_ended(row) for row in rows]
+
+    async def ended_encounter(self, ended_id: int) -> EndedEncounter | None:
+        rows = await self._fetch_all(
+            f"SELECT {_ENDED_COLUMNS}, document FROM ended_encounters WHERE id = ?", (ended_id,)
+        )
+        if not rows:
+            return None
+        ended = _ended(rows[0])
+        try:
+            encounter = _fight(ended.version, rows[0][-1])
+        except ValidationError as error:
+            reason = "; ".join(problems(error, rows[0][-1], FIGHT))
+            unreadable = f"That ended fight was kept in a form that no longer reads ({reason})."
+            raise RulesError(unreadable) from None
+        return dataclasses.replace(ended, encounter=encounter)
+
+    async def reopen_encounter(self, ended: EndedEncounter, *, events: Sequence[LogEntry] = ()) -> Encounter:
+        rows = _log_rows(events)
+        version = ended.version + 1
+
+        def reopen(db: sqlite3.Connection) -> str:
+            kept = db.execute("SELECT document FROM ended_encounters WHERE id = ?", (ended.id,)).fetchone()
+            if kept is None:
+                raise EndedGone()
+            cursor = db.execute(
+                "INSERT INTO encounters (channel_id, guild_id, version, document, updated_at)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (channel_id) DO NOTHING",
+                (ended.channel_id, ended.guild_id, version, kept[0], _now()),
+            )
+            if cursor.rowcount != 1:
+                running = db.execute(
+                    "SELECT version FROM encounters WHERE channel_id = ?", (ended.channel_id,)
+                ).fetchone()
+                raise StaleEncounter(ended.channel_id, 0, None if running is None else int(running[0]))
+            db.execute("DELETE FROM ended_encounters WHERE id = ?", (ended.id,))
+            _insert_log(db, rows)
+            return str(kept[0])
+
+        try:
+            document = await self._transaction(reopen)
+        except StaleEncounter:
+            # As for a new fight: an unreadable one in the way is set aside by loading it, then this goes on.
+            if await self.load_encounter(ended.channel_id) is not None:
+                raise
+            document = await self._transaction(reopen)
+        return _fight(version, document)
+
     async def pending_set_aside(self, channel_id: int) -> SetAsideFight | None:
         rows = await self._fetch_all(
             "SELECT id, channel_id, guild_id, gm_id, version, reason, set_aside_at, acknowledged_at"
@@ -712,13 +772,56 @@ def _write_fight(
 
 
 def _delete_fight(db: sqlite3.Connection, encounter: Encounter, rows: list[_LogRow]) -> None:
+    """End the fight (compare-and-set on its version) and log ``rows``; the fight, its document as
+    stored, is kept in ``ended_encounters`` with the channel's last log id, and the channel keeps its
+    last :data:`ENDED_KEPT` ended fights."""
+    _insert_log(db, rows)
+    channel_id, version = encounter.channel_id, encounter.version
+    last_log_id = db.execute(
+        "SELECT COALESCE(MAX(id), 0) FROM log WHERE channel_id = ?", (channel_id,)
+    ).fetchone()[0]
+    ended_at = rows[-1][0] if rows else _now()
     cursor = db.execute(
-        "DELETE FROM encounters WHERE channel_id = ? AND version = ?",
-        (encounter.channel_id, encounter.version),
+        "INSERT INTO ended_encounters"
+        " (channel_id, guild_id, gm_id, started_at, ended_at, rounds, version, last_log_id, document)"
+        " SELECT channel_id, guild_id, ?, ?, ?, ?, version, ?, document FROM encounters"
+        " WHERE channel_id = ? AND version = ?",
+        (
+            encounter.gm_id,
+            encounter.started_at.isoformat(),
+            ended_at,
+            encounter.initiative.round,
+            last_log_id,
+            channel_id,
+            version,
+        ),
     )
     if cursor.rowcount != 1:
         raise _stale(db, encounter)
-    _insert_log(db, rows)
+    db.execute("DELETE FROM encounters WHERE channel_id = ? AND version = ?", (channel_id, version))
+    db.execute(
+        "DELETE FROM ended_encounters WHERE channel_id = ? AND id NOT IN"
+        " (SELECT id FROM ended_encounters WHERE channel_id = ? ORDER BY id DESC LIMIT ?)",
+        (channel_id, channel_id, ENDED_KEPT),
+    )
+
+
+_ENDED_COLUMNS = "id, channel_id, guild_id, gm_id, started_at, ended_at, rounds, version, last_log_id"
+
+
+def _ended(row: sqlite3.Row) -> EndedEncounter:
+    """A row of ``ended_encounters`` (:data:`_ENDED_COLUMNS` first), without its document."""
+    return EndedEncounter(
+        id=row[0],
+        channel_id=row[1],
+        guild_id=row[2],
+        gm_id=row[3],
+        started_at=datetime.fromisoformat(row[4]),
+        ended_at=datetime.fromisoformat(row[5]),
+        rounds=row[6],
+        version=row[7],
+        last_log_id=row[8],
+    )
 
 
 def _stored_character(db: sqlite3.Connection, guild_id: int, user_id: int, key: str) -> Character | None:

@@ -8,6 +8,7 @@ so it cannot break the formatting; mentions are text only, as the bot pings nobo
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 
 import discord
 
@@ -181,6 +182,18 @@ def started_reply(encounter: Encounter) -> str:
     return (
         f"⚔️ A fight starts here, run by <@{encounter.gm_id}>. Players join with `/join`; "
         "the GM adds NPCs with `/npc add` and deals round 1 from the tracker."
+    )
+
+
+def reopened_reply(encounter: Encounter, by: str, ended_at: datetime) -> str:
+    """``/encounter reopen``: the fight is back as it ended."""
+    people = len(encounter.combatants)
+    rounds = encounter.initiative.round
+    when = f"in round {rounds}" if rounds else "before round 1"
+    return (
+        f"↩️ {name(by)} reopened the fight run by <@{encounter.gm_id}> that ended "
+        f"<t:{int(ended_at.timestamp())}:R>: it is back as it ended, {when}, with {people} "
+        f"combatant{'' if people == 1 else 's'}. Its tracker is posted below."
     )
 
 

@@ -18,7 +18,7 @@ from discord.utils import escape_markdown
 
 from ..encounter.roster import EndAsked, EndedFight, FinalState
 from ..rules.initiative import fight_duration
-from ..store import LogEntry
+from ..store import ENDED_KEPT, EndedEncounter, LogEntry
 from .tracker import DESCRIPTION_LIMIT, clip, name
 
 LOG_DEFAULT = 15
@@ -34,8 +34,12 @@ was drawn for, so a click ends that fight as the GM saw it, or nothing."""
 
 LOG_KEPT = (
     "Its log is kept: `/encounter log` in this channel gives it to you again as a file, until a new "
-    "fight starts here."
+    "fight starts here, and `/encounter history` afterwards."
 )
+
+HISTORY_BUTTON = re.compile(r"pommel:history:(?P<ended>\d+)")
+"""A download button of ``/encounter history`` (:class:`cogs.encounter.HistoryButton`): the ended fight's
+id in the store."""
 
 
 def is_private(entry: LogEntry) -> bool:
@@ -86,8 +90,8 @@ def end_confirmation(asked: EndAsked) -> tuple[str, discord.ui.View]:
         [
             f"**End this fight?** It has run {_rounds(asked.rounds)}, with {people} in it.",
             "Ending it posts the summary (everyone's HP) here with the log attached, private rolls "
-            "without their dice; closes the tracker; and sends you the full log privately. The fight "
-            "cannot be taken up again. " + LOG_KEPT,
+            "without their dice; closes the tracker; and sends you the full log privately. "
+            "`/encounter reopen` brings it back if you end it by mistake. " + LOG_KEPT,
         ]
     )
     view = discord.ui.View(timeout=None)
@@ -135,12 +139,15 @@ def end_not_shown(missing: Sequence[str], failure: str) -> str:
     )
 
 
-def ended_log_reply(ended: EndedFight, ended_at: datetime, *, full: bool, hidden: int) -> str:
-    """What comes with the log file of the channel's last fight, once it ended."""
+def ended_log_reply(
+    ended: EndedFight, ended_at: datetime, *, full: bool, hidden: int, last: bool = True
+) -> str:
+    """What comes with the log file of an ended fight: the channel's last (``last``), or one of
+    ``/encounter history``."""
     when = f"<t:{int(ended_at.timestamp())}:R>"
+    which = "the last fight in this channel" if last else "a fight in this channel"
     lines = [
-        f"📜 The log of the last fight in this channel (GM <@{ended.gm_id}>), which ended {when} after "
-        f"{_rounds(ended.rounds)}."
+        f"📜 The log of {which} (GM <@{ended.gm_id}>), which ended {when} after {_rounds(ended.rounds)}."
     ]
     if full:
         lines.append("It is the whole log, private rolls included.")
@@ -149,6 +156,27 @@ def ended_log_reply(ended: EndedFight, ended_at: datetime, *, full: bool, hidden
             f"Other players' private rolls ({hidden}) are in it without their dice; the GM's copy has them."
         )
     return "\n".join(lines)
+
+
+def history_reply(ended: Sequence[EndedEncounter]) -> tuple[str, discord.ui.View | None]:
+    """``/encounter history``: the channel's ended fights, newest first, each with a button that gives
+    its log as a file."""
+    if not ended:
+        return f"No fight has ended in this channel yet (it keeps its last {ENDED_KEPT}).", None
+    lines = [f"📚 **Fights that ended in this channel**, newest first (the last {ENDED_KEPT} are kept):"]
+    view = discord.ui.View(timeout=None)
+    for number, fight in enumerate(ended, start=1):
+        lines.append(
+            f"**{number}.** Started <t:{int(fight.started_at.timestamp())}:f>, ended "
+            f"<t:{int(fight.ended_at.timestamp())}:R> after {_rounds(fight.rounds)} · GM <@{fight.gm_id}>"
+        )
+        view.add_item(
+            discord.ui.Button[discord.ui.View](
+                label=f"Log {number}", emoji="📜", custom_id=f"pommel:history:{fight.id}"
+            )
+        )
+    lines.append("A button gives that fight's log as a file, privately.")
+    return "\n".join(lines), view
 
 
 # ----------------------------------------------------------------------------- the log in a channel

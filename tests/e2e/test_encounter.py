@@ -308,6 +308,119 @@ async def test_an_ended_fights_log_can_be_downloaded_again(world: World, start_b
     assert "*(a private roll by Bob)*" in text
 
 
+def history_buttons(listed: InteractionResult) -> list[str]:
+    assert listed.message is not None, listed.content
+    return [custom_id for custom_id in listed.message.custom_ids() if custom_id.startswith("pommel:history:")]
+
+
+async def test_history_lists_the_ended_fights_and_gives_each_ones_log(world: World, start_bot: Any) -> None:
+    """/encounter history, for anyone and privately: the channel's ended fights, newest first, each with a
+    button for its log: the whole log for its GM and Manage Server, others' private rolls without
+    their dice for a player."""
+    pommel = await start_bot(dice=ScriptedDice([17, 6, 3]))
+    none = await pommel.slash("encounter history", user=world.player)
+    assert none.ephemeral
+    assert "No fight has ended in this channel yet (it keeps its last 20)." in none.content
+    await start(pommel, world)
+    await pommel.slash("roll dice", user=world.player2, options={"expression": "1d20 hush", "private": True})
+    await pommel.slash("roll dice", user=world.player, options={"expression": "1d20 mine", "private": True})
+    await end_fight(pommel, world)
+    await asyncio.sleep(0.002)  # the next fight starts at another millisecond
+    await start(pommel, world, world.player)
+    await pommel.slash("roll dice", user=world.player, options={"expression": "1d4 second"})
+    await end_fight(pommel, world, world.player)
+
+    listed = await pommel.slash("encounter history", user=world.player)
+    assert listed.ephemeral
+    assert "**Fights that ended in this channel**, newest first (the last 20 are kept):" in listed.content
+    first_line, second_line = [line for line in listed.content.splitlines() if line.startswith("**")]
+    assert first_line.startswith("**1.** Started <t:")
+    assert f"after 0 rounds · GM <@{world.player.id}>" in first_line
+    assert f"GM <@{world.gm.id}>" in second_line
+    newest, oldest = history_buttons(listed)
+
+    second = await pommel.click(listed, newest, user=world.player)
+    assert second.ephemeral
+    assert "The log of a fight in this channel" in second.content
+    assert second.message is not None
+    [mine] = second.message.attachments
+    assert "1d4 second = 3" in mine.data.decode()
+    assert "hush" not in mine.data.decode()
+
+    for user in (world.gm, world.admin):
+        theirs = await pommel.slash("encounter history", user=user)
+        assert history_buttons(theirs) == [newest, oldest]
+        whole = await pommel.click(theirs, oldest, user=user)
+        assert "It is the whole log, private rolls included." in whole.content
+        assert whole.message is not None
+        [full] = whole.message.attachments
+        assert full.filename.endswith("-full.md")
+        text = full.data.decode()
+        assert "Bob rolled 1d20 hush = 17 *(private)*" in text
+        assert "Gamemaster ended the fight after 0 rounds" in text
+        assert "second" not in text  # the next fight's
+
+    player = await pommel.click(listed, oldest, user=world.player)
+    assert "Other players' private rolls (1) are in it without their dice" in player.content
+    assert player.message is not None
+    [own] = player.message.attachments
+    assert not own.filename.endswith("-full.md")
+    assert "Alice rolled 1d20 mine = 6 *(private)*" in own.data.decode()
+    assert "*(a private roll by Bob)*" in own.data.decode()
+    assert "hush" not in own.data.decode()
+
+
+async def test_reopen_brings_the_last_fight_back_as_it_ended(world: World, start_bot: Any) -> None:
+    """The GM's /encounter reopen: the fight is back exactly as it ended (at a new version), its tracker
+    posted anew, "X reopened the fight" logged; a confirmation from before the end stays stale."""
+    pommel = await start_bot()
+    await start(pommel, world)
+    await join(pommel, world, world.player, "Alice")
+    await pommel.slash("npc add", user=world.gm, options={"template": "bandit", "count": 2})
+    await pommel.slash("combatant hp", user=world.gm, options={"who": "Bandit 1", "change": "-3"})
+    before = await fight_of(pommel, world)
+    stale = await pommel.slash("encounter end", user=world.gm)
+    await end_fight(pommel, world)
+
+    player = await pommel.slash("encounter reopen", user=world.player)
+    assert player.ephemeral
+    assert f"Only the GM of this fight (<@{world.gm.id}>) can reopen it." in player.content
+    assert await pommel.bot.store.load_encounter(world.table.id) is None
+
+    reopened = await pommel.slash("encounter reopen", user=world.gm)
+    assert not reopened.ephemeral
+    assert "↩️ Gamemaster reopened the fight run by <@" in reopened.content
+    assert "it is back as it ended, before round 1, with 3 combatants. Its tracker is posted below." in (
+        reopened.content
+    )
+    back = await fight_of(pommel, world)
+    assert back.version == before.version + 2  # reopened at the next version; then the new tracker's place
+    assert back.model_copy(update={"version": before.version, "tracker": before.tracker}) == before
+    assert back.tracker != before.tracker  # posted anew, at the bottom of the channel
+    tracker = stored_tracker(world, back)
+    assert tracker.embeds[0]["title"] != "⚔️ Fight over"
+    assert any(custom_id.startswith("pommel:turn:") for custom_id in tracker.custom_ids())
+    assert (await channel_log(pommel, world))[-1].text == "Gamemaster reopened the fight"
+
+    refused = await pommel.click(stale, end_button(stale), user=world.gm)
+    assert "The fight has changed since you asked to end it" in refused.content
+    assert await fight_of(pommel, world) == back
+
+    again = await pommel.slash("encounter reopen", user=world.gm)
+    assert again.ephemeral
+    assert "A fight is already running in this channel" in again.content
+    assert "before the last one can be reopened" in again.content
+    assert await fight_of(pommel, world) == back
+
+    await end_fight(pommel, world)
+    log = await pommel.slash("encounter log", user=world.gm)  # the whole fight, both parts
+    assert log.message is not None
+    [whole] = log.message.attachments
+    text = whole.data.decode()
+    assert "Gamemaster reopened the fight" in text
+    assert text.count("Gamemaster ended the fight after 0 rounds") == 2
+
+
 async def test_a_new_fight_can_start_after_the_last_one_ended(world: World, start_bot: Any) -> None:
     pommel = await start_bot()
     await start(pommel, world)

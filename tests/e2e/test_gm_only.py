@@ -17,6 +17,7 @@ def gm_only_commands(world: World) -> dict[str, dict[str, Any]]:
     """Each GM-only command with options that would work for the GM."""
     return {
         "encounter end": {},
+        "encounter reopen": {},  # refused as a fight runs; a player's refusal: test_encounter.py
         "encounter options": {"joker_bonus": 3},
         "encounter gm": {"member": world.player2},
         "init deal": {},

@@ -113,6 +113,24 @@ async def test_the_gm_ends_the_fight_and_its_last_line_counts_the_rounds(store: 
     assert await logged(store) == ["GM ended the fight after 1 round"]
 
 
+async def test_the_end_keeps_the_fight_and_its_gm_or_manage_server_reopens_it(store: Store) -> None:
+    before = await deal(store, "KS", "QS", "JS")
+    await store.change(CHANNEL, GM, lambda e: roster.end(e, THE_GM, "GM"))
+    [listed] = await store.ended_encounters(CHANNEL)
+    kept = await store.ended_encounter(listed.id)
+    assert kept is not None
+    assert kept.encounter == before
+
+    with pytest.raises(NotAllowed, match=r"Only the GM of this fight \(<@1>\) can reopen it"):
+        roster.reopen(kept.encounter, ANN_ACTS, "Ann")
+    assert list(roster.reopen(kept.encounter, Actor(ANN, manages_server=True), "Ann").log) == [
+        "Ann reopened the fight"
+    ]
+    reopened = roster.reopen(kept.encounter, THE_GM, "GM")
+    assert reopened.result == before
+    assert list(reopened.log) == ["GM reopened the fight"]
+
+
 def test_option_changes_list_only_what_differs() -> None:
     old = RuleOptions()
     new = old.model_copy(update={"joker_bonus": 3, "critical_damage": CriticalDamage.DOUBLE})
