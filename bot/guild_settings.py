@@ -1,9 +1,10 @@
-"""What a server's admins set once: who may run fights and the rulings new fights start with."""
+"""What a server's admins set once: who may run fights, and the rulings and habits new fights start with."""
 
 from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
+from .encounter.document import TableOptions
 from .rules.options import DEFAULT_OPTIONS, RuleOptions
 
 
@@ -17,3 +18,5 @@ class GuildSettings(BaseModel):
     """Members with this role may run fights; None leaves it to the server's own permissions."""
     options: RuleOptions = DEFAULT_OPTIONS
     """The rulings a new fight starts with; the GM can still change them per fight."""
+    table: TableOptions = TableOptions()
+    """The table habits a new fight starts with; the GM can still change them per fight."""

@@ -18,7 +18,6 @@ import io
 import logging
 import re
 from datetime import datetime, timedelta
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -29,7 +28,6 @@ from bot.encounter import roster
 from bot.encounter.document import Encounter
 from bot.encounter.errors import NoFight
 from bot.encounter.permissions import is_gm, require_fight
-from bot.encounter.records import DefensePolicy
 from bot.encounter.roster import EndedFight
 from bot.interactions import (
     PommelButton,
@@ -40,13 +38,10 @@ from bot.interactions import (
     encounter_place,
     member_actor,
 )
+from bot.option_parameters import SetsOptions, options_command
 from bot.rules.errors import RulesError
-from bot.rules.options import BashCritical, CriticalDamage, MissileTie
-from bot.rules.turns import ClaimPause
 from bot.store import MAX_LOG_PAGE, EndedGone, LogEntry, StaleEncounter, Store, log_entries
 from bot.ui.encounter_views import (
-    RULE_OPTION_HELP,
-    TABLE_OPTION_HELP,
     gm_handed_reply,
     options_changed_reply,
     options_embed,
@@ -79,11 +74,6 @@ from bot.ui.fight_log import (
     visible_to,
 )
 from bot.ui.tracker import TRACKER_COLOUR
-
-
-def _choices(enum: type[Any]) -> list[app_commands.Choice[str]]:
-    return [app_commands.Choice(name=member.value, value=member.value) for member in enum]
-
 
 logger = logging.getLogger(__name__)
 
@@ -157,7 +147,7 @@ def failure_of(error: BaseException) -> str:
 
 @app_commands.guild_only()
 class EncounterCog(
-    commands.GroupCog, group_name="encounter", group_description="Run this channel's fight (GM)"
+    SetsOptions, commands.GroupCog, group_name="encounter", group_description="Run this channel's fight (GM)"
 ):
     def __init__(self, bot: Pommel) -> None:
         self.bot = bot
@@ -420,54 +410,12 @@ class EncounterCog(
 
     # ------------------------------------------------------------------------------ options
 
-    @app_commands.command(name="options", description="GM: change this fight's rulings and table habits")
-    @app_commands.describe(**RULE_OPTION_HELP, **TABLE_OPTION_HELP)
-    @app_commands.choices(
-        critical_damage=_choices(CriticalDamage),
-        bash_critical=_choices(BashCritical),
-        missile_tie=_choices(MissileTie),
-        claim_pause=_choices(ClaimPause),
-        defense_policy=_choices(DefensePolicy),
-    )
-    async def options(
-        self,
-        interaction: discord.Interaction,
-        attack_types_vs_armor: bool | None = None,
-        dynamic_criticals: bool | None = None,
-        critical_damage: app_commands.Choice[str] | None = None,
-        bash_critical: app_commands.Choice[str] | None = None,
-        missile_tie: app_commands.Choice[str] | None = None,
-        joker_bonus: app_commands.Range[int, 0, 5] | None = None,
-        desperation_min_pool: app_commands.Range[int, 0, 4] | None = None,
-        routed_attack_disadvantage: bool | None = None,
-        ac_natural_results: bool | None = None,
-        repost_tracker: bool | None = None,
-        hide_npc_cards: bool | None = None,
-        claim_pause: app_commands.Choice[str] | None = None,
-        defense_policy: app_commands.Choice[str] | None = None,
-        defense_timeout_minutes: app_commands.Range[int, 0, 10080] | None = None,
+    options = options_command("options", "GM: change this fight's rulings and table habits")
+
+    async def set_options(
+        self, interaction: discord.Interaction, rules: dict[str, object], table: dict[str, object]
     ) -> None:
-        rules: dict[str, object] = {
-            "attack_types_vs_armor": attack_types_vs_armor,
-            "dynamic_criticals": dynamic_criticals,
-            "critical_damage": CriticalDamage(critical_damage.value) if critical_damage else None,
-            "bash_critical": BashCritical(bash_critical.value) if bash_critical else None,
-            "missile_tie": MissileTie(missile_tie.value) if missile_tie else None,
-            "joker_bonus": joker_bonus,
-            "desperation_min_pool": desperation_min_pool,
-            "routed_attack_disadvantage": routed_attack_disadvantage,
-            "ac_natural_results": ac_natural_results,
-        }
-        table: dict[str, object] = {
-            "repost_tracker": repost_tracker,
-            "hide_npc_cards": hide_npc_cards,
-            "claim_pause": ClaimPause(claim_pause.value) if claim_pause else None,
-            "defense_policy": DefensePolicy(defense_policy.value) if defense_policy else None,
-            "defense_timeout_minutes": defense_timeout_minutes,
-        }
-        rule_update = {key: value for key, value in rules.items() if value is not None}
-        table_update = {key: value for key, value in table.items() if value is not None}
-        if not rule_update and not table_update:
+        if not rules and not table:
             encounter = await self.load(interaction)
             await answer(interaction, embed=options_embed(encounter), ephemeral=True)
             return
@@ -476,7 +424,7 @@ class EncounterCog(
         saved, changes = await self.bot.store.change(
             channel_id,
             actor.user_id,
-            lambda encounter: roster.change_options(encounter, actor, rule_update, table_update),
+            lambda encounter: roster.change_options(encounter, actor, rules, table),
         )
         await answer(interaction, options_changed_reply(changes), ephemeral=not changes)
         if changes:

@@ -458,9 +458,17 @@ def option_value(value: object) -> str:
     return str(value)
 
 
+def _changes_listed(changes: Sequence[tuple[str, object, object]]) -> str:
+    return "; ".join(f"{option_label(f)} {option_value(o)} → {option_value(n)}" for f, o, n in changes)
+
+
 def options_log_line(changes: Sequence[tuple[str, object, object]]) -> str:
-    listed = "; ".join(f"{option_label(f)} {option_value(o)} → {option_value(n)}" for f, o, n in changes)
-    return f"options changed: {listed}"
+    return f"options changed: {_changes_listed(changes)}"
+
+
+def defaults_log_line(by: str, changes: Sequence[tuple[str, object, object]]) -> str:
+    """The options new fights start with, changed on the server; a log line of kind "settings"."""
+    return f"{by} changed the server's defaults for new fights: {_changes_listed(changes)}"
 
 
 def handed_over_log_line(by: str, whom: str) -> str:

@@ -36,6 +36,7 @@ from .log_lines import (
     TURN_CUT_SHORT,
     card_discarded_log_line,
     condition_log_line,
+    defaults_log_line,
     edit_log_line,
     ended_log_line,
     gm_role_log_line,
@@ -62,10 +63,14 @@ Change = tuple[str, object, object]
 
 def start(settings: GuildSettings, actor: Actor, by: str, channel_id: int) -> Done[Encounter]:
     """A new fight in the channel, run by whoever starts it (if the server lets them), with the
-    server's rulings. The store creates it (refused if the channel has one already)."""
+    server's rulings and table habits. The store creates it (refused if the channel has one already)."""
     require_may_run_fights(settings, actor, "start a fight")
     encounter = Encounter(
-        channel_id=channel_id, guild_id=settings.guild_id, gm_id=actor.user_id, options=settings.options
+        channel_id=channel_id,
+        guild_id=settings.guild_id,
+        gm_id=actor.user_id,
+        options=settings.options,
+        table=settings.table,
     )
     return Done(encounter, log=[started_log_line(by)])
 
@@ -245,6 +250,30 @@ def set_gm_role(settings: GuildSettings, actor: Actor, by: str, role: Role | Non
         raise RulesError("Everyone has @everyone; to let anyone run fights, clear the GM role instead.")
     chosen = settings.model_copy(update={"gm_role_id": role.id if role is not None else None})
     return Done(chosen, log=[gm_role_log_line(by, role.name if role is not None else None)], kind="settings")
+
+
+@dataclass(frozen=True, slots=True)
+class DefaultsChanged:
+    """The server's settings to save, and which of the defaults of new fights changed (none: nothing to
+    save or log)."""
+
+    settings: GuildSettings
+    changes: list[Change]
+
+
+def set_defaults(
+    settings: GuildSettings, actor: Actor, by: str, rules: Mapping[str, object], table: Mapping[str, object]
+) -> Done[DefaultsChanged]:
+    """Manage Server: the rulings (:class:`RuleOptions`) and table habits (:class:`TableOptions`) the
+    fights started after begin with; a running fight keeps its own. Its log lines are of kind "settings"."""
+    if not actor.manages_server:
+        raise NotAllowed("Only members with the Manage Server permission can set the defaults of new fights.")
+    options: RuleOptions = settings.options.model_copy(update=dict(rules))
+    table_options: TableOptions = settings.table.model_copy(update=dict(table))
+    changes = option_changes(settings.options, options) + option_changes(settings.table, table_options)
+    chosen = settings.model_copy(update={"options": options, "table": table_options})
+    log = [defaults_log_line(by, changes)] if changes else []
+    return Done(DefaultsChanged(chosen, changes), log=log, kind="settings")
 
 
 def may_check_rolls(settings: GuildSettings, actor: Actor) -> bool:

@@ -18,7 +18,7 @@ from ..encounter.log_lines import TURN_CUT_SHORT, listing, option_label, option_
 from ..encounter.roster import Change, HandedOver, HpChanged, option_changes
 from ..guild_settings import GuildSettings
 from ..rules.cards import Card
-from ..rules.options import DEFAULT_OPTIONS
+from ..rules.options import DEFAULT_OPTIONS, RuleOptions
 from ..store import SetAsideFight
 from .announcements import Announcement
 from .morale_views import proposal_line
@@ -58,11 +58,18 @@ def _change_line(change: Change) -> str:
 
 
 def options_changed_reply(changes: Sequence[Change]) -> str:
+    return _changed_reply(changes, "⚙️ The GM changed this fight's options:")
+
+
+def defaults_changed_reply(changes: Sequence[Change]) -> str:
+    """``/server defaults``: what the fights started from now on begin with."""
+    return _changed_reply(changes, "⚙️ New fights on this server now start with (running ones keep theirs):")
+
+
+def _changed_reply(changes: Sequence[Change], heading: str) -> str:
     if not changes:
         return "Those options were already set that way; nothing changed."
-    return "⚙️ The GM changed this fight's options:\n" + "\n".join(
-        f"- {_change_line(change)}" for change in changes
-    )
+    return heading + "\n" + "\n".join(f"- {_change_line(change)}" for change in changes)
 
 
 def not_default_lines(encounter: Encounter) -> list[str]:
@@ -82,17 +89,37 @@ def table_line(table: TableOptions) -> str:
 
 def options_embed(encounter: Encounter) -> discord.Embed:
     """Every option and its value now; those changed from the defaults are marked."""
+    lines = [
+        *_all_options(encounter.options, encounter.table),
+        "",
+        "The GM changes them with `/encounter options`.",
+    ]
+    return discord.Embed(title="⚙️ Options of this fight", description=clip(lines), colour=TRACKER_COLOUR)
+
+
+def defaults_embed(settings: GuildSettings) -> discord.Embed:
+    """``/server defaults`` without options: what new fights on the server start with."""
+    lines = [
+        *_all_options(settings.options, settings.table),
+        "",
+        "Manage Server changes them with `/server defaults`; a fight's GM with `/encounter options`.",
+    ]
+    return discord.Embed(
+        title="⚙️ What new fights here start with", description=clip(lines), colour=TRACKER_COLOUR
+    )
+
+
+def _all_options(options: RuleOptions, table: TableOptions) -> list[str]:
     lines = ["**Rulings**"]
     for field, help_text in RULE_OPTION_HELP.items():
-        line = _option_line(field, getattr(encounter.options, field), getattr(DEFAULT_OPTIONS, field))
+        line = _option_line(field, getattr(options, field), getattr(DEFAULT_OPTIONS, field))
         lines.append(f"{line} — *{help_text}*")
     lines += ["", "**Table**"]
     defaults = TableOptions()
     for field, help_text in TABLE_OPTION_HELP.items():
-        line = _option_line(field, getattr(encounter.table, field), getattr(defaults, field))
+        line = _option_line(field, getattr(table, field), getattr(defaults, field))
         lines.append(f"{line} — *{help_text}*")
-    lines += ["", "The GM changes them with `/encounter options`."]
-    return discord.Embed(title="⚙️ Options of this fight", description=clip(lines), colour=TRACKER_COLOUR)
+    return lines
 
 
 def _option_line(field: str, value: object, default: object) -> str:

@@ -1,4 +1,4 @@
-"""``/server`` end to end: the server's GM role, set and cleared by members with Manage Server only.
+"""``/server`` end to end: the server's GM role and the defaults of new fights, set by Manage Server only.
 
 Discord hides a command from members without its default permissions per top-level command, so the
 whole ``/server`` group asks for Manage Server; a server that shows it to others anyway still has
@@ -23,7 +23,7 @@ async def test_the_server_settings_are_offered_only_to_members_with_manage_serve
     await start_bot()
     server = fake_discord.find_command("server", world.guild)
     assert server["default_member_permissions"] == str(discord.Permissions(manage_guild=True).value) == "32"
-    assert {sub["name"] for sub in server["options"]} == {"gm_role", "clear_gm_role"}
+    assert {sub["name"] for sub in server["options"]} == {"gm_role", "clear_gm_role", "defaults"}
     assert fake_discord.find_command("encounter", world.guild)["default_member_permissions"] is None
 
 
@@ -71,3 +71,47 @@ async def test_the_servers_gm_role_decides_who_may_run_fights(world: World, star
         f"{world.admin.global_name} cleared the server's GM role",
     ]
     assert not (await pommel.slash("encounter start", user=world.player, channel=world.lobby)).ephemeral
+
+
+async def test_the_servers_defaults_are_what_new_fights_start_with(world: World, start_bot: Any) -> None:
+    pommel = await start_bot()
+    chosen = {"joker_bonus": 4, "hide_npc_cards": True, "defense_policy": "passive"}
+    with pytest.raises(CommandNotVisible, match="manage_guild"):
+        await pommel.slash("server defaults", user=world.player, options=chosen)
+    refused = await pommel.slash(
+        "server defaults", user=world.player, options=chosen, enforce_permissions=False
+    )
+    assert refused.ephemeral
+    assert "Manage Server" in refused.content
+    assert (await pommel.bot.store.guild_settings(world.guild.id)).options.joker_bonus == 2
+
+    await start(pommel, world)  # a fight already running keeps its own
+    result = await pommel.slash("server defaults", user=world.admin, options=chosen)
+    assert not result.ephemeral
+    assert "New fights on this server now start with" in result.content
+    assert "joker bonus: 2 → **4**" in result.content
+    assert "hide npc cards: off → **on**" in result.content
+    running = await fight_of(pommel, world)
+    assert (running.options.joker_bonus, running.table.hide_npc_cards) == (2, False)
+    settings_log = [
+        entry.text
+        for entry in await pommel.bot.store.read_log(guild_id=world.guild.id)
+        if entry.kind == "settings"
+    ]
+    assert settings_log == [
+        f"{world.admin.global_name} changed the server's defaults for new fights: joker bonus 2 → 4; "
+        "hide npc cards off → on; defense policy ask the GM → passive"
+    ]
+
+    again = await pommel.slash("server defaults", user=world.admin, options={"joker_bonus": 4})
+    assert again.ephemeral
+    assert "nothing changed" in again.content
+    shown = await pommel.slash("server defaults", user=world.admin)
+    assert shown.ephemeral
+    assert "joker bonus: **4** (default 2)" in shown.embeds[0]["description"]
+
+    assert not (await pommel.slash("encounter start", user=world.gm, channel=world.lobby)).ephemeral
+    new_fight = await pommel.bot.store.load_encounter(world.lobby.id)
+    assert new_fight is not None
+    assert (new_fight.options.joker_bonus, new_fight.table.hide_npc_cards) == (4, True)
+    assert new_fight.table.defense_policy.value == "passive"

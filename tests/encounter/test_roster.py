@@ -197,6 +197,39 @@ def test_only_manage_server_sets_the_servers_gm_role() -> None:
     assert (cleared.kind, list(cleared.log)) == ("settings", ["Admin cleared the server's GM role"])
 
 
+def test_a_fight_starts_with_the_servers_table_habits() -> None:
+    habits = TableOptions(hide_npc_cards=True, defense_timeout_minutes=3)
+    started = roster.start(GuildSettings(guild_id=GUILD, table=habits), Actor(ANN), "Ann", CHANNEL)
+    assert started.result.table == habits
+
+
+def test_only_manage_server_sets_the_defaults_of_new_fights() -> None:
+    settings = GuildSettings(guild_id=GUILD)
+    rules, table = {"joker_bonus": 4}, {"hide_npc_cards": True, "claim_pause": ClaimPause.NEVER}
+    with pytest.raises(NotAllowed, match="Only members with the Manage Server permission"):
+        roster.set_defaults(settings, Actor(GM), "GM", rules, table)
+    admin = Actor(5, manages_server=True)
+    done = roster.set_defaults(settings, admin, "Admin", rules, table)
+    assert done.result.settings == GuildSettings(
+        guild_id=GUILD,
+        options=RuleOptions(joker_bonus=4),
+        table=TableOptions(hide_npc_cards=True, claim_pause=ClaimPause.NEVER),
+    )
+    assert settings == GuildSettings(guild_id=GUILD)  # a copy to save
+    assert done.result.changes == [
+        ("joker_bonus", 2, 4),
+        ("hide_npc_cards", False, True),
+        ("claim_pause", ClaimPause.JOKERS, ClaimPause.NEVER),
+    ]
+    assert done.kind == "settings"
+    assert list(done.log) == [
+        "Admin changed the server's defaults for new fights: joker bonus 2 → 4; hide npc cards off → on; "
+        "claim pause jokers → never"
+    ]
+    again = roster.set_defaults(done.result.settings, admin, "Admin", rules, table)
+    assert (again.result.changes, list(again.log)) == ([], [])
+
+
 # ----------------------------------------------------------------------------- players
 
 
