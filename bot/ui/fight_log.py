@@ -90,7 +90,8 @@ def end_confirmation(asked: EndAsked) -> tuple[str, discord.ui.View]:
         [
             f"**End this fight?** It has run {_rounds(asked.rounds)}, with {people} in it.",
             "Ending it posts the summary (everyone's HP) here with the log attached, private rolls "
-            "without their dice; closes the tracker; and sends you the full log privately. "
+            "without their dice (you get the whole log privately when it has any), and closes the "
+            "tracker. "
             "`/encounter reopen` brings it back if you end it by mistake. " + LOG_KEPT,
         ]
     )
