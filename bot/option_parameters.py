@@ -44,6 +44,7 @@ class SetsOptions:
         claim_pause: app_commands.Choice[str] | None = None,
         defense_policy: app_commands.Choice[str] | None = None,
         defense_timeout_minutes: app_commands.Range[int, 0, 10080] | None = None,
+        remind_after_hours: app_commands.Range[int, 0, 168] | None = None,
     ) -> None:
         rules: dict[str, object] = {
             "attack_types_vs_armor": attack_types_vs_armor,
@@ -62,6 +63,7 @@ class SetsOptions:
             "claim_pause": ClaimPause(claim_pause.value) if claim_pause else None,
             "defense_policy": DefensePolicy(defense_policy.value) if defense_policy else None,
             "defense_timeout_minutes": defense_timeout_minutes,
+            "remind_after_hours": remind_after_hours,
         }
         await self.set_options(
             interaction,

@@ -16,7 +16,7 @@ from discord.ext import commands
 from bot.app import Pommel
 from bot.characters import MAX_MODIFIER, MAX_NAME_LENGTH, MIN_MODIFIER, NOTHING
 from bot.encounter import roster
-from bot.encounter.document import MAX_CONDITION_LENGTH, MAX_HP
+from bot.encounter.document import MAX_CONDITION_LENGTH, MAX_CONDITION_ROUNDS, MAX_HP
 from bot.encounter.results import HpChange
 from bot.encounter.roster import CombatantEdit, parse_hp_change
 from bot.interactions import (
@@ -91,6 +91,8 @@ class CombatantCog(
         who="Whose condition",
         action="Add it or remove it",
         condition=f"The condition (any short text, up to {MAX_CONDITION_LENGTH} characters)",
+        rounds="Added: it runs out after this many deals (none: until removed)",
+        until_next_turn_end="Added: it runs out when its holder's next turn ends",
     )
     async def condition(
         self,
@@ -98,6 +100,8 @@ class CombatantCog(
         who: CombatantName,
         action: Literal["add", "remove"],
         condition: app_commands.Range[str, 1, MAX_CONDITION_LENGTH],
+        rounds: app_commands.Range[int, 1, MAX_CONDITION_ROUNDS] | None = None,
+        until_next_turn_end: bool = False,
     ) -> None:
         actor = actor_of(interaction)
         by = interaction.user.display_name
@@ -105,7 +109,16 @@ class CombatantCog(
         saved, changed = await self.bot.store.change(
             encounter_channel(interaction),
             actor.user_id,
-            lambda encounter: roster.change_condition(encounter, actor, by, who, wanted, add=action == "add"),
+            lambda encounter: roster.change_condition(
+                encounter,
+                actor,
+                by,
+                who,
+                wanted,
+                add=action == "add",
+                rounds=rounds,
+                until_turn_end=until_next_turn_end,
+            ),
         )
         reply = condition_reply(changed.combatant, changed.condition, added=changed.added)
         await answer(interaction, reply)

@@ -31,6 +31,7 @@ MAX_COMBATANTS = 60
 """More than a table can follow; also keeps the tracker within Discord's message limits."""
 MAX_CONDITIONS = 8
 MAX_CONDITION_LENGTH = 32
+MAX_CONDITION_ROUNDS = 20
 MAX_HP = 9999
 HOLDER_NAME_LIMIT = 80
 """A player's card is named after all their characters in the fight; where a card's holder is named (the
@@ -39,6 +40,19 @@ tracker, a refusal) a long list is cut to this many characters (escaping Markdow
 CombatantName = Annotated[
     str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_NAME_LENGTH)
 ]
+
+
+class Lasting(BaseModel):
+    """How long a condition lasts; a condition without one lasts until it is removed."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    rounds_left: int | None = Field(default=None, ge=1, le=MAX_CONDITION_ROUNDS)
+    """Deals still to come before it runs out: each deal counts one down, and it ends at 0."""
+    until_turn_end: bool = False
+    """It runs out when its holder's next turn ends."""
+    skip_turn_end: bool = False
+    """Put on during its holder's own turn: that turn is not the next one, so its end is skipped."""
 
 
 class Side(StrEnum):
@@ -84,6 +98,8 @@ class Combatant(BaseModel):
     spirit: bool = False
     pool: MartialPool
     conditions: list[str] = Field(default_factory=list)
+    lasting: dict[str, Lasting] = Field(default_factory=dict)
+    """How long its conditions last, by their casefolded names; one not here lasts until removed."""
     nonlethal: int = Field(default=0, ge=0)
     """Nonlethal damage taken (R16 Bash criticals); at or above the HP left, the combatant is out cold."""
     armor_hp: int | None = None
@@ -128,14 +144,17 @@ class Combatant(BaseModel):
         """HP as the fight keeps it: never above the maximum nor below its negative."""
         return max(-self.max_hp, min(self.max_hp, hp))
 
-    def add_condition(self, condition: str) -> None:
-        """A condition (any short text; the usual ones are R13, R21, R25's) joins the others."""
+    def add_condition(self, condition: str, lasting: Lasting | None = None) -> None:
+        """A condition (any short text; the usual ones are R13, R21, R25's) joins the others, for as
+        long as ``lasting`` says (none: until removed)."""
         has = self.condition_named(condition)
         if has is not None:
             raise IllegalAction(f"{self.name} is already {has}.")
         if len(self.conditions) >= MAX_CONDITIONS:
             raise IllegalAction(f"{self.name} already has {MAX_CONDITIONS} conditions; remove one first.")
         self.conditions.append(condition)
+        if lasting is not None:
+            self.lasting[condition.casefold()] = lasting
 
     def remove_condition(self, condition: str) -> str:
         """Take a condition off (ignoring case); returns it as it was written."""
@@ -144,6 +163,7 @@ class Combatant(BaseModel):
             current = ", ".join(self.conditions) or "none"
             raise IllegalAction(f"{self.name} is not {condition}. Conditions now: {current}.")
         self.conditions.remove(has)
+        self.lasting.pop(has.casefold(), None)
         return has
 
     def condition_named(self, condition: str) -> str | None:
@@ -165,6 +185,9 @@ class TableOptions(BaseModel):
     """Who decides an NPC's defense, and what happens when a player lets the timeout run out."""
     defense_timeout_minutes: int = Field(default=10, ge=0, le=10080)
     """How long a player has to pick a defense before the policy decides; 0 waits for ever."""
+    remind_after_hours: int = Field(default=0, ge=0, le=168)
+    """Play-by-post: ping whoever must act once when a turn, a defense or an offered turn has waited
+    this many hours (:mod:`bot.encounter.reminders`); 0 never reminds."""
 
 
 class TrackerMessage(BaseModel):
@@ -211,6 +234,12 @@ class Encounter(BaseModel):
     departed: list[Combatant] = Field(default_factory=list, max_length=MAX_COMBATANTS)
     """Player characters taken out of this fight, as they were when they left: one that joins again
     comes back as it left (HP, pool, conditions), so leaving and rejoining is no free rest."""
+    waiting: str | None = None
+    """The turn or offered turn the fight last saw begin ("turn:<step>", "offer:<step>"), and since
+    when: what a reminder counts from (:mod:`bot.encounter.reminders`)."""
+    waiting_since: AwareDatetime | None = None
+    reminded: list[str] = Field(default_factory=list)
+    """The waits already reminded (their keys, only those still waiting), so none is reminded twice."""
 
     @property
     def tag(self) -> str:

@@ -8,14 +8,18 @@ moment is refused instead of advancing the fight a second time.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from datetime import UTC, datetime
+
 from ..rules.dice import DiceSource
 from ..rules.errors import RulesError
-from .document import Encounter, player_holder
+from .document import Combatant, Encounter, Lasting, player_holder
 from .done import Done
 from .errors import NotAllowed, OutOfDate
 from .log_lines import initiative_log_line
 from .permissions import Actor, is_gm, require_gm, require_plays_holder
-from .results import TurnAction, TurnMove
+from .reminders import note_wait
+from .results import RanOut, TurnAction, TurnMove
 
 
 def press(
@@ -33,6 +37,7 @@ def press(
     if step is not None and step != encounter.flow.step:
         raise OutOfDate(OutOfDate.TURNS)
     move = apply(encounter, action, actor, dice, holder)
+    note_wait(encounter, datetime.now(UTC))  # a reminder counts from here (bot.encounter.reminders)
     return Done(move, log=[initiative_log_line(encounter, move)], kind="initiative")
 
 
@@ -44,17 +49,63 @@ def apply(
     if action is TurnAction.DEAL:
         require_gm(encounter, actor, "deal the cards")
         dealt, advance = encounter.deal(dice)
-        return TurnMove(action, advance, actor.user_id, dealt)
+        return TurnMove(action, advance, actor.user_id, dealt, _round_counted(encounter))
     if action is TurnAction.NEXT:
         _require_may_move_on(encounter, actor)
-        return TurnMove(action, encounter.next_turn(), actor.user_id)
-    if action is TurnAction.HOLD:
+        advance = encounter.next_turn()
+    elif action is TurnAction.HOLD:
         if state.turn_of is None:
             raise RulesError("No turn is in progress, so there is nothing to hold.")
         require_plays_holder(encounter, actor, state.turn_of, "hold")
-        return TurnMove(action, encounter.hold(), actor.user_id)
-    claimant = _claimant(encounter, actor, holder)
-    return TurnMove(action, encounter.act(claimant), actor.user_id)
+        advance = encounter.hold()
+    else:
+        return TurnMove(action, encounter.act(_claimant(encounter, actor, holder)), actor.user_id)
+    ended = advance.ended.holder if advance.ended is not None else None
+    return TurnMove(action, advance, actor.user_id, ran_out=_turn_ended(encounter, ended))
+
+
+def _round_counted(encounter: Encounter) -> list[RanOut]:
+    """At a deal, every condition lasting some rounds has one fewer; those at 0 run out."""
+    return _run_out(encounter.combatants, _counts_a_round)
+
+
+def _turn_ended(encounter: Encounter, holder: str | None) -> list[RanOut]:
+    """When ``holder``'s turn ends, its combatants' conditions lasting to the end of their next turn
+    run out (but for those put on during this very turn, which last to the end of the next one)."""
+    if holder is None:
+        return []
+    return _run_out([c for c in encounter.combatants if c.holder == holder], _counts_a_turn_end)
+
+
+def _run_out(combatants: list[Combatant], lasts: Callable[[Lasting], bool]) -> list[RanOut]:
+    """Take off the conditions that ``lasts`` (counting their time) says no longer last."""
+    ran_out: list[RanOut] = []
+    for combatant in combatants:
+        for condition in list(combatant.conditions):
+            lasting = combatant.lasting.get(condition.casefold())
+            if lasting is None or lasts(lasting):
+                continue
+            combatant.remove_condition(condition)
+            ran_out.append(RanOut(combatant.name, condition))
+    return ran_out
+
+
+def _counts_a_round(lasting: Lasting) -> bool:
+    """A deal: one round fewer; whether it still lasts."""
+    if lasting.rounds_left is None:
+        return True
+    lasting.rounds_left -= 1
+    return lasting.rounds_left > 0
+
+
+def _counts_a_turn_end(lasting: Lasting) -> bool:
+    """Its holder's turn ended: whether it still lasts (put on during that turn, it lasts one more)."""
+    if not lasting.until_turn_end:
+        return True
+    if lasting.skip_turn_end:
+        lasting.skip_turn_end = False
+        return True
+    return False
 
 
 def _require_may_move_on(encounter: Encounter, actor: Actor) -> None:

@@ -20,7 +20,7 @@ from ..rules.morale import MoraleStanding
 from ..rules.movement import COMBAT_RANGE_COST, RUNNING_MOVES, MoveResult
 from ..rules.saves import SaveResult
 from ..rules.turns import Advance
-from .document import HOLDER_NAME_LIMIT, Combatant, Encounter
+from .document import HOLDER_NAME_LIMIT, Combatant, Encounter, Lasting
 from .records import Exchange, MoraleProposal
 from .results import (
     AcAttack,
@@ -317,6 +317,10 @@ def initiative_log_line(encounter: Encounter, move: TurnMove) -> str:
 def turn_move_lines(encounter: Encounter, move: TurnMove, voice: Voice) -> list[str]:
     """What a Deal, Next, Hold or Act did, line by line, read from the encounter after it."""
     lines = deal_lines(encounter, move.dealt, voice) if move.dealt is not None else []
+    lines += [
+        f"⌛ {voice.name(ran_out.combatant)} is no longer {voice.name(ran_out.condition)} (it ran out)."
+        for ran_out in move.ran_out
+    ]
     return lines + advance_lines(encounter, move.advance, voice, held=move.held)
 
 
@@ -514,8 +518,18 @@ def hp_log_line(by: str, combatant: Combatant, old: int, change: HpChange) -> st
     return f"{by}: {combatant.name} HP {old} → {combatant.hp} ({change}){down}"
 
 
-def condition_log_line(by: str, combatant: Combatant, condition: str, *, added: bool) -> str:
-    return f"{by}: {combatant.name} is {'now' if added else 'no longer'} {condition}"
+def condition_log_line(
+    by: str, combatant: Combatant, condition: str, *, added: bool, lasting: Lasting | None = None
+) -> str:
+    until = f" ({duration_label(lasting)})" if lasting is not None else ""
+    return f"{by}: {combatant.name} is {'now' if added else 'no longer'} {condition}{until}"
+
+
+def duration_label(lasting: Lasting) -> str:
+    """How long a condition still lasts, as the tracker and the log say it: "2 rounds"."""
+    if lasting.rounds_left is not None:
+        return f"{lasting.rounds_left} round{'s' if lasting.rounds_left != 1 else ''}"
+    return "to end of next turn"
 
 
 def edit_log_line(by: str, name: str, changes: Sequence[tuple[str, object, object]]) -> str:

@@ -106,14 +106,26 @@ class TurnAction(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
+class RanOut:
+    """A condition that ran out: its rounds at a deal, or the end of its holder's next turn."""
+
+    combatant: str
+    """The combatant's name."""
+    condition: str
+    """As the combatant had it written."""
+
+
+@dataclass(frozen=True, slots=True)
 class TurnMove:
-    """What one press did, for the announcement: the round dealt (Deal only) and how the turns moved."""
+    """What one press did, for the announcement: the round dealt (Deal only), how the turns moved and
+    which conditions ran out on the way."""
 
     action: TurnAction
     advance: Advance
     actor_id: int
     """Who pressed: the announcement never pings them."""
     dealt: DealResult | None = None
+    ran_out: list[RanOut] = field(default_factory=list)
 
     @property
     def held(self) -> bool:

@@ -28,7 +28,7 @@ from ..rules.errors import IllegalAction, RulesError, shown
 from ..rules.hands import check_hands
 from ..rules.options import RuleOptions
 from ..rules.pool import pool_size
-from .document import Combatant, Encounter, Side, TableOptions, group_holder
+from .document import MAX_CONDITION_ROUNDS, Combatant, Encounter, Lasting, Side, TableOptions, group_holder
 from .done import Done
 from .errors import NotAllowed, OtherFight, OutOfDate
 from .fighters import NO_ARMOR
@@ -517,19 +517,48 @@ class ConditionChanged:
 
 
 def change_condition(
-    encounter: Encounter, actor: Actor, by: str, who: str, condition: str, *, add: bool
+    encounter: Encounter,
+    actor: Actor,
+    by: str,
+    who: str,
+    condition: str,
+    *,
+    add: bool,
+    rounds: int | None = None,
+    until_turn_end: bool = False,
 ) -> Done[ConditionChanged]:
-    """Add or remove a condition (its player or the GM); ``condition`` from :func:`condition_name`."""
+    """Add or remove a condition (its player or the GM); ``condition`` from :func:`condition_name`.
+    Added, it lasts ``rounds`` deals, or until the end of its holder's next turn, or until removed."""
     combatant = encounter.combatant(who)
     require_control(encounter, actor, combatant, "change conditions")
+    lasting = _lasting(encounter, combatant, rounds, until_turn_end)
     if add:
-        combatant.add_condition(condition)
+        combatant.add_condition(condition, lasting)
         changed = condition
+    elif lasting is not None:
+        raise RulesError("A duration goes with `action:add`; removing a condition takes it off now.")
     else:
         changed = combatant.remove_condition(condition)
-    return Done(
-        ConditionChanged(combatant, changed, add), log=[condition_log_line(by, combatant, changed, added=add)]
-    )
+    log = condition_log_line(by, combatant, changed, added=add, lasting=lasting)
+    return Done(ConditionChanged(combatant, changed, add), log=[log])
+
+
+def _lasting(
+    encounter: Encounter, combatant: Combatant, rounds: int | None, until_turn_end: bool
+) -> Lasting | None:
+    """How long a condition put on now lasts; none: until removed."""
+    if rounds is not None and until_turn_end:
+        raise RulesError(
+            "Give the condition one duration: `rounds` (it runs out at a deal) or `until_next_turn_end` "
+            "(it runs out when its holder's next turn ends), not both."
+        )
+    if rounds is not None:
+        if not 1 <= rounds <= MAX_CONDITION_ROUNDS:
+            raise RulesError(f"A condition lasts 1 to {MAX_CONDITION_ROUNDS} rounds.")
+        return Lasting(rounds_left=rounds)
+    if until_turn_end:
+        return Lasting(until_turn_end=True, skip_turn_end=encounter.initiative.turn_of == combatant.holder)
+    return None
 
 
 # ----------------------------------------------------------------------------- the GM's edits

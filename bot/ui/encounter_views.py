@@ -22,7 +22,16 @@ from ..rules.options import DEFAULT_OPTIONS, RuleOptions
 from ..store import SetAsideFight
 from .announcements import Announcement
 from .morale_views import proposal_line
-from .tracker import DESCRIPTION_LIMIT, TRACKER_COLOUR, clip, clip_keeping, name, pool_pips, range_lines
+from .tracker import (
+    DESCRIPTION_LIMIT,
+    TRACKER_COLOUR,
+    clip,
+    clip_keeping,
+    conditions_label,
+    name,
+    pool_pips,
+    range_lines,
+)
 
 RULE_OPTION_HELP: dict[str, str] = {
     "attack_types_vs_armor": "R17: DR from the armor's column for the attack type (Bash uses Pierce)",
@@ -43,6 +52,7 @@ TABLE_OPTION_HELP: dict[str, str] = {
     "claim_pause": "When Next stops to offer the turn to Jokers or held cards (R3, R4)",
     "defense_policy": "Who defends for NPCs, and for players who do not answer in time",
     "defense_timeout_minutes": "Minutes a player has to pick a defense before the policy decides (0: wait)",
+    "remind_after_hours": "Hours a turn, defense or offered turn may wait before a ping reminds (0: off)",
 }
 
 OVERVIEW_RANGES_BUDGET = 1500
@@ -294,7 +304,7 @@ def hp_announcement(changed: HpChanged, gm_id: int, actor_id: int) -> Announceme
 
 
 def conditions_text(combatant: Combatant) -> str:
-    return ", ".join(name(condition) for condition in combatant.conditions) or "none"
+    return conditions_label(combatant) or "none"
 
 
 def condition_reply(combatant: Combatant, condition: str, *, added: bool) -> str:

@@ -15,7 +15,7 @@ import discord
 
 from ..characters import name_key
 from ..encounter.document import Combatant, Encounter
-from ..encounter.log_lines import FACE_DOWN, holder_label
+from ..encounter.log_lines import FACE_DOWN, duration_label, holder_label
 from ..rules.cards import Card
 from ..rules.engagement import Range
 from ..rules.errors import shown
@@ -61,10 +61,19 @@ def combatant_line(combatant: Combatant) -> str:
     if label:
         parts.append(f"**{label}**")
     if combatant.conditions:
-        parts.append(", ".join(name(condition) for condition in combatant.conditions))
+        parts.append(conditions_label(combatant))
     if combatant.leader:
         parts[0] += " (leader)"
     return " · ".join(parts)
+
+
+def conditions_label(combatant: Combatant) -> str:
+    """Its conditions, each with how long it still lasts: "prone (2 rounds), stunned"."""
+    labels = []
+    for condition in combatant.conditions:
+        lasting = combatant.lasting.get(condition.casefold())
+        labels.append(name(condition) + (f" ({duration_label(lasting)})" if lasting is not None else ""))
+    return ", ".join(labels)
 
 
 class PairRange(NamedTuple):

@@ -179,6 +179,44 @@ async def test_conditions_are_added_and_removed(world: World, start_bot: Any) ->
     assert (await channel_log(pommel, world))[-1].text == "Alice: Alice is no longer Stunned"
 
 
+async def test_a_condition_may_last_some_rounds_or_to_the_end_of_the_next_turn(
+    world: World, start_bot: Any
+) -> None:
+    pommel = await start_bot()
+    await table(pommel, world)
+    added = await pommel.slash(
+        "combatant condition",
+        user=world.gm,
+        options={"who": "Alice", "action": "add", "condition": "prone", "rounds": 2},
+    )
+    assert added.content == "🩹 **Alice** is now *prone*. Conditions: prone (2 rounds)."
+    assert (await channel_log(pommel, world))[-1].text == "Gamemaster: Alice is now prone (2 rounds)"
+    await pommel.slash(
+        "combatant condition",
+        user=world.gm,
+        options={"who": "Alice", "action": "add", "condition": "stunned", "until_next_turn_end": True},
+    )
+    encounter = await fight_of(pommel, world)
+    shown = "Alice · ●●● · HP 14/14 · prone (2 rounds), stunned (to end of next turn)"
+    assert shown in stored_tracker(world, encounter).embed_text
+
+    both = await pommel.slash(
+        "combatant condition",
+        user=world.gm,
+        options={
+            "who": "Bob",
+            "action": "add",
+            "condition": "dazed",
+            "rounds": 1,
+            "until_next_turn_end": True,
+        },
+    )
+    assert both.ephemeral
+    assert "Give the condition one duration" in both.content
+    assert "not both" in both.content
+    assert (await fight_of(pommel, world)).combatant("Bob").conditions == []
+
+
 async def test_at_most_eight_conditions(world: World, start_bot: Any) -> None:
     pommel = await start_bot()
     await table(pommel, world)

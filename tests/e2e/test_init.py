@@ -16,6 +16,8 @@ from .fake_discord import FakeUser, World
 from .fights import (
     StackedDice,
     button_id,
+    channel_log,
+    dealt_fight,
     fight_of,
     gather_four_through_commands,
     seed_fight,
@@ -326,3 +328,40 @@ async def test_removing_the_group_whose_turn_it_is_says_the_turn_is_over(
     assert fight.initiative.turn_of is None
     nxt = await pommel.slash("init next", user=world.gm)
     assert "▶️ **Ansel**'s turn — K♠" in nxt.content
+
+
+# --------------------------------------------------------------------------------- conditions that run out
+
+
+async def test_conditions_run_out_at_the_deal_and_at_their_holders_turn_end_and_the_table_is_told(
+    world: World, start_bot: Any
+) -> None:
+    """Alice's K♠, then Bob's 7♦, then the Bandit's 2♣ (round 1 dealt)."""
+    pommel = await dealt_fight(world, start_bot)
+    for who, condition, duration in (
+        ("Alice", "prone", {"rounds": 2}),
+        ("Bob", "stunned", {"until_next_turn_end": True}),
+        ("Bandit", "hexed", {}),
+    ):
+        options = {"who": who, "action": "add", "condition": condition, **duration}
+        await pommel.slash("combatant condition", user=world.gm, options=options)
+
+    alice_done = await pommel.slash("init next", user=world.gm)
+    assert "no longer" not in alice_done.content
+    assert (await fight_of(pommel, world)).combatant("Bob").conditions == ["stunned"]
+    bob_done = await pommel.slash("init next", user=world.gm)
+    assert "⌛ Bob is no longer stunned (it ran out)." in bob_done.content
+    assert "Bob is no longer stunned (it ran out)." in (await channel_log(pommel, world))[-1].text
+    await pommel.slash("init next", user=world.gm)
+
+    first = await pommel.slash("init deal", user=world.gm)
+    assert "no longer" not in first.content
+    assert "Alice · ●●● · HP 14/14 · prone (1 round)" in tracker_message(world.table).embed_text
+    for _ in range(3):
+        await pommel.slash("init next", user=world.gm)
+    second = await pommel.slash("init deal", user=world.gm)
+    assert "⌛ Alice is no longer prone (it ran out)." in second.content
+    assert "Alice is no longer prone (it ran out)." in (await channel_log(pommel, world))[-1].text
+    fight = await fight_of(pommel, world)
+    assert fight.combatant("Alice").conditions == []
+    assert fight.combatant("Bandit").conditions == ["hexed"]

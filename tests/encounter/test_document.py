@@ -21,6 +21,7 @@ from bot.encounter.document import (
     MAX_COMBATANTS,
     Combatant,
     Encounter,
+    Lasting,
     Side,
     TableOptions,
     TrackerMessage,
@@ -629,3 +630,27 @@ def test_removing_a_stranger_is_refused_and_changes_nothing() -> None:
     with pytest.raises(RulesError):
         encounter.remove(stranger)
     assert encounter.model_dump() == before
+
+
+def test_a_condition_may_say_how_long_it_lasts_and_removing_it_forgets_that() -> None:
+    encounter = fight()
+    ansel = encounter.join(BOB, character("Bors"), None)
+    ansel.add_condition("Prone", Lasting(rounds_left=2))
+    ansel.add_condition("hexed")
+    assert ansel.lasting == {"prone": Lasting(rounds_left=2)}
+    assert Encounter.model_validate_json(encounter.model_dump_json()) == encounter
+    assert ansel.remove_condition("prone") == "Prone"
+    assert ansel.lasting == {}
+    assert ansel.conditions == ["hexed"]
+
+
+def test_a_stored_combatant_from_before_durations_still_loads() -> None:
+    encounter = fight()
+    encounter.join(BOB, character("Bors"), None)
+    stored = encounter.model_dump(mode="json")
+    for combatant in stored["combatants"]:
+        combatant.pop("lasting")
+        combatant["conditions"] = ["prone"]
+    loaded = Encounter.model_validate(stored)
+    assert loaded.combatants[0].conditions == ["prone"]
+    assert loaded.combatants[0].lasting == {}

@@ -10,14 +10,18 @@ from typing import Any
 
 import pytest
 
+from bot.encounter import roster
 from bot.encounter.document import Encounter, TableOptions, group_holder, player_holder
+from bot.encounter.done import Done
 from bot.encounter.errors import NotAllowed, OutOfDate
+from bot.encounter.fighters import target_situations
 from bot.encounter.initiative import press
 from bot.encounter.permissions import Actor
-from bot.encounter.results import TurnAction, TurnMove
+from bot.encounter.results import RanOut, TurnAction, TurnMove
 from bot.rules.dice import ScriptedDice
 from bot.rules.equipment import MonsterTemplate
 from bot.rules.errors import RulesError
+from bot.rules.situations import Situation
 from bot.rules.turns import ClaimPause
 from tests.rules.conftest import deck_dealing
 from tests.sheets import character
@@ -300,3 +304,80 @@ def test_a_joker_turn_logs_its_bonus_on_the_same_line() -> None:
         "▶️ Ansel's turn — 🃏 Joker (black) 🃏 Joker: +2 to attack, damage, skill, ability check, magic, "
         "heal, morale rolls made this turn (R3)."
     )
+
+
+# --------------------------------------------------------------------------------- conditions that run out
+
+
+def lasting(encounter: Encounter, who: str, condition: str, **duration: Any) -> None:
+    """The GM puts ``condition`` on ``who`` for ``duration`` (rounds, until_turn_end)."""
+    roster.change_condition(encounter, GM_ACTOR, "GM", who, condition, add=True, **duration)
+
+
+def next_round(encounter: Encounter) -> Done[TurnMove]:
+    """The GM ends the turns left in the round, then deals the next one."""
+    while encounter.initiative.turn_of is not None:
+        go(encounter, NEXT, GM_ACTOR)
+    return press(encounter, DEAL, GM_ACTOR, NO_SHUFFLE)
+
+
+def test_a_two_round_condition_runs_out_at_the_second_deal_and_the_log_says_so() -> None:
+    encounter = dealt("KS", "QS", "2C")
+    lasting(encounter, "Ansel", "prone", rounds=2)
+    done = next_round(encounter)
+    assert done.result.ran_out == []
+    assert encounter.combatant("Ansel").conditions == ["prone"]
+    assert encounter.combatant("Ansel").lasting["prone"].rounds_left == 1
+    assert target_situations(encounter.combatant("Ansel"), missile=False) == [Situation.PRONE_TARGET_MELEE]
+    done = next_round(encounter)
+    assert done.result.ran_out == [RanOut("Ansel", "prone")]
+    assert encounter.combatant("Ansel").conditions == []
+    assert encounter.combatant("Ansel").lasting == {}
+    assert target_situations(encounter.combatant("Ansel"), missile=False) == []
+    assert "Ansel is no longer prone (it ran out)." in done.log[0]
+
+
+def test_until_the_end_of_the_next_turn_runs_out_when_its_holders_turn_ends_and_not_before() -> None:
+    """Ansel's K♠ is up, then Bors's Q♠: Bors's stun lasts through Ansel's turn, ends with his own."""
+    encounter = dealt("KS", "QS", "2C")
+    lasting(encounter, "Bors", "stunned", until_turn_end=True)
+    assert go(encounter, NEXT, ANN_ACTOR).ran_out == []
+    assert encounter.combatant("Bors").conditions == ["stunned"]
+    done = press(encounter, NEXT, BOB_ACTOR, NO_SHUFFLE)
+    assert done.result.ran_out == [RanOut("Bors", "stunned")]
+    assert encounter.combatant("Bors").conditions == []
+    assert "Bors is no longer stunned (it ran out)." in done.log[0]
+
+
+def test_put_on_during_its_holders_own_turn_it_lasts_to_the_end_of_the_next_one() -> None:
+    encounter = dealt("KS", "QS", "2C")
+    lasting(encounter, "Ansel", "stunned", until_turn_end=True)
+    go(encounter, NEXT, ANN_ACTOR)
+    assert encounter.combatant("Ansel").conditions == ["stunned"]
+    next_round(encounter)
+    for _ in range(6):
+        if encounter.initiative.turn_of == ANSEL:
+            break
+        go(encounter, NEXT, GM_ACTOR)
+    assert encounter.initiative.turn_of == ANSEL
+    assert encounter.combatant("Ansel").conditions == ["stunned"]
+    assert go(encounter, HOLD, ANN_ACTOR).ran_out == [RanOut("Ansel", "stunned")]
+
+
+def test_a_condition_without_a_duration_stays() -> None:
+    encounter = dealt("KS", "QS", "2C")
+    lasting(encounter, "Ansel", "prone")
+    assert next_round(encounter).result.ran_out == []
+    assert next_round(encounter).result.ran_out == []
+    assert encounter.combatant("Ansel").conditions == ["prone"]
+    assert encounter.combatant("Ansel").lasting == {}
+
+
+def test_both_durations_at_once_are_refused_saying_why() -> None:
+    encounter = dealt("KS", "QS", "2C")
+    before = encounter.model_dump()
+    with pytest.raises(RulesError, match=r"one duration: `rounds`.*not both"):
+        lasting(encounter, "Ansel", "prone", rounds=2, until_turn_end=True)
+    with pytest.raises(RulesError, match="A duration goes with `action:add`"):
+        roster.change_condition(encounter, GM_ACTOR, "GM", "Ansel", "prone", add=False, rounds=2)
+    assert encounter.model_dump() == before

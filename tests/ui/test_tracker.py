@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot.catalog import load_catalog
 from bot.characters import MAX_NAME_LENGTH
-from bot.encounter.document import MAX_COMBATANTS, Combatant, Encounter, Side
+from bot.encounter.document import MAX_COMBATANTS, Combatant, Encounter, Lasting, Side
 from bot.rules.engagement import Engagement, Range, pair_key
 from bot.rules.morale import MoraleStanding
 from bot.rules.pool import MartialPool
@@ -143,3 +143,13 @@ def test_r12_the_ranges_stay_on_a_sixty_combatant_tracker_of_the_longest_names()
     assert len(text) <= DESCRIPTION_LIMIT
     assert "more lines\n\n**Ranges** (every other pair is at Onset, R12)\n🤼 " in text
     assert text.endswith("more pairs at Melee or Grapple")
+
+
+def test_a_condition_shows_how_long_it_still_lasts() -> None:
+    fighter = bandit(
+        conditions=["prone", "stunned", "hexed"],
+        lasting={"prone": Lasting(rounds_left=2), "stunned": Lasting(until_turn_end=True)},
+    )
+    assert combatant_line(fighter).endswith("· prone (2 rounds), stunned (to end of next turn), hexed")
+    fighter.lasting["prone"].rounds_left = 1
+    assert "prone (1 round)," in combatant_line(fighter)

@@ -1,0 +1,86 @@
+"""Reminders for play-by-post: a sweep over the fights pings whoever a long wait is for, once.
+
+One task sweeps every fight when the bot starts and then every :data:`SWEEP_MINUTES`. The option counts
+in hours, so a reminder a few minutes late is no harm, and a sweep needs no hook in every command that
+starts or ends a wait, nor a timer per channel to rebuild: after a restart the first sweep sends what
+fell due while the bot was down. What is due, and marking it reminded (so it never is twice), is
+:func:`bot.encounter.reminders.remind`'s, in one change; what the reminder says,
+:mod:`bot.ui.reminder_views`'.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from datetime import UTC, datetime
+
+import discord
+from discord.ext import commands
+
+from bot.app import Pommel
+from bot.encounter import reminders
+from bot.rules.errors import RulesError
+from bot.ui.reminder_views import reminder_announcement
+
+log = logging.getLogger(__name__)
+
+SWEEP_MINUTES = 5
+
+
+class Reminders(commands.Cog):
+    def __init__(self, bot: Pommel) -> None:
+        self.bot = bot
+        self.every = SWEEP_MINUTES * 60.0
+        self.sweeper: asyncio.Task[None] | None = None
+
+    async def cog_load(self) -> None:
+        self.sweeper = asyncio.create_task(self._sweep_forever())
+
+    async def cog_unload(self) -> None:
+        if self.sweeper is not None:
+            self.sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.sweeper
+            self.sweeper = None
+
+    async def _sweep_forever(self) -> None:
+        await self.bot.wait_until_ready()
+        while True:
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("the reminders' sweep failed")
+            await asyncio.sleep(self.every)
+
+    async def sweep(self, now: datetime | None = None) -> None:
+        """Remind, in every fight with reminders on, what has waited long enough and was not reminded."""
+        when = now or datetime.now(UTC)
+        for channel_id in await self.bot.store.fight_channels():
+            try:
+                await self.remind(channel_id, when)
+            except Exception:
+                log.exception("the reminder of channel %s failed", channel_id)
+
+    async def remind(self, channel_id: int, now: datetime) -> None:
+        encounter = await self.bot.store.load_encounter(channel_id)
+        if encounter is None or not reminders.worth_a_change(encounter, now):
+            return
+        bot_id = self.bot.user.id if self.bot.user else 0
+        try:
+            saved, reminded = await self.bot.store.change(
+                channel_id, bot_id, lambda current: reminders.remind(current, now)
+            )
+        except RulesError:
+            return  # acted on meanwhile, or the fight ended
+        if not reminded.waits:
+            return
+        channel = self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
+        if not isinstance(channel, discord.abc.Messageable):
+            return
+        announcement = reminder_announcement(saved, reminded)
+        await channel.send(announcement.content, allowed_mentions=announcement.allowed_mentions)
+
+
+async def setup(bot: Pommel) -> None:
+    await bot.add_cog(Reminders(bot))
