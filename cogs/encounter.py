@@ -1,5 +1,5 @@
-"""``/encounter start | end | reopen | show | log | history | options | gm``: a channel's fight from its
-start to its summary, and after.
+"""``/encounter start | end | reopen | undo | show | log | history | options | gm``: a channel's fight
+from its start to its summary, and after.
 
 One fight per channel (or thread). Whoever starts it is its GM (when the server sets a GM role with
 ``/server gm_role``, only members with it may); the GM changes its options, hands it on, and ends it:
@@ -10,6 +10,11 @@ that fight's log again, as a file. The ended fight is kept whole too (the channe
 :data:`~bot.store.ENDED_KEPT`): ``/encounter history`` lists them with a button for each one's log
 (:class:`HistoryButton`), and ``/encounter reopen`` brings the last one back, as it ended. What these
 change is in :mod:`bot.encounter.roster`.
+
+``/encounter undo [steps]`` (the GM only) shows privately the log lines of the last changes and asks;
+the click on "Undo" (:class:`UndoButton`) takes the fight back as a new version (the store keeps the
+running fight's last :data:`~bot.store.HISTORY_KEPT` changes), marks those lines undone in the log, logs
+the undo and tells the channel.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from __future__ import annotations
 import io
 import logging
 import re
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 import discord
@@ -24,10 +30,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import Pommel
-from bot.encounter import roster
+from bot.encounter import history, roster
 from bot.encounter.document import Encounter
 from bot.encounter.errors import NoFight
-from bot.encounter.permissions import is_gm, require_fight
+from bot.encounter.permissions import is_gm, require_fight, require_gm
 from bot.encounter.roster import EndedFight
 from bot.interactions import (
     PommelButton,
@@ -40,7 +46,16 @@ from bot.interactions import (
 )
 from bot.option_parameters import SetsOptions, options_command
 from bot.rules.errors import RulesError
-from bot.store import MAX_LOG_PAGE, EndedGone, LogEntry, StaleEncounter, Store, log_entries
+from bot.store import (
+    MAX_LOG_PAGE,
+    EndedGone,
+    HistoryStep,
+    LogEntry,
+    NothingToUndo,
+    StaleEncounter,
+    Store,
+    log_entries,
+)
 from bot.ui.encounter_views import (
     gm_handed_reply,
     options_changed_reply,
@@ -59,6 +74,10 @@ from bot.ui.fight_log import (
     HISTORY_BUTTON,
     LOG_DEFAULT,
     LOG_MAX,
+    UNDO_BUTTON,
+    UNDO_MAX,
+    UNDO_OUT_OF_DATE,
+    UNDONE_NOTE,
     end_confirmation,
     end_not_shown,
     ended_log_reply,
@@ -71,6 +90,9 @@ from bot.ui.fight_log import (
     log_filename,
     log_lines,
     log_markdown,
+    undo_confirmation,
+    undo_log_line,
+    undone_reply,
     visible_to,
 )
 from bot.ui.tracker import TRACKER_COLOUR
@@ -156,10 +178,12 @@ class EncounterCog(
     async def cog_load(self) -> None:
         self.bot.buttons.route(EndButton, self.end_button)
         self.bot.buttons.route(HistoryButton, self.history_button)
+        self.bot.buttons.route(UndoButton, self.undo_button)
 
     async def cog_unload(self) -> None:
         self.bot.buttons.unroute(EndButton)
         self.bot.buttons.unroute(HistoryButton)
+        self.bot.buttons.unroute(UndoButton)
 
     async def load(self, interaction: discord.Interaction) -> Encounter:
         """The channel's running fight; with none, the refusal also says when the one that was here
@@ -287,6 +311,56 @@ class EncounterCog(
         if encounter is None or encounter.tag != button.fight:
             raise RulesError(ALREADY_ENDED)
         await answer_by_editing(interaction, content=FIGHT_GOES_ON, view=None)
+
+    # ------------------------------------------------------------------------------ undo
+
+    @app_commands.command(
+        name="undo", description="GM: take back the fight's last changes (shows them first, then asks)"
+    )
+    @app_commands.describe(steps=f"How many of the last changes to take back (default 1, at most {UNDO_MAX})")
+    async def undo(
+        self, interaction: discord.Interaction, steps: app_commands.Range[int, 1, UNDO_MAX] = 1
+    ) -> None:
+        encounter = await self.load(interaction)
+        require_gm(encounter, actor_of(interaction), "undo changes of the fight")
+        kept = await self.bot.store.history(encounter.channel_id, steps)
+        if len(kept) < steps:
+            raise NothingToUndo(len(kept))
+        content, view = undo_confirmation(kept, encounter.tag, encounter.version)
+        await answer(interaction, content, view=view, ephemeral=True)
+
+    async def undo_button(self, interaction: discord.Interaction, button: UndoButton) -> None:
+        """The GM's click on "Undo": takes the fight back the steps shown, if it is still the fight and the
+        version they were shown for (commits), then tells the channel and redraws the tracker."""
+        encounter = await self.load(interaction)
+        actor = actor_of(interaction)
+        require_gm(encounter, actor, "undo changes of the fight")
+        if encounter.tag != button.fight or encounter.version != button.version:
+            raise RulesError(UNDO_OUT_OF_DATE)
+        by = interaction.user.display_name
+        guild_id, channel_id = encounter_place(interaction)
+
+        def line(steps: Sequence[HistoryStep]) -> LogEntry:
+            return LogEntry(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                user_id=actor.user_id,
+                kind="encounter",
+                text=undo_log_line(by, steps),
+                data={"undone": len(steps)},
+            )
+
+        try:
+            saved, undone = await self.bot.store.undo(
+                channel_id, button.steps, button.version, history.restored, line
+            )
+        except StaleEncounter:
+            raise RulesError(UNDO_OUT_OF_DATE) from None
+        await answer_by_editing(interaction, content=UNDONE_NOTE, view=None)
+        await interaction.followup.send(
+            undone_reply(by, undone), allowed_mentions=discord.AllowedMentions.none()
+        )
+        await self.bot.trackers.publish(saved)
 
     # ------------------------------------------------------------------------------ looking
 
@@ -479,6 +553,19 @@ class HistoryButton(
     def __init__(self, match: re.Match[str]) -> None:
         super().__init__(match)
         self.ended = int(match["ended"])
+
+
+class UndoButton(
+    PommelButton, discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=UNDO_BUTTON
+):
+    """The "Undo" of ``/encounter undo``: the fight's tag, the version it was drawn for and the steps, so
+    a click after any other change (or a second click) undoes nothing."""
+
+    def __init__(self, match: re.Match[str]) -> None:
+        super().__init__(match)
+        self.fight = match["fight"]
+        self.version = int(match["version"])
+        self.steps = int(match["steps"])
 
 
 async def setup(bot: Pommel) -> None:

@@ -12,6 +12,7 @@ from ..characters import Character
 from ..guild_settings import GuildSettings
 from .base import (
     ENDED_KEPT,
+    HISTORY_KEPT,
     MAX_LOG_PAGE,
     CharacterTaken,
     DatabaseDamaged,
@@ -20,8 +21,10 @@ from .base import (
     EncounterChange,
     EndedEncounter,
     EndedGone,
+    HistoryStep,
     InvalidDocument,
     LogEntry,
+    NothingToUndo,
     SetAsideFight,
     StaleCharacter,
     StaleEncounter,
@@ -34,6 +37,7 @@ from .sqlite import SqliteStore
 
 __all__ = [
     "ENDED_KEPT",
+    "HISTORY_KEPT",
     "MAX_LOG_PAGE",
     "Character",
     "CharacterTaken",
@@ -44,8 +48,10 @@ __all__ = [
     "EndedEncounter",
     "EndedGone",
     "GuildSettings",
+    "HistoryStep",
     "InvalidDocument",
     "LogEntry",
+    "NothingToUndo",
     "SetAsideFight",
     "SqliteStore",
     "StaleCharacter",

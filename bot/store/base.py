@@ -166,6 +166,37 @@ class EndedGone(RulesError):
         )
 
 
+HISTORY_KEPT = 50
+"""How many steps of the running fight's history a channel keeps (:meth:`Store.history`); a change beyond
+it forgets the oldest. The history goes when the fight ends or a new one starts."""
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryStep:
+    """One committed change of the running fight, as :meth:`Store.history` gives it back.
+
+    ``version`` is the version the fight had before the change (the change made ``version + 1``);
+    ``user_id`` who made it, ``at`` when; ``lines`` the texts of the log lines it wrote, in order.
+    """
+
+    version: int
+    user_id: int
+    at: datetime
+    lines: tuple[str, ...]
+
+
+class NothingToUndo(RulesError):
+    """An undo of more steps than the fight's history keeps; nothing was written."""
+
+    def __init__(self, kept: int) -> None:
+        if kept == 0:
+            message = "There is nothing to undo: no change of this fight is kept."
+        else:
+            message = f"Only {kept} change{'s' if kept != 1 else ''} of this fight can be undone."
+        super().__init__(message)
+        self.kept = kept
+
+
 class StoreBusy(RulesError):
     """A write that could not start in time: another program holds the database's write lock."""
 
@@ -247,6 +278,9 @@ class LogEntry(BaseModel):
     """What sort of line: "roll", "encounter", ..."""
     text: str
     data: dict[str, JsonValue] = Field(default_factory=dict)
+    undone_by: int | None = None
+    """Set by the store when an undo took the change that wrote this line back: the id of the undo's own
+    line. The line stays in the log (dice rolled in an undone step stay visible), marked undone."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,6 +293,8 @@ class EncounterChange:
 
     encounter: Encounter | None
     events: tuple[LogEntry, ...] = ()
+    user_id: int | None = None
+    """Who made the change, for the fight's history (:meth:`Store.history`); the events' user when None."""
 
 
 def log_entries(
@@ -357,7 +393,7 @@ class Store(ABC):
             outcome = operation(current)
             done.append((current, outcome))
             events = tuple(log_entries(outcome, current.guild_id, channel_id, user_id))
-            return EncounterChange(None if outcome.end else current, events)
+            return EncounterChange(None if outcome.end else current, events, user_id)
 
         saved = await self.update_encounter(channel_id, apply)
         encounter, outcome = done[-1]
@@ -443,6 +479,30 @@ class Store(ABC):
         Raises :class:`StaleEncounter` (``expected`` 0) when the channel has a fight, and
         :class:`EndedGone` when that ended fight is no longer kept, writing nothing. Returns the fight
         as saved.
+        """
+
+    @abstractmethod
+    async def history(self, channel_id: int, steps: int = HISTORY_KEPT) -> list[HistoryStep]:
+        """The last ``steps`` changes of the channel's running fight, newest first (at most
+        :data:`HISTORY_KEPT` are kept); empty when there is no fight or none of its changes is kept."""
+
+    @abstractmethod
+    async def undo(
+        self,
+        channel_id: int,
+        steps: int,
+        expected_version: int,
+        restore: Callable[[Encounter, Encounter], Encounter],
+        line: Callable[[Sequence[HistoryStep]], LogEntry],
+    ) -> tuple[Encounter, list[HistoryStep]]:
+        """Take the fight back ``steps`` changes, in one transaction, as a new version.
+
+        Refuses with :class:`StaleEncounter` unless the fight is still at ``expected_version``, and with
+        :class:`NothingToUndo` when fewer steps are kept. ``restore(earlier, current)`` makes the fight
+        to save from the document as it was ``steps`` changes back (pure work, see
+        :func:`bot.encounter.history.restored`); it is saved as ``expected_version + 1``. The log lines
+        of the undone steps are marked undone by ``line(steps)``, the undo's own line, which is logged;
+        those steps leave the history. Returns the fight as saved and the steps undone, newest first.
         """
 
     @abstractmethod

@@ -51,6 +51,7 @@ from ..guild_settings import GuildSettings
 from ..rules.errors import RulesError
 from .base import (
     ENDED_KEPT,
+    HISTORY_KEPT,
     MAX_LOG_PAGE,
     CharacterTaken,
     DatabaseDamaged,
@@ -59,7 +60,9 @@ from .base import (
     EncounterChange,
     EndedEncounter,
     EndedGone,
+    HistoryStep,
     LogEntry,
+    NothingToUndo,
     SetAsideFight,
     StaleCharacter,
     StaleEncounter,
@@ -377,7 +380,14 @@ class SqliteStore(Store):
                     raise ValueError(f"a change of channel {channel_id} returned the fight of {other}")
                 document = wanted.encounter.model_dump_json(exclude={"version"})
                 checked(Encounter, FIGHT, document)
-                _write_fight(db, wanted.encounter, document, rows)
+                log_ids = _write_fight(db, wanted.encounter, document, rows)
+                # A change that logs nothing (a message id kept, a reminder marked) is bookkeeping, not
+                # a step of the fight: an undo of the step before it takes it back too.
+                if row is not None and log_ids and wanted.encounter.version == int(row[0]):
+                    user_id = wanted.user_id
+                    if user_id is None:
+                        user_id = wanted.events[0].user_id if wanted.events else 0
+                    _keep_step(db, channel_id, int(row[0]), row[1], user_id, log_ids)
                 # The fight the change made was read inside this call and is nobody else's: it is
                 # returned as saved (with its new version) instead of read back from its JSON.
                 return wanted.encounter.model_copy(update={"version": wanted.encounter.version + 1})
@@ -480,6 +490,70 @@ class SqliteStore(Store):
             document = await self._transaction(reopen)
         return _fight(version, document)
 
+    # ---------------------------------------------------------------------- the running fight's history
+
+    async def history(self, channel_id: int, steps: int = HISTORY_KEPT) -> list[HistoryStep]:
+        rows = await self._fetch_all(
+            "SELECT version, user_id, at, first_log_id, last_log_id FROM encounter_history"
+            " WHERE channel_id = ? ORDER BY id DESC LIMIT ?",
+            (channel_id, steps),
+        )
+        lines = await self._fetch_all(
+            "SELECT id, text FROM log WHERE channel_id = ? AND id BETWEEN ? AND ? ORDER BY id",
+            (channel_id, min((r[3] for r in rows), default=0), max((r[4] for r in rows), default=0)),
+        )
+        return [_step(row, lines) for row in rows]
+
+    async def undo(
+        self,
+        channel_id: int,
+        steps: int,
+        expected_version: int,
+        restore: Callable[[Encounter, Encounter], Encounter],
+        line: Callable[[Sequence[HistoryStep]], LogEntry],
+    ) -> tuple[Encounter, list[HistoryStep]]:
+        if steps < 1:
+            raise ValueError(f"an undo takes back at least one step, not {steps}")
+
+        def work(db: sqlite3.Connection) -> tuple[Encounter, list[HistoryStep]]:
+            stored = db.execute(
+                "SELECT version, document FROM encounters WHERE channel_id = ?", (channel_id,)
+            ).fetchone()
+            if stored is None or int(stored[0]) != expected_version:
+                raise StaleEncounter(channel_id, expected_version, None if stored is None else int(stored[0]))
+            current = _readable_fight(int(stored[0]), stored[1])
+            kept = db.execute(
+                "SELECT version, user_id, at, first_log_id, last_log_id, id, document FROM encounter_history"
+                " WHERE channel_id = ? ORDER BY id DESC LIMIT ?",
+                (channel_id, steps),
+            ).fetchall()
+            if len(kept) < steps:
+                raise NothingToUndo(len(kept))
+            first, last = min(r[3] for r in kept), max(r[4] for r in kept)
+            lines = db.execute(
+                "SELECT id, text FROM log WHERE channel_id = ? AND id BETWEEN ? AND ? ORDER BY id",
+                (channel_id, first, last),
+            ).fetchall()
+            undone = [_step(r, lines) for r in kept]
+            earlier = _readable_fight(int(kept[-1][0]), kept[-1][6])
+            fight = restore(earlier, current).model_copy(update={"version": expected_version})
+            document = fight.model_dump_json(exclude={"version"})
+            saved = checked(Encounter, FIGHT, document)
+            (undo_id,) = _write_fight(db, fight, document, _log_rows([line(undone)]))
+            db.executemany(
+                "INSERT INTO log_undone (log_id, undo_log_id) SELECT id, ? FROM log"
+                " WHERE channel_id = ? AND id BETWEEN ? AND ? AND id NOT IN (SELECT log_id FROM log_undone)",
+                [(undo_id, channel_id, r[3], r[4]) for r in kept if r[3]],
+            )
+            db.execute(
+                f"DELETE FROM encounter_history WHERE id IN ({', '.join('?' for _ in kept)})",
+                [r[5] for r in kept],
+            )
+            return saved.model_copy(update={"version": expected_version + 1}), undone
+
+        async with self.lock(channel_id):
+            return await self._transaction(work)
+
     async def pending_set_aside(self, channel_id: int) -> SetAsideFight | None:
         rows = await self._fetch_all(
             "SELECT id, channel_id, guild_id, gm_id, version, reason, set_aside_at, acknowledged_at"
@@ -545,8 +619,7 @@ class SqliteStore(Store):
             parameters.append(guild_id)
         parameters.append(limit)
         rows = await self._fetch_all(
-            "SELECT id, at, guild_id, channel_id, user_id, kind, text, data FROM log"
-            f" WHERE {' AND '.join(conditions)} ORDER BY id LIMIT ?",
+            f"SELECT {_LOG_COLUMNS} FROM log WHERE {' AND '.join(conditions)} ORDER BY id LIMIT ?",
             parameters,
         )
         return [_log_entry(row) for row in rows]
@@ -696,8 +769,7 @@ class SqliteStore(Store):
             conditions.append(f"kind IN ({', '.join('?' for _ in kinds)})")
             parameters.extend(kinds)
         rows = await self._fetch_all(
-            "SELECT id, at, guild_id, channel_id, user_id, kind, text, data FROM log"
-            f" WHERE {' AND '.join(conditions)} ORDER BY id DESC LIMIT ?",
+            f"SELECT {_LOG_COLUMNS} FROM log WHERE {' AND '.join(conditions)} ORDER BY id DESC LIMIT ?",
             [*parameters, limit],
         )
         return [_log_entry(row) for row in rows]
@@ -768,7 +840,36 @@ def _write_fight(
         )
     if cursor.rowcount != 1:
         raise _stale(db, encounter)
+    if encounter.version == 0:
+        db.execute("DELETE FROM encounter_history WHERE channel_id = ?", (encounter.channel_id,))
     return _insert_log(db, rows)
+
+
+def _keep_step(
+    db: sqlite3.Connection, channel_id: int, version: int, document: str, user_id: int, log_ids: list[int]
+) -> None:
+    """Keep the running fight as it was before a change (at ``version``), with who made the change and
+    the log lines it wrote; the channel keeps its last :data:`HISTORY_KEPT` steps."""
+    db.execute(
+        "INSERT INTO encounter_history"
+        " (channel_id, version, document, user_id, at, first_log_id, last_log_id)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (channel_id, version, document, user_id, _now(), min(log_ids, default=0), max(log_ids, default=0)),
+    )
+    db.execute(
+        "DELETE FROM encounter_history WHERE channel_id = ? AND id NOT IN"
+        " (SELECT id FROM encounter_history WHERE channel_id = ? ORDER BY id DESC LIMIT ?)",
+        (channel_id, channel_id, HISTORY_KEPT),
+    )
+
+
+def _step(row: sqlite3.Row | tuple[Any, ...], lines: Sequence[sqlite3.Row | tuple[Any, ...]]) -> HistoryStep:
+    """A history row (``version, user_id, at, first_log_id, last_log_id``) with its log lines' texts."""
+    first, last = int(row[3]), int(row[4])
+    texts = tuple(str(text) for log_id, text in lines if first and first <= log_id <= last)
+    return HistoryStep(
+        version=int(row[0]), user_id=int(row[1]), at=datetime.fromisoformat(row[2]), lines=texts
+    )
 
 
 def _delete_fight(db: sqlite3.Connection, encounter: Encounter, rows: list[_LogRow]) -> None:
@@ -799,6 +900,7 @@ def _delete_fight(db: sqlite3.Connection, encounter: Encounter, rows: list[_LogR
     if cursor.rowcount != 1:
         raise _stale(db, encounter)
     db.execute("DELETE FROM encounters WHERE channel_id = ? AND version = ?", (channel_id, version))
+    db.execute("DELETE FROM encounter_history WHERE channel_id = ?", (channel_id,))
     db.execute(
         "DELETE FROM ended_encounters WHERE channel_id = ? AND id NOT IN"
         " (SELECT id FROM ended_encounters WHERE channel_id = ? ORDER BY id DESC LIMIT ?)",
@@ -932,8 +1034,15 @@ def _not_a_database(error: sqlite3.DatabaseError) -> bool:
     return (getattr(error, "sqlite_errorcode", 0) & 0xFF) == sqlite3.SQLITE_NOTADB
 
 
+_LOG_COLUMNS = (
+    "id, at, guild_id, channel_id, user_id, kind, text, data,"
+    " (SELECT undo_log_id FROM log_undone WHERE log_undone.log_id = log.id)"
+)
+
+
 def _log_entry(row: sqlite3.Row) -> LogEntry:
-    """A row of the log table (``id, at, guild_id, channel_id, user_id, kind, text, data``) as an entry."""
+    """A row of the log table (:data:`_LOG_COLUMNS`: ``id, at, guild_id, channel_id, user_id, kind, text,
+    data`` and the undo that took it back) as an entry."""
     return LogEntry(
         id=row[0],
         at=datetime.fromisoformat(row[1]),
@@ -943,4 +1052,5 @@ def _log_entry(row: sqlite3.Row) -> LogEntry:
         kind=row[5],
         text=row[6],
         data=_LOG_DATA.validate_json(row[7]),
+        undone_by=row[8],
     )

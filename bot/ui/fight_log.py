@@ -18,8 +18,8 @@ from discord.utils import escape_markdown
 
 from ..encounter.roster import EndAsked, EndedFight, FinalState
 from ..rules.initiative import fight_duration
-from ..store import ENDED_KEPT, EndedEncounter, LogEntry
-from .tracker import DESCRIPTION_LIMIT, clip, name
+from ..store import ENDED_KEPT, EndedEncounter, HistoryStep, LogEntry
+from .tracker import DESCRIPTION_LIMIT, clip, clip_keeping, name
 
 LOG_DEFAULT = 15
 LOG_MAX = 50
@@ -40,6 +40,62 @@ LOG_KEPT = (
 HISTORY_BUTTON = re.compile(r"pommel:history:(?P<ended>\d+)")
 """A download button of ``/encounter history`` (:class:`cogs.encounter.HistoryButton`): the ended fight's
 id in the store."""
+
+
+UNDO_BUTTON = re.compile(r"pommel:undo:(?P<fight>[0-9a-f]+):(?P<version>\d+):(?P<steps>\d+)")
+"""The "Undo" button of ``/encounter undo`` (:class:`cogs.encounter.UndoButton`): the fight's tag, the
+version it was drawn for and how many steps, so a stale or repeated click undoes nothing."""
+UNDO_MAX = 10
+"""The most steps one ``/encounter undo`` takes back."""
+
+
+def undo_confirmation(steps: Sequence[HistoryStep], fight: str, version: int) -> tuple[str, discord.ui.View]:
+    """What ``/encounter undo`` shows the GM, privately: the log lines of the changes it would take back
+    (newest first), and the button that does it."""
+    count = len(steps)
+    lines = [f"**Undo {_changes(count)}?** The fight goes back to how it was before:"]
+    lines += _undone_lines(steps)
+    note = ["Their log lines stay in the log, marked undone."]
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        discord.ui.Button[discord.ui.View](
+            label=f"Undo {_changes(count)}",
+            emoji="↩️",
+            style=discord.ButtonStyle.danger,
+            custom_id=f"pommel:undo:{fight}:{version}:{count}",
+        )
+    )
+    return clip_keeping(lines, note, 2000), view
+
+
+def undo_log_line(by: str, steps: Sequence[HistoryStep]) -> str:
+    """The undo's own log line (plain text)."""
+    said = "; ".join(line for step in reversed(steps) for line in step.lines) or "changes without log lines"
+    return f"{by} undid {_changes(len(steps))}: {said}"
+
+
+def undone_reply(by: str, steps: Sequence[HistoryStep]) -> str:
+    """What the channel is told once an undo is done."""
+    return clip([f"↩️ {_escaped(by)} undid {_changes(len(steps))}:", *_undone_lines(steps)], 2000)
+
+
+UNDONE_NOTE = "Undone; the tracker is brought up to date."
+UNDO_OUT_OF_DATE = (
+    "The fight changed since these changes were shown, so nothing was undone. "
+    "Use `/encounter undo` again to see what the last changes are now."
+)
+
+
+def _changes(count: int) -> str:
+    return "the last change" if count == 1 else f"the last {count} changes"
+
+
+def _undone_lines(steps: Sequence[HistoryStep]) -> list[str]:
+    shown = []
+    for step in steps:
+        texts = step.lines or ("(a change without log lines)",)
+        shown += [f"- ~~{escaped_within(text, 300)}~~ (by <@{step.user_id}>)" for text in texts]
+    return shown
 
 
 def is_private(entry: LogEntry) -> bool:
@@ -187,7 +243,12 @@ def log_line(entry: LogEntry) -> str:
     """One entry as a channel shows it: the time in each reader's own time zone, then the line."""
     stamp = f"<t:{int(entry.at.timestamp())}:T>"
     private = " *(private)*" if is_private(entry) else ""
-    return f"{stamp} {escaped_within(entry.text, ENTRY_LIMIT)}{private}"
+    return f"{stamp} {_struck(entry, escaped_within(entry.text, ENTRY_LIMIT))}{private}"
+
+
+def _struck(entry: LogEntry, shown: str) -> str:
+    """A line an undo took back, struck through and marked, so nobody fishes for a better roll unseen."""
+    return f"~~{shown}~~ *(undone)*" if entry.undone_by is not None else shown
 
 
 def _escaped(text: str) -> str:
@@ -307,7 +368,7 @@ def log_markdown(
             lines.append(f"- `{stamp}` {private_stand_in(entry)}")
             continue
         mark = " *(private)*" if is_private(entry) else ""
-        lines.append(f"- `{stamp}` {_escaped(entry.text)}{mark}")
+        lines.append(f"- `{stamp}` {_struck(entry, _escaped(entry.text))}{mark}")
     lines += ["", "## Final state", ""]
     if not ended.final_state:
         lines.append("Nobody fought.")

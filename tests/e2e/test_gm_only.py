@@ -18,6 +18,7 @@ def gm_only_commands(world: World) -> dict[str, dict[str, Any]]:
     return {
         "encounter end": {},
         "encounter reopen": {},  # refused as a fight runs; a player's refusal: test_encounter.py
+        "encounter undo": {},
         "encounter options": {"joker_bonus": 3},
         "encounter gm": {"member": world.player2},
         "init deal": {},

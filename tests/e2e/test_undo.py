@@ -1,0 +1,140 @@
+"""``/encounter undo`` end to end: the GM sees what would be undone, confirms, and the fight goes back
+as a new version; the undone lines stay in the log, marked, beside the undo's own line."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot.rules.errors import RulesError
+
+from .fake_discord import World
+from .fights import (
+    button_id,
+    channel_log,
+    dealt_fight,
+    exchange_button,
+    fight_of,
+    join,
+    start,
+    stored_tracker,
+    tracker_message,
+)
+from .harness import InteractionResult, RunningBot
+
+
+def undo_button(asked: InteractionResult) -> str:
+    assert asked.message is not None, asked.content
+    [custom_id] = [c for c in asked.message.custom_ids() if c.startswith("pommel:undo:")]
+    return custom_id
+
+
+async def undo(pommel: RunningBot, world: World, steps: int = 1) -> tuple[str, InteractionResult]:
+    """The GM's /encounter undo, what it showed, and the click on its "Undo"."""
+    asked = await pommel.slash("encounter undo", user=world.gm, options={"steps": steps})
+    assert asked.ephemeral, asked.content
+    shown = asked.content
+    done = await pommel.click(asked, undo_button(asked), user=world.gm)
+    return shown, done
+
+
+async def test_the_gm_undoes_a_players_hp_change(world: World, start_bot: Any) -> None:
+    pommel = await start_bot()
+    await start(pommel, world)
+    await join(pommel, world, world.player, "Alice")
+    changed = await pommel.slash("combatant hp", user=world.player, options={"who": "Alice", "change": "-4"})
+    assert not changed.ephemeral, changed.content
+    before = await fight_of(pommel, world)
+    assert before.combatant("Alice").hp == 10
+
+    refused = await pommel.slash("encounter undo", user=world.player)
+    assert refused.ephemeral
+    assert "Only the GM" in refused.content
+    shown_first, done = await undo(pommel, world)
+    assert shown_first.splitlines() == [
+        "**Undo the last change?** The fight goes back to how it was before:",
+        f"- ~~Alice: Alice HP 14 → 10 (-4)~~ (by <@{world.player.id}>)",
+        "Their log lines stay in the log, marked undone.",
+    ]
+    assert done.content == "Undone; the tracker is brought up to date."
+    [told] = done.followups
+    assert not told.ephemeral
+    assert told.content.splitlines()[0] == "↩️ Gamemaster undid the last change:"
+
+    after = await fight_of(pommel, world)
+    assert after.version == before.version + 1
+    assert after.combatant("Alice").hp == 14
+    assert "HP 14/14" in stored_tracker(world, after).embed_text
+    log = await channel_log(pommel, world)
+    assert log[-2].text == "Alice: Alice HP 14 → 10 (-4)"
+    assert log[-2].undone_by == log[-1].id
+    assert log[-1].text == "Gamemaster undid the last change: Alice: Alice HP 14 → 10 (-4)"
+    shown = await pommel.slash("encounter log", user=world.gm)
+    assert "~~Alice: Alice HP 14 → 10 (-4)~~ *(undone)*" in shown.embeds[0]["description"]
+
+
+async def test_an_undo_shown_before_another_change_undoes_nothing(world: World, start_bot: Any) -> None:
+    pommel = await start_bot()
+    await start(pommel, world)
+    await join(pommel, world, world.player, "Alice")
+    await pommel.slash("combatant hp", user=world.player, options={"who": "Alice", "change": "-4"})
+    asked = await pommel.slash("encounter undo", user=world.gm)
+    await pommel.slash("combatant hp", user=world.player, options={"who": "Alice", "change": "-1"})
+    before = await fight_of(pommel, world)
+    late = await pommel.click(asked, undo_button(asked), user=world.gm)
+    assert late.ephemeral
+    assert "nothing was undone" in late.content
+    assert await fight_of(pommel, world) == before
+
+
+async def test_the_gm_undoes_a_deal(world: World, start_bot: Any) -> None:
+    pommel = await start_bot()
+    await start(pommel, world)
+    await join(pommel, world, world.player, "Alice")
+    before = await fight_of(pommel, world)
+    dealt = await pommel.slash("init deal", user=world.gm)
+    assert not dealt.ephemeral, dealt.content
+    assert (await fight_of(pommel, world)).initiative.round == 1
+
+    drawn = tracker_message(world.table)
+    next_after_the_deal = button_id(drawn, "next")
+
+    _, done = await undo(pommel, world)
+    after = await fight_of(pommel, world)
+    assert after.initiative == before.initiative
+    # The tracker is drawn anew for the restored fight: its buttons carry a step past any drawn before,
+    # so a turn button of the undone deal (or of the state before it) can never act again.
+    assert next_after_the_deal not in drawn.custom_ids()
+    assert button_id(tracker_message(world.table), "deal") == f"pommel:turn:deal:{after.flow.step}"
+    assert after.flow.step > int(next_after_the_deal.rsplit(":", 1)[1])
+    log = await channel_log(pommel, world)
+    dealt_lines = [entry for entry in log if entry.undone_by is not None]
+    assert dealt_lines
+    assert all(entry.undone_by == log[-1].id for entry in dealt_lines)
+    assert log[-1].text.startswith("Gamemaster undid the last change: ")
+    assert done.followups
+
+
+async def test_an_undone_attack_s_defense_button_is_refused(world: World, start_bot: Any) -> None:
+    pommel = await dealt_fight(world, start_bot, faces=[3])
+    asked = await pommel.slash("attack", user=world.player, options={"target": "Bandit"})
+    assert not asked.ephemeral, asked.content
+    attacked = await fight_of(pommel, world)
+    assert attacked.exchanges
+
+    await undo(pommel, world)
+    after = await fight_of(pommel, world)
+    assert not after.exchanges
+    assert after.next_exchange == attacked.next_exchange
+    late = await pommel.click(asked, exchange_button(asked, "passive"), user=world.gm)
+    assert late.ephemeral
+    assert "no longer open" in late.content
+    combat: Any = pommel.bot.get_cog("Attack")
+    with pytest.raises(RulesError):  # what its defense timeout does when it comes: refused (and ignored)
+        await combat.run_timeout(world.table.id, attacked.exchanges[0].id)
+    assert await fight_of(pommel, world) == after
+    log = await channel_log(pommel, world)
+    rolled = [entry for entry in log if entry.undone_by is not None]
+    assert rolled  # the attack's roll stays in the log, marked undone
+    assert log[-1].text.startswith("Gamemaster undid the last change: ")

@@ -1,0 +1,122 @@
+"""The running fight's history: every change keeps the fight as it was before, bounded, and an undo puts
+it back as a new version, marking the undone log lines."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from pathlib import Path
+
+import pytest
+
+from bot.encounter.document import Encounter
+from bot.encounter.history import restored
+from bot.store import (
+    HISTORY_KEPT,
+    EncounterChange,
+    LogEntry,
+    NothingToUndo,
+    StaleEncounter,
+    Store,
+    open_store,
+)
+from tests.sheets import character
+
+from .test_encounters import CHANNEL, GM, event, fight
+
+
+def round_change(current: Encounter | None) -> EncounterChange:
+    assert current is not None
+    current.initiative.round += 1
+    return EncounterChange(current, (event(f"round {current.initiative.round}"),), user_id=7)
+
+
+def undo_line(steps: object) -> LogEntry:
+    return event("undo")
+
+
+async def test_every_change_keeps_the_fight_as_it_was_with_its_log_lines(store: Store) -> None:
+    before = await store.save_encounter(fight())
+    saved = await store.update_encounter(CHANNEL, round_change)
+    assert saved is not None
+    [step] = await store.history(CHANNEL)
+    assert (step.version, step.user_id, step.lines) == (before.version, 7, ("round 1",))
+    undone, _ = await store.undo(CHANNEL, 1, saved.version, restored, undo_line)
+    assert undone.version == saved.version + 1
+    assert undone.initiative.round == 0
+    assert undone.flow.step == before.flow.step + 1
+    assert await store.load_encounter(CHANNEL) == undone
+    log = await store.read_log(channel_id=CHANNEL)
+    assert [(entry.text, entry.undone_by) for entry in log] == [("round 1", log[1].id), ("undo", None)]
+    assert await store.history(CHANNEL) == []
+
+
+async def test_the_history_is_bounded_and_goes_with_the_fight(store: Store) -> None:
+    await store.save_encounter(fight())
+    for _ in range(HISTORY_KEPT + 5):
+        saved = await store.update_encounter(CHANNEL, round_change)
+    assert saved is not None
+    kept = await store.history(CHANNEL)
+    assert len(kept) == HISTORY_KEPT
+    assert kept[0].lines == (f"round {HISTORY_KEPT + 5}",)
+    assert kept[-1].lines == ("round 6",)
+    await store.delete_encounter(saved)
+    assert await store.history(CHANNEL) == []
+
+
+async def test_an_undo_is_a_compare_and_set_and_refuses_more_than_is_kept(store: Store) -> None:
+    await store.save_encounter(fight())
+    saved = await store.update_encounter(CHANNEL, round_change)
+    assert saved is not None
+    with pytest.raises(StaleEncounter):
+        await store.undo(CHANNEL, 1, saved.version - 1, restored, undo_line)
+    with pytest.raises(NothingToUndo):
+        await store.undo(CHANNEL, 2, saved.version, restored, undo_line)
+    assert await store.load_encounter(CHANNEL) == saved
+    assert [entry.text for entry in await store.read_log(channel_id=CHANNEL)] == ["round 1"]
+
+
+async def test_undoing_k_steps_gives_back_the_fight_k_steps_back(store: Store) -> None:
+    versions = [await store.save_encounter(fight())]
+    for _ in range(5):
+        saved = await store.update_encounter(CHANNEL, round_change)
+        assert saved is not None
+        versions.append(saved)
+    undone, steps = await store.undo(CHANNEL, 3, versions[-1].version, restored, undo_line)
+    assert [step.lines for step in steps] == [("round 5",), ("round 4",), ("round 3",)]
+    earlier = versions[2]
+    assert undone.model_copy(update={"version": 0, "flow": earlier.flow}) == earlier.model_copy(
+        update={"version": 0}
+    )
+    again, _ = await store.undo(CHANNEL, 2, undone.version, restored, undo_line)
+    assert again.initiative.round == 0
+    log = await store.read_log(channel_id=CHANNEL)
+    assert [entry.text for entry in log] == [f"round {n}" for n in range(1, 6)] + ["undo", "undo"]
+    assert [entry.undone_by is not None for entry in log] == [True] * 5 + [False, False]
+
+
+@pytest.mark.parametrize("steps", [100])
+async def test_what_history_costs(path: Path, steps: int) -> None:
+    """Not a limit: prints the write time and the database's growth per 100 steps of a six-fighter
+    fight (run with -s to read it)."""
+    store = await open_store(path)
+    try:
+        encounter = fight()
+        for n in range(6):
+            encounter.join(GM + n, character(f"Fighter {n}"), None)
+        await store.save_encounter(encounter)
+        started = time.perf_counter()
+        for _ in range(steps):
+            await store.update_encounter(CHANNEL, round_change)
+        spent = time.perf_counter() - started
+        stored = await store.load_encounter(CHANNEL)
+        assert stored is not None
+    finally:
+        await store.close()
+    with sqlite3.connect(path) as db:
+        kept, size = db.execute("SELECT COUNT(*), SUM(LENGTH(document)) FROM encounter_history").fetchone()
+    print(
+        f"\n{steps} steps: {spent / steps * 1000:.2f} ms a change; history keeps {kept} steps,"
+        f" {size / 1024:.0f} KiB of documents ({len(stored.model_dump_json())} bytes each);"
+        f" database file {path.stat().st_size / 1024:.0f} KiB"
+    )
