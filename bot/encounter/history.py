@@ -5,7 +5,9 @@ A restored document keeps the counters of the fight that is undone past, so noth
 step acts on it: its turn step goes past every step seen (a turn button of the undone steps, or of the
 earlier state, is refused: the tracker is drawn anew), and its next exchange id past every id given (an
 exchange of the undone steps is gone, so its buttons and its defense timeout are refused as no longer
-open, and no new exchange ever takes its id).
+open, and no new exchange ever takes its id); an exchange the undone steps moved on goes back to how it
+was, at a step past any its buttons carried, so no button drawn for it, before or in the undone steps,
+acts on it again.
 """
 
 from __future__ import annotations
@@ -19,4 +21,9 @@ def restored(earlier: Encounter, current: Encounter) -> Encounter:
     fight.version = current.version
     fight.flow.step = max(earlier.flow.step, current.flow.step) + 1
     fight.next_exchange = max(earlier.next_exchange, current.next_exchange)
+    moved_on = {exchange.id: exchange.step for exchange in current.exchanges}
+    for exchange in fight.exchanges:
+        now = moved_on.get(exchange.id)
+        if now is not None and now != exchange.step:
+            exchange.step = max(now, exchange.step) + 1
     return fight

@@ -138,3 +138,28 @@ async def test_an_undone_attack_s_defense_button_is_refused(world: World, start_
     rolled = [entry for entry in log if entry.undone_by is not None]
     assert rolled  # the attack's roll stays in the log, marked undone
     assert log[-1].text.startswith("Gamemaster undid the last change: ")
+
+
+async def test_an_undone_defense_leaves_the_attack_waiting_and_its_result_buttons_stale(
+    world: World, start_bot: Any
+) -> None:
+    pommel = await dealt_fight(world, start_bot, faces=[3])
+    asked = await pommel.slash("attack", user=world.player, options={"target": "Bandit"})
+    waiting = await fight_of(pommel, world)
+    defended = await pommel.click(asked, exchange_button(asked, "passive"), user=world.gm)
+    assert not defended.ephemeral, defended.content
+    resolved = await fight_of(pommel, world)
+
+    await undo(pommel, world)
+    after = await fight_of(pommel, world)
+    [exchange] = after.exchanges
+    assert exchange.pending
+    assert after.combatant("Bandit").hp == waiting.combatant("Bandit").hp
+    assert exchange.step > max(waiting.exchanges[0].step, resolved.exchanges[0].step)
+    log = await channel_log(pommel, world)
+    resolution = "Alice → Bandit: attack 3 = 8 vs passive = 10: miss (R13)"
+    assert [(entry.text, entry.undone_by) for entry in log] == [
+        ("Alice attacks Bandit: 3 = 8; awaiting the defense", None),
+        (resolution, log[-1].id),
+        (f"Gamemaster undid the last change: {resolution}", None),
+    ]
