@@ -10,6 +10,7 @@ the table reads, :mod:`bot.ui.announcements`'.
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 
 import discord
 from discord import app_commands
@@ -91,11 +92,12 @@ class Init(commands.GroupCog, group_name="init", group_description="Card initiat
     ) -> None:
         """Apply the action for this user and save it with its log line; then announce and redraw."""
         actor = actor_of(interaction)
+        now = datetime.now(UTC)
         saved, move = await self.bot.store.change(
             encounter_channel(interaction),
             actor.user_id,
             lambda encounter: initiative.press(
-                encounter, action, actor, self.bot.dice, step=step, holder=holder
+                encounter, action, actor, self.bot.dice, step=step, holder=holder, now=now
             ),
         )
         announcement = turn_announcement(saved, move)

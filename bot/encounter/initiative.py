@@ -30,14 +30,16 @@ def press(
     *,
     step: int | None = None,
     holder: str | None = None,
+    now: datetime | None = None,
 ) -> Done[TurnMove]:
     """One initiative action by ``actor``, checked first (nothing changes if refused): a button's
     ``step`` must still be the fight's, and the actor must be allowed to do it. ``holder`` is the card
-    Act is for (by holder or name; none: the actor's own, or the GM's only NPC claimant)."""
+    Act is for (by holder or name; none: the actor's own, or the GM's only NPC claimant). ``now`` is
+    when it happens (the caller's clock; a reminder counts from it)."""
     if step is not None and step != encounter.flow.step:
         raise OutOfDate(OutOfDate.TURNS)
     move = apply(encounter, action, actor, dice, holder)
-    note_wait(encounter, datetime.now(UTC))  # a reminder counts from here (bot.encounter.reminders)
+    note_wait(encounter, now or datetime.now(UTC))  # a reminder counts from here (bot.encounter.reminders)
     return Done(move, log=[initiative_log_line(encounter, move)], kind="initiative")
 
 
