@@ -22,7 +22,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import Pommel
-from bot.encounter import attacks
+from bot.encounter import attacks, history
 from bot.encounter.attacks import Declaration, ExchangeAction
 from bot.encounter.document import Encounter
 from bot.encounter.fighters import Hand
@@ -38,6 +38,7 @@ from bot.interactions import (
 from bot.rules.equipment import AttackType
 from bot.rules.errors import RulesError
 from bot.ui.attack_views import (
+    ASKED_AGAIN,
     EXCHANGE_BUTTON,
     REACTION_BUTTON,
     ac_attack_content,
@@ -48,8 +49,10 @@ from bot.ui.attack_views import (
     follow_up_buttons,
     request_content,
     result_content,
+    undone_exchange_content,
 )
 from bot.ui.buttons import view_of
+from bot.ui.errors import DISCORD_FAILURES
 from bot.ui.morale_views import proposal_button
 from bot.ui.rolls import SituationChoice, advantage_of
 
@@ -288,6 +291,53 @@ class Attack(commands.Cog):
             if exchange.result is not None and any(i.startswith(prefix) for i in ids):
                 view = view_of(follow_up_buttons(encounter, exchange))
         await message.edit(view=view)
+
+    # ------------------------------------------------------------------------------ after an undo
+
+    @commands.Cog.listener()
+    async def on_fight_undone(self, before: Encounter, after: Encounter) -> None:
+        """An undo took the fight back (``before`` → ``after``, dispatched by ``/encounter undo``): each
+        defense it left waiting is asked anew, pinging whoever must answer, with its timeout; each
+        exchange message it made untrue says so and loses its buttons."""
+        still_open = {(exchange.id, exchange.step) for exchange in after.exchanges if exchange.pending}
+        for exchange in before.exchanges:
+            if exchange.pending and (exchange.id, exchange.step) not in still_open:
+                self._forget_timer(before.channel_id, exchange.id)
+        channel = self.bot.get_channel(after.channel_id) or await self.bot.fetch_channel(after.channel_id)
+        if not isinstance(channel, discord.abc.Messageable):
+            return
+        bot_id = self.bot.user.id if self.bot.user else 0
+        links: dict[int, str] = {}
+        for exchange in history.asked_again(before, after):
+            report = attacks.waiting_report(after, self.bot.catalog, exchange.id)
+            content, view, ping = self.exchange_message(after, report, actor_id=bot_id)
+            if exchange.gm_pinged:  # its time had run out before: the GM decides, as then
+                content = f"<@{after.gm_id}>: its time had run out, so you decide.\n{content}"
+                ping = [after.gm_id]
+            sent = await channel.send(
+                clip(f"{ASKED_AGAIN}\n{content}"),
+                view=view or discord.utils.MISSING,
+                allowed_mentions=_pinging(ping),
+            )
+            links[exchange.id] = sent.jump_url
+            if exchange.deadline is not None and not exchange.gm_pinged:
+                after = await self._remember_request(after.channel_id, exchange.id, sent.id) or after
+        self.schedule_timeouts(after)
+        for exchange in history.superseded(before, after):
+            assert exchange.message_id is not None
+            link = links.get(exchange.id)
+            content = undone_exchange_content(
+                before,
+                exchange,
+                self.bot.catalog.weapon(exchange.weapon).name,
+                asked_again=None if link is None else f"[this message]({link})",
+            )
+            try:
+                await channel.get_partial_message(exchange.message_id).edit(content=content, view=None)
+            except DISCORD_FAILURES:
+                log.warning(
+                    "could not mark the undone exchange %s in channel %s", exchange.id, after.channel_id
+                )
 
     # ------------------------------------------------------------------------------ timeouts
 

@@ -23,7 +23,8 @@ import io
 import logging
 import re
 from collections.abc import Sequence
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
+from functools import partial
 
 import discord
 from discord import app_commands
@@ -339,6 +340,7 @@ class EncounterCog(
             raise RulesError(UNDO_OUT_OF_DATE)
         by = interaction.user.display_name
         guild_id, channel_id = encounter_place(interaction)
+        now = datetime.now(UTC)
 
         def line(steps: Sequence[HistoryStep]) -> LogEntry:
             return LogEntry(
@@ -352,7 +354,7 @@ class EncounterCog(
 
         try:
             saved, undone = await self.bot.store.undo(
-                channel_id, button.steps, button.version, history.restored, line
+                channel_id, button.steps, button.version, partial(history.restored, now=now), line
             )
         except StaleEncounter:
             raise RulesError(UNDO_OUT_OF_DATE) from None
@@ -360,6 +362,7 @@ class EncounterCog(
         await interaction.followup.send(
             undone_reply(by, undone), allowed_mentions=discord.AllowedMentions.none()
         )
+        self.bot.dispatch("fight_undone", encounter, saved)
         await self.bot.trackers.publish(saved)
 
     # ------------------------------------------------------------------------------ looking

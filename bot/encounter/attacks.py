@@ -419,6 +419,13 @@ def awaiting(exchange: Exchange, defender: Combatant, defending: Fighter) -> Exc
     )
 
 
+def waiting_report(encounter: Encounter, catalog: Catalog, exchange_id: int) -> ExchangeReport:
+    """The report of an exchange that waits for its defense, as it stands (a request to draw again)."""
+    exchange = encounter.exchange(exchange_id)
+    defender = encounter.combatant(exchange.defender)
+    return awaiting(exchange, defender, fighter(defender, catalog))
+
+
 def _report(exchange: Exchange, defender: Combatant, *, decided_by: str | None = None) -> ExchangeReport:
     return ExchangeReport(
         exchange=exchange,
@@ -800,9 +807,8 @@ def expire(
     report = time_out(encounter, catalog, exchange_id, dice, now)
     if report is not None:
         return Done(report, log=[exchange_log_line(encounter, report.exchange, report)], kind="attack")
-    exchange = encounter.exchange(exchange_id)
-    defender = encounter.combatant(exchange.defender)
-    asking = awaiting(exchange, defender, fighter(defender, catalog))
+    asking = waiting_report(encounter, catalog, exchange_id)
+    defender = encounter.combatant(asking.exchange.defender)
     return Done(asking, log=[f"{defender.name} did not defend in time; the GM is asked"], kind="attack")
 
 

@@ -12,18 +12,53 @@ acts on it again.
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from .document import Encounter
+from .records import Exchange
 
 
-def restored(earlier: Encounter, current: Encounter) -> Encounter:
-    """``earlier`` (the document ``steps`` changes back) as the fight to save in place of ``current``."""
+def restored(earlier: Encounter, current: Encounter, *, now: datetime | None = None) -> Encounter:
+    """``earlier`` (the document ``steps`` changes back) as the fight to save in place of ``current``.
+
+    A defense the undone steps answered is asked again: with a timeout, ``now`` gives it its whole time
+    once more (its old deadline may be long past), and its request is to be posted anew, so the message
+    it was asked in is no longer its own.
+    """
     fight = earlier.model_copy(deep=True)
     fight.version = current.version
     fight.flow.step = max(earlier.flow.step, current.flow.step) + 1
     fight.next_exchange = max(earlier.next_exchange, current.next_exchange)
     moved_on = {exchange.id: exchange.step for exchange in current.exchanges}
     for exchange in fight.exchanges:
-        now = moved_on.get(exchange.id)
-        if now is not None and now != exchange.step:
-            exchange.step = max(now, exchange.step) + 1
+        step = moved_on.get(exchange.id)
+        if step is not None and step != exchange.step:
+            exchange.step = max(step, exchange.step) + 1
+            if exchange.pending:
+                _ask_again(exchange, now)
     return fight
+
+
+def _ask_again(exchange: Exchange, now: datetime | None) -> None:
+    if exchange.deadline is not None and now is not None:
+        exchange.deadline = now + (exchange.deadline - exchange.asked_at)
+    exchange.message_id = None
+
+
+def asked_again(before: Encounter, after: Encounter) -> list[Exchange]:
+    """The defenses an undo (``before`` → ``after``) left waiting whose request is not on the channel
+    any more: answered in the undone steps, or dropped by them, so they are to be asked anew."""
+    open_before = {(exchange.id, exchange.step) for exchange in before.exchanges if exchange.pending}
+    return [e for e in after.exchanges if e.pending and (e.id, e.step) not in open_before]
+
+
+def superseded(before: Encounter, after: Encounter) -> list[Exchange]:
+    """The exchanges of ``before`` whose message (a request for a defense, or the result it became) an
+    undo (``before`` → ``after``) made untrue: their attack was undone, or their defense is asked anew.
+    Only those whose message is known (:attr:`Exchange.message_id`) can be told."""
+    now = {exchange.id: exchange.step for exchange in after.exchanges}
+    return [
+        exchange
+        for exchange in before.exchanges
+        if exchange.message_id is not None and now.get(exchange.id) != exchange.step
+    ]

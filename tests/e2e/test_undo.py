@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from bot.encounter.document import Encounter, TableOptions
 from bot.rules.errors import RulesError
 
 from .fake_discord import World
@@ -163,3 +164,80 @@ async def test_an_undone_defense_leaves_the_attack_waiting_and_its_result_button
         (resolution, log[-1].id),
         (f"Gamemaster undid the last change: {resolution}", None),
     ]
+
+
+BANDIT_FIRST = ("2C", "3C", "KS")
+"""Alice's, Bob's and the Bandit's cards: the Bandit acts first, and Alice is asked to defend."""
+
+
+def timed_defenses(encounter: Encounter) -> None:
+    encounter.table = TableOptions(defense_timeout_minutes=5)
+
+
+async def test_an_undone_defense_is_asked_again_with_its_whole_time_and_the_old_message_says_so(
+    world: World, start_bot: Any
+) -> None:
+    pommel = await dealt_fight(world, start_bot, faces=[3, 3], cards=BANDIT_FIRST, edit=timed_defenses)
+    asked = await pommel.slash("attack", user=world.gm, options={"target": "Alice"})
+    assert asked.message is not None
+    assert "If nobody picks by" in asked.content
+    waiting = await fight_of(pommel, world)
+    [first_deadline] = [exchange.deadline for exchange in waiting.exchanges]
+    assert first_deadline is not None
+    defended = await pommel.click(asked, exchange_button(asked, "passive"), user=world.player)
+    assert not defended.ephemeral, defended.content
+    combat: Any = pommel.bot.get_cog("Attack")
+    assert not combat.timers
+
+    posted = len(world.table.history)
+    await undo(pommel, world)
+    await world.guild.fake.wait_for(
+        lambda: any(m.content.startswith("↩️ After an undo") for m in world.table.history[posted:]),
+        what="the request posted anew",
+    )
+    [again] = [m for m in world.table.history[posted:] if m.content.startswith("↩️ After an undo")]
+    lines = again.content.splitlines()
+    assert lines[0] == "↩️ After an undo, this attack waits for its defense again."
+    assert f"🛡️ <@{world.player.id}>: how does **Alice** defend? Passive" in again.content
+    assert [user.id for user in again.mentions] == [world.player.id]
+    after = await fight_of(pommel, world)
+    [exchange] = after.exchanges
+    assert exchange.pending
+    assert exchange.deadline is not None
+    assert exchange.deadline > first_deadline  # the whole time again
+    assert f"<t:{int(exchange.deadline.timestamp())}:t>" in again.content
+    await world.guild.fake.wait_for(
+        lambda: list(combat.timers) == [(world.table.id, exchange.id)], what="the timer"
+    )
+
+    old = world.table.messages[asked.message.id]
+    await world.guild.fake.wait_for(lambda: "↩️ Undone" in old.content, what="the old message marked undone")
+    assert old.custom_ids() == []  # nobody answers from the message of the undone steps
+    link = f"https://discord.com/channels/{world.guild.id}/{world.table.id}/{again.id}"
+    assert old.content.splitlines()[-1] == f"↩️ Undone: the defense is asked again, in [this message]({link})."
+    answered = await pommel.click(again, exchange_button(again, "passive"), user=world.player)
+    assert not answered.ephemeral, answered.content
+    assert "**Miss**" in answered.content
+    assert not (await fight_of(pommel, world)).exchanges[0].pending
+    assert not combat.timers
+
+
+async def test_an_undone_attack_s_request_says_it_no_longer_stands_and_its_timer_is_gone(
+    world: World, start_bot: Any
+) -> None:
+    pommel = await dealt_fight(world, start_bot, faces=[3], cards=BANDIT_FIRST, edit=timed_defenses)
+    asked = await pommel.slash("attack", user=world.gm, options={"target": "Alice"})
+    assert asked.message is not None
+    combat: Any = pommel.bot.get_cog("Attack")
+    assert list(combat.timers) == [(world.table.id, 1)]
+
+    posted = len(world.table.history)
+    await undo(pommel, world)
+    old = world.table.messages[asked.message.id]
+    await world.guild.fake.wait_for(lambda: "↩️ Undone" in old.content, what="the request marked undone")
+    assert old.custom_ids() == []
+    assert old.content.splitlines()[-1] == (
+        "↩️ Undone: this attack no longer stands: the fight went back to before it."
+    )
+    assert not combat.timers
+    assert not [m for m in world.table.history[posted:] if m.content.startswith("↩️ After an undo")]
