@@ -1,5 +1,5 @@
-"""An undo of the running fight (/encounter undo): the fight as it was some changes back, made safe to
-save as a new version.
+"""An undo of the running fight (/encounter undo), and a redo of an undo (/encounter redo): the fight as
+it was some changes back (or before the undo), made safe to save as a new version.
 
 A restored document keeps the counters of the fight that is undone past, so nothing drawn in an undone
 step acts on it: its turn step goes past every step seen (a turn button of the undone steps, or of the
@@ -19,23 +19,27 @@ from .records import Exchange
 
 
 def restored(earlier: Encounter, current: Encounter, *, now: datetime | None = None) -> Encounter:
-    """``earlier`` (the document ``steps`` changes back) as the fight to save in place of ``current``.
+    """``earlier`` (the fight some changes back, or the one an undo took back, for a redo) as the fight
+    to save in place of ``current``.
 
-    A defense the undone steps answered is asked again: with a timeout, ``now`` gives it its whole time
-    once more (its old deadline may be long past), and its request is to be posted anew, so the message
-    it was asked in is no longer its own.
+    A defense that waits in ``earlier`` but not, at the same step, in ``current`` (the undone steps
+    answered it, or the redone ones asked it) is asked again: at a step past any its buttons carried,
+    with its whole timeout once more from ``now`` (its old deadline may be long past), and with no
+    request message of its own yet (:func:`asked_again` says which to post).
     """
     fight = earlier.model_copy(deep=True)
     fight.version = current.version
     fight.flow.step = max(earlier.flow.step, current.flow.step) + 1
     fight.next_exchange = max(earlier.next_exchange, current.next_exchange)
-    moved_on = {exchange.id: exchange.step for exchange in current.exchanges}
+    steps_now = {exchange.id: exchange.step for exchange in current.exchanges}
+    still_open = {(exchange.id, exchange.step) for exchange in current.exchanges if exchange.pending}
     for exchange in fight.exchanges:
-        step = moved_on.get(exchange.id)
-        if step is not None and step != exchange.step:
+        step = steps_now.get(exchange.id, exchange.step)
+        if exchange.pending and (exchange.id, exchange.step) not in still_open:
             exchange.step = max(step, exchange.step) + 1
-            if exchange.pending:
-                _ask_again(exchange, now)
+            _ask_again(exchange, now)
+        elif step != exchange.step:
+            exchange.step = max(step, exchange.step) + 1
     return fight
 
 
@@ -46,15 +50,16 @@ def _ask_again(exchange: Exchange, now: datetime | None) -> None:
 
 
 def asked_again(before: Encounter, after: Encounter) -> list[Exchange]:
-    """The defenses an undo (``before`` → ``after``) left waiting whose request is not on the channel
-    any more: answered in the undone steps, or dropped by them, so they are to be asked anew."""
+    """The defenses an undo or a redo (``before`` → ``after``) left waiting whose request is not on the
+    channel any more (:func:`restored` asked them again), so they are to be asked anew."""
     open_before = {(exchange.id, exchange.step) for exchange in before.exchanges if exchange.pending}
     return [e for e in after.exchanges if e.pending and (e.id, e.step) not in open_before]
 
 
 def superseded(before: Encounter, after: Encounter) -> list[Exchange]:
     """The exchanges of ``before`` whose message (a request for a defense, or the result it became) an
-    undo (``before`` → ``after``) made untrue: their attack was undone, or their defense is asked anew.
+    undo or a redo (``before`` → ``after``) made untrue: their attack was undone, their defense is
+    asked anew, or their result stands again.
     Only those whose message is known (:attr:`Exchange.message_id`) can be told."""
     now = {exchange.id: exchange.step for exchange in after.exchanges}
     return [

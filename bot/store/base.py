@@ -197,6 +197,28 @@ class NothingToUndo(RulesError):
         self.kept = kept
 
 
+class NothingToRedo(RulesError):
+    """A redo with no undo to take back (none yet, or another change logged since); nothing was written."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "There is nothing to redo: no undo was made since the fight's last change "
+            "(a change after an undo keeps what it undid undone)."
+        )
+
+
+class PastUnreadable(RulesError):
+    """An undo or a redo of a fight the history kept that no longer reads (kept by an older Pommel whose
+    documents this one does not read, or damaged); nothing was written."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "That can no longer be put back: the fight as it was then was kept by an older version of "
+            "Pommel and no longer reads. Nothing was changed; mend the fight by hand "
+            "(`/combatant`, `/init`) if you must."
+        )
+
+
 class StoreBusy(RulesError):
     """A write that could not start in time: another program holds the database's write lock."""
 
@@ -487,6 +509,11 @@ class Store(ABC):
         :data:`HISTORY_KEPT` are kept); empty when there is no fight or none of its changes is kept."""
 
     @abstractmethod
+    async def redoable(self, channel_id: int) -> list[HistoryStep]:
+        """The steps the channel's last undo took back, newest first, as long as they can be redone (no
+        change of the fight logged anything since); empty otherwise."""
+
+    @abstractmethod
     async def undo(
         self,
         channel_id: int,
@@ -502,7 +529,26 @@ class Store(ABC):
         to save from the document as it was ``steps`` changes back (pure work, see
         :func:`bot.encounter.history.restored`); it is saved as ``expected_version + 1``. The log lines
         of the undone steps are marked undone by ``line(steps)``, the undo's own line, which is logged;
-        those steps leave the history. Returns the fight as saved and the steps undone, newest first.
+        those steps leave the history, kept for a :meth:`redo` until the fight's next step. Refuses with
+        :class:`PastUnreadable` when the kept document no longer reads. Returns the fight as saved and
+        the steps undone, newest first.
+        """
+
+    @abstractmethod
+    async def redo(
+        self,
+        channel_id: int,
+        expected_version: int,
+        restore: Callable[[Encounter, Encounter], Encounter],
+        line: Callable[[Sequence[HistoryStep]], LogEntry],
+    ) -> tuple[Encounter, list[HistoryStep]]:
+        """Take the channel's last undo back, in one transaction, as a new version: the fight as it was
+        before that undo (through ``restore(before_the_undo, current)``), its steps back in the history,
+        their log lines no longer marked undone, and ``line(steps)`` logged.
+
+        Refuses with :class:`StaleEncounter` unless the fight is still at ``expected_version``, with
+        :class:`NothingToRedo` when no undo can be redone (none, or a change logged since), and with
+        :class:`PastUnreadable`. Returns the fight as saved and the steps redone, newest first.
         """
 
     @abstractmethod

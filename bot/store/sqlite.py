@@ -62,7 +62,9 @@ from .base import (
     EndedGone,
     HistoryStep,
     LogEntry,
+    NothingToRedo,
     NothingToUndo,
+    PastUnreadable,
     SetAsideFight,
     StaleCharacter,
     StaleEncounter,
@@ -495,9 +497,23 @@ class SqliteStore(Store):
     async def history(self, channel_id: int, steps: int = HISTORY_KEPT) -> list[HistoryStep]:
         rows = await self._fetch_all(
             "SELECT version, user_id, at, first_log_id, last_log_id FROM encounter_history"
-            " WHERE channel_id = ? ORDER BY id DESC LIMIT ?",
+            " WHERE channel_id = ? AND undone_by IS NULL ORDER BY id DESC LIMIT ?",
             (channel_id, steps),
         )
+        return await self._with_lines(channel_id, rows)
+
+    async def redoable(self, channel_id: int) -> list[HistoryStep]:
+        rows = await self._fetch_all(
+            "SELECT version, user_id, at, first_log_id, last_log_id FROM encounter_history"
+            " WHERE undone_by = (SELECT max(undo_log_id) FROM encounter_undos WHERE channel_id = ?)"
+            " ORDER BY id DESC",
+            (channel_id,),
+        )
+        return await self._with_lines(channel_id, rows)
+
+    async def _with_lines(
+        self, channel_id: int, rows: Sequence[sqlite3.Row | tuple[Any, ...]]
+    ) -> list[HistoryStep]:
         lines = await self._fetch_all(
             "SELECT id, text FROM log WHERE channel_id = ? AND id BETWEEN ? AND ? ORDER BY id",
             (channel_id, min((r[3] for r in rows), default=0), max((r[4] for r in rows), default=0)),
@@ -524,7 +540,7 @@ class SqliteStore(Store):
             current = _readable_fight(int(stored[0]), stored[1])
             kept = db.execute(
                 "SELECT version, user_id, at, first_log_id, last_log_id, id, document FROM encounter_history"
-                " WHERE channel_id = ? ORDER BY id DESC LIMIT ?",
+                " WHERE channel_id = ? AND undone_by IS NULL ORDER BY id DESC LIMIT ?",
                 (channel_id, steps),
             ).fetchall()
             if len(kept) < steps:
@@ -535,21 +551,65 @@ class SqliteStore(Store):
                 (channel_id, first, last),
             ).fetchall()
             undone = [_step(r, lines) for r in kept]
-            earlier = _readable_fight(int(kept[-1][0]), kept[-1][6])
-            fight = restore(earlier, current).model_copy(update={"version": expected_version})
-            document = fight.model_dump_json(exclude={"version"})
-            saved = checked(Encounter, FIGHT, document)
-            (undo_id,) = _write_fight(db, fight, document, _log_rows([line(undone)]))
+            earlier = _past_fight(int(kept[-1][0]), kept[-1][6])
+            saved, undo_id = _put_back(db, restore(earlier, current), expected_version, line(undone))
             db.executemany(
                 "INSERT INTO log_undone (log_id, undo_log_id) SELECT id, ? FROM log"
                 " WHERE channel_id = ? AND id BETWEEN ? AND ? AND id NOT IN (SELECT log_id FROM log_undone)",
                 [(undo_id, channel_id, r[3], r[4]) for r in kept if r[3]],
             )
             db.execute(
-                f"DELETE FROM encounter_history WHERE id IN ({', '.join('?' for _ in kept)})",
-                [r[5] for r in kept],
+                f"UPDATE encounter_history SET undone_by = ? WHERE id IN ({', '.join('?' for _ in kept)})",
+                [undo_id, *(r[5] for r in kept)],
             )
-            return saved.model_copy(update={"version": expected_version + 1}), undone
+            db.execute(
+                "INSERT INTO encounter_undos (undo_log_id, channel_id, version, document)"
+                " VALUES (?, ?, ?, ?)",
+                (undo_id, channel_id, int(stored[0]), stored[1]),
+            )
+            return saved, undone
+
+        async with self.lock(channel_id):
+            return await self._transaction(work)
+
+    async def redo(
+        self,
+        channel_id: int,
+        expected_version: int,
+        restore: Callable[[Encounter, Encounter], Encounter],
+        line: Callable[[Sequence[HistoryStep]], LogEntry],
+    ) -> tuple[Encounter, list[HistoryStep]]:
+        def work(db: sqlite3.Connection) -> tuple[Encounter, list[HistoryStep]]:
+            stored = db.execute(
+                "SELECT version, document FROM encounters WHERE channel_id = ?", (channel_id,)
+            ).fetchone()
+            if stored is None or int(stored[0]) != expected_version:
+                raise StaleEncounter(channel_id, expected_version, None if stored is None else int(stored[0]))
+            current = _readable_fight(int(stored[0]), stored[1])
+            undo = db.execute(
+                "SELECT undo_log_id, version, document FROM encounter_undos WHERE channel_id = ?"
+                " ORDER BY undo_log_id DESC LIMIT 1",
+                (channel_id,),
+            ).fetchone()
+            if undo is None:
+                raise NothingToRedo()
+            undo_id = int(undo[0])
+            kept = db.execute(
+                "SELECT version, user_id, at, first_log_id, last_log_id FROM encounter_history"
+                " WHERE undone_by = ? ORDER BY id DESC",
+                (undo_id,),
+            ).fetchall()
+            lines = db.execute(
+                "SELECT id, text FROM log WHERE channel_id = ? AND id BETWEEN ? AND ? ORDER BY id",
+                (channel_id, min((r[3] for r in kept), default=0), max((r[4] for r in kept), default=0)),
+            ).fetchall()
+            redone = [_step(r, lines) for r in kept]
+            later = _past_fight(int(undo[1]), undo[2])
+            saved, _ = _put_back(db, restore(later, current), expected_version, line(redone))
+            db.execute("UPDATE encounter_history SET undone_by = NULL WHERE undone_by = ?", (undo_id,))
+            db.execute("DELETE FROM log_undone WHERE undo_log_id = ?", (undo_id,))
+            db.execute("DELETE FROM encounter_undos WHERE undo_log_id = ?", (undo_id,))
+            return saved, redone
 
         async with self.lock(channel_id):
             return await self._transaction(work)
@@ -799,6 +859,27 @@ def _readable_fight(version: int, document: str) -> Encounter:
         raise _Unreadable(version, document, error) from None
 
 
+def _past_fight(version: int, document: str) -> Encounter:
+    """A fight the history kept (before a change, or before an undo), which an undo or a redo is to put
+    back; refused, changing nothing, when it no longer reads."""
+    try:
+        return _fight(version, document)
+    except ValidationError:
+        raise PastUnreadable() from None
+
+
+def _put_back(
+    db: sqlite3.Connection, fight: Encounter, expected_version: int, entry: LogEntry
+) -> tuple[Encounter, int]:
+    """Save ``fight`` (made by an undo or a redo) over the version ``expected_version``, logging
+    ``entry``: the fight as saved, and the id of its log line."""
+    fight = fight.model_copy(update={"version": expected_version})
+    document = fight.model_dump_json(exclude={"version"})
+    saved = checked(Encounter, FIGHT, document)
+    (log_id,) = _write_fight(db, fight, document, _log_rows([entry]))
+    return saved.model_copy(update={"version": expected_version + 1}), log_id
+
+
 def _gm_of(document: str) -> int | None:
     """The GM's id as far as an unreadable document still tells it."""
     try:
@@ -842,6 +923,7 @@ def _write_fight(
         raise _stale(db, encounter)
     if encounter.version == 0:
         db.execute("DELETE FROM encounter_history WHERE channel_id = ?", (encounter.channel_id,))
+        db.execute("DELETE FROM encounter_undos WHERE channel_id = ?", (encounter.channel_id,))
     return _insert_log(db, rows)
 
 
@@ -856,11 +938,18 @@ def _keep_step(
         " VALUES (?, ?, ?, ?, ?, ?, ?)",
         (channel_id, version, document, user_id, _now(), min(log_ids, default=0), max(log_ids, default=0)),
     )
+    _forget_undos(db, channel_id)
     db.execute(
         "DELETE FROM encounter_history WHERE channel_id = ? AND id NOT IN"
         " (SELECT id FROM encounter_history WHERE channel_id = ? ORDER BY id DESC LIMIT ?)",
         (channel_id, channel_id, HISTORY_KEPT),
     )
+
+
+def _forget_undos(db: sqlite3.Connection, channel_id: int) -> None:
+    """A new step of the fight: what was undone can no longer be redone."""
+    db.execute("DELETE FROM encounter_history WHERE channel_id = ? AND undone_by IS NOT NULL", (channel_id,))
+    db.execute("DELETE FROM encounter_undos WHERE channel_id = ?", (channel_id,))
 
 
 def _step(row: sqlite3.Row | tuple[Any, ...], lines: Sequence[sqlite3.Row | tuple[Any, ...]]) -> HistoryStep:
@@ -901,6 +990,7 @@ def _delete_fight(db: sqlite3.Connection, encounter: Encounter, rows: list[_LogR
         raise _stale(db, encounter)
     db.execute("DELETE FROM encounters WHERE channel_id = ? AND version = ?", (channel_id, version))
     db.execute("DELETE FROM encounter_history WHERE channel_id = ?", (channel_id,))
+    db.execute("DELETE FROM encounter_undos WHERE channel_id = ?", (channel_id,))
     db.execute(
         "DELETE FROM ended_encounters WHERE channel_id = ? AND id NOT IN"
         " (SELECT id FROM ended_encounters WHERE channel_id = ? ORDER BY id DESC LIMIT ?)",

@@ -1,5 +1,6 @@
-"""An undo over random sequences of changes (HP, conditions, deals) and undos: after undoing k steps the
-fight is the one k steps back but for its version and its turn step, and no log line is ever lost."""
+"""Undo and redo over random sequences of changes (HP, conditions, deals), undos and redos: after undoing
+k steps the fight is the one k steps back, and after a redo the one before the undo, but for its version
+and its turn step; a change after an undo forgets what it undid; no log line is ever lost."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -19,7 +21,7 @@ from bot.encounter.results import HpChange, TurnAction
 from bot.rules.dice import RandomDice
 from bot.rules.errors import RulesError
 from bot.rules.turns import ClaimPause
-from bot.store import LogEntry, Store, open_store
+from bot.store import LogEntry, NothingToRedo, Store, open_store
 from tests.sheets import character
 
 CHANNEL, GUILD, GM, ANN = 100, 10, 1, 11
@@ -32,6 +34,7 @@ CHANGES = st.one_of(
     st.tuples(st.just("condition"), st.integers(0, 1)),
     st.tuples(st.just("deal"), st.just(0)),
     st.tuples(st.just("undo"), st.integers(1, 4)),
+    st.tuples(st.just("redo"), st.just(0)),
 )
 
 
@@ -54,8 +57,8 @@ def comparable(encounter: Encounter) -> Encounter:
     return fight
 
 
-def undo_line(steps: object) -> LogEntry:
-    return LogEntry(guild_id=GUILD, channel_id=CHANNEL, user_id=GM, kind="encounter", text="undo")
+def line(steps: object) -> LogEntry:
+    return LogEntry(guild_id=GUILD, channel_id=CHANNEL, user_id=GM, kind="encounter", text="undo or redo")
 
 
 async def run(changes: list[Step], seed: int) -> None:
@@ -65,37 +68,54 @@ async def run(changes: list[Step], seed: int) -> None:
             channel_id=CHANNEL, guild_id=GUILD, gm_id=GM, table=TableOptions(claim_pause=ClaimPause.NEVER)
         )
         fight.join(ANN, character("Ansel"), None)
-        states = [await store.save_encounter(fight)]  # the fight after each step still standing
+        saved = await store.save_encounter(fight)
+        states = [comparable(saved)]  # the fight after each step still standing
+        undone: list[list[Encounter]] = []  # what each undo took back, the last undo last
         dice = RandomDice(random.Random(seed))
-        logged = 0
+        logged, steps_seen = 0, saved.flow.step
         for kind, amount in changes:
             if kind == "undo":
                 steps = min(amount, len(states) - 1)
                 if steps == 0:
+                    assert await store.history(CHANNEL) == []
                     continue
-                undone, _ = await store.undo(CHANNEL, steps, states[-1].version, history.restored, undo_line)
+                saved, _ = await store.undo(CHANNEL, steps, saved.version, history.restored, line)
+                undone.append(states[-steps:])
                 del states[-steps:]
-                assert comparable(undone) == comparable(states[-1])
-                assert undone.flow.step > max(state.flow.step for state in states)
-                states[-1] = undone  # the fight goes on from here; the undo is no step to undo
-                logged += 1
+            elif kind == "redo":
+                if not undone:
+                    with pytest.raises(NothingToRedo):
+                        await store.redo(CHANNEL, saved.version, history.restored, line)
+                    continue
+                assert len(await store.redoable(CHANNEL)) == len(undone[-1])
+                saved, _ = await store.redo(CHANNEL, saved.version, history.restored, line)
+                states += undone.pop()
+            else:
+                try:
+                    saved, _ = await store.change(CHANNEL, GM, operation(kind, amount, dice))
+                except RulesError:  # a refusal (nothing to change) writes nothing
+                    continue
+                states.append(comparable(saved))
+                undone.clear()  # a new step: what was undone stays undone
+                logged = len(await store.read_log(channel_id=CHANNEL, limit=1000))
+                steps_seen = max(steps_seen, saved.flow.step)
                 continue
-            try:
-                saved, _ = await store.change(CHANNEL, GM, operation(kind, amount, dice))
-            except RulesError:  # a refusal (nothing to change) writes nothing
-                continue
-            states.append(saved)
-            logged = len(await store.read_log(channel_id=CHANNEL, limit=1000))
+            assert comparable(saved) == states[-1]
+            assert saved.flow.step > steps_seen  # no turn button drawn before acts on it
+            steps_seen = saved.flow.step
+            assert len(await store.history(CHANNEL)) == len(states) - 1
+            logged += 1
         log = await store.read_log(channel_id=CHANNEL, limit=1000)
         assert len(log) == logged
         assert len(log) == len({entry.id for entry in log})
+        assert await store.load_encounter(CHANNEL) == saved
     finally:
         await store.close()
 
 
-@settings(max_examples=40, deadline=None)
-@given(st.lists(CHANGES, max_size=12), st.integers(0, 2**16))
-def test_undoing_k_steps_gives_back_the_fight_k_steps_back_and_loses_no_line(
+@settings(max_examples=60, deadline=None)
+@given(st.lists(CHANGES, max_size=14), st.integers(0, 2**16))
+def test_undoing_k_steps_gives_back_the_fight_k_steps_back_a_redo_the_one_before_and_no_line_is_lost(
     changes: list[Step], seed: int
 ) -> None:
     asyncio.run(run(changes, seed))

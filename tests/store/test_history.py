@@ -15,7 +15,9 @@ from bot.store import (
     HISTORY_KEPT,
     EncounterChange,
     LogEntry,
+    NothingToRedo,
     NothingToUndo,
+    PastUnreadable,
     StaleEncounter,
     Store,
     open_store,
@@ -120,3 +122,69 @@ async def test_what_history_costs(path: Path, steps: int) -> None:
         f" {size / 1024:.0f} KiB of documents ({len(stored.model_dump_json())} bytes each);"
         f" database file {path.stat().st_size / 1024:.0f} KiB"
     )
+
+
+async def test_a_redo_takes_the_last_undo_back_and_its_lines_stand_again(store: Store) -> None:
+    await store.save_encounter(fight())
+    for _ in range(3):
+        saved = await store.update_encounter(CHANNEL, round_change)
+    assert saved is not None
+    undone, _ = await store.undo(CHANNEL, 2, saved.version, restored, undo_line)
+    assert [step.lines for step in await store.redoable(CHANNEL)] == [("round 3",), ("round 2",)]
+    with pytest.raises(StaleEncounter):
+        await store.redo(CHANNEL, undone.version - 1, restored, undo_line)
+    redone, steps = await store.redo(CHANNEL, undone.version, restored, lambda _: event("redo"))
+    assert [step.lines for step in steps] == [("round 3",), ("round 2",)]
+    assert redone.version == undone.version + 1
+    assert redone.initiative.round == 3
+    assert redone.flow.step > undone.flow.step
+    assert await store.load_encounter(CHANNEL) == redone
+    log = await store.read_log(channel_id=CHANNEL)
+    assert [(entry.text, entry.undone_by) for entry in log] == [
+        ("round 1", None),
+        ("round 2", None),
+        ("round 3", None),
+        ("undo", None),
+        ("redo", None),
+    ]
+    assert [step.lines for step in await store.history(CHANNEL)] == [("round 3",), ("round 2",), ("round 1",)]
+    assert await store.redoable(CHANNEL) == []
+    with pytest.raises(NothingToRedo):
+        await store.redo(CHANNEL, redone.version, restored, undo_line)
+
+
+async def test_two_undos_are_redone_newest_first_and_a_new_change_forgets_them(store: Store) -> None:
+    await store.save_encounter(fight())
+    for _ in range(3):
+        saved = await store.update_encounter(CHANNEL, round_change)
+    assert saved is not None
+    once, _ = await store.undo(CHANNEL, 1, saved.version, restored, undo_line)
+    twice, _ = await store.undo(CHANNEL, 1, once.version, restored, undo_line)
+    assert twice.initiative.round == 1
+    back, [step] = await store.redo(CHANNEL, twice.version, restored, undo_line)
+    assert (back.initiative.round, step.lines) == (2, ("round 2",))
+    changed = await store.update_encounter(CHANNEL, round_change)
+    assert changed is not None
+    assert changed.initiative.round == 3
+    assert await store.redoable(CHANNEL) == []
+    with pytest.raises(NothingToRedo):  # "round 3" as first made stays undone
+        await store.redo(CHANNEL, changed.version, restored, undo_line)
+    assert [step.lines for step in await store.history(CHANNEL)] == [("round 3",), ("round 2",), ("round 1",)]
+
+
+async def test_a_kept_fight_that_no_longer_reads_is_refused_and_nothing_changes(path: Path) -> None:
+    store = await open_store(path)
+    try:
+        await store.save_encounter(fight())
+        saved = await store.update_encounter(CHANNEL, round_change)
+        assert saved is not None
+        with sqlite3.connect(path) as db:  # kept by a Pommel whose documents this one does not read
+            db.execute("UPDATE encounter_history SET document = json_set(document, '$.gm_id', 'nobody')")
+        with pytest.raises(PastUnreadable) as refused:
+            await store.undo(CHANNEL, 1, saved.version, restored, undo_line)
+        assert "no longer reads. Nothing was changed" in str(refused.value)
+        assert await store.load_encounter(CHANNEL) == saved
+        assert [entry.text for entry in await store.read_log(channel_id=CHANNEL)] == ["round 1"]
+        assert len(await store.history(CHANNEL)) == 1
+    finally:
+        await store.close()
