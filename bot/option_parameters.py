@@ -45,6 +45,7 @@ class SetsOptions:
         defense_policy: app_commands.Choice[str] | None = None,
         defense_timeout_minutes: app_commands.Range[int, 0, 10080] | None = None,
         remind_after_hours: app_commands.Range[int, 0, 168] | None = None,
+        players_undo: bool | None = None,
     ) -> None:
         rules: dict[str, object] = {
             "attack_types_vs_armor": attack_types_vs_armor,
@@ -64,6 +65,7 @@ class SetsOptions:
             "defense_policy": DefensePolicy(defense_policy.value) if defense_policy else None,
             "defense_timeout_minutes": defense_timeout_minutes,
             "remind_after_hours": remind_after_hours,
+            "players_undo": players_undo,
         }
         await self.set_options(
             interaction,

@@ -47,9 +47,9 @@ from bot.ui.attack_views import (
     defense_buttons,
     expired_request_content,
     follow_up_buttons,
+    put_back_exchange_content,
     request_content,
     result_content,
-    undone_exchange_content,
 )
 from bot.ui.buttons import view_of
 from bot.ui.errors import DISCORD_FAILURES
@@ -295,9 +295,9 @@ class Attack(commands.Cog):
     # ------------------------------------------------------------------------------ after an undo
 
     @commands.Cog.listener()
-    async def on_fight_undone(self, before: Encounter, after: Encounter) -> None:
-        """An undo took the fight back (``before`` → ``after``, dispatched by ``/encounter undo``): each
-        defense it left waiting is asked anew, pinging whoever must answer, with its timeout; each
+    async def on_fight_restored(self, before: Encounter, after: Encounter) -> None:
+        """An undo or a redo put the fight back (``before`` → ``after``, dispatched by ``/encounter``):
+        each defense it left waiting is asked anew, pinging whoever must answer, with its timeout; each
         exchange message it made untrue says so and loses its buttons."""
         still_open = {(exchange.id, exchange.step) for exchange in after.exchanges if exchange.pending}
         for exchange in before.exchanges:
@@ -323,13 +323,15 @@ class Attack(commands.Cog):
             if exchange.deadline is not None and not exchange.gm_pinged:
                 after = await self._remember_request(after.channel_id, exchange.id, sent.id) or after
         self.schedule_timeouts(after)
+        standing = {exchange.id: exchange for exchange in after.exchanges}
         for exchange in history.superseded(before, after):
             assert exchange.message_id is not None
             link = links.get(exchange.id)
-            content = undone_exchange_content(
+            content = put_back_exchange_content(
                 before,
                 exchange,
                 self.bot.catalog.weapon(exchange.weapon).name,
+                now=standing.get(exchange.id),
                 asked_again=None if link is None else f"[this message]({link})",
             )
             try:

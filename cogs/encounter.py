@@ -1,4 +1,4 @@
-"""``/encounter start | end | reopen | undo | show | log | history | options | gm``: a channel's fight
+"""``/encounter start | end | reopen | undo | redo | show | log | history | options | gm``: a channel's fight
 from its start to its summary, and after.
 
 One fight per channel (or thread). Whoever starts it is its GM (when the server sets a GM role with
@@ -11,10 +11,12 @@ that fight's log again, as a file. The ended fight is kept whole too (the channe
 (:class:`HistoryButton`), and ``/encounter reopen`` brings the last one back, as it ended. What these
 change is in :mod:`bot.encounter.roster`.
 
-``/encounter undo [steps]`` (the GM only) shows privately the log lines of the last changes and asks;
-the click on "Undo" (:class:`UndoButton`) takes the fight back as a new version (the store keeps the
-running fight's last :data:`~bot.store.HISTORY_KEPT` changes), marks those lines undone in the log, logs
-the undo and tells the channel.
+``/encounter undo [steps]`` (the GM; a player too, for changes they made all of, when the fight's
+``players_undo`` allows) shows privately the log lines of the last changes and asks; the click on "Undo"
+(:class:`UndoButton`) takes the fight back as a new version (the store keeps the running fight's last
+:data:`~bot.store.HISTORY_KEPT` changes), marks those lines undone in the log, logs the undo and tells the
+channel; ``/encounter redo`` (or the "Redo" on the undo's note, :class:`RedoButton`) takes the last undo
+back until the fight's next change.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from __future__ import annotations
 import io
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from functools import partial
 
@@ -34,7 +36,7 @@ from bot.app import Pommel
 from bot.encounter import history, roster
 from bot.encounter.document import Encounter
 from bot.encounter.errors import NoFight
-from bot.encounter.permissions import is_gm, require_fight, require_gm
+from bot.encounter.permissions import is_gm, require_fight, require_may_undo
 from bot.encounter.roster import EndedFight
 from bot.interactions import (
     PommelButton,
@@ -52,6 +54,7 @@ from bot.store import (
     EndedGone,
     HistoryStep,
     LogEntry,
+    NothingToRedo,
     NothingToUndo,
     StaleEncounter,
     Store,
@@ -75,6 +78,9 @@ from bot.ui.fight_log import (
     HISTORY_BUTTON,
     LOG_DEFAULT,
     LOG_MAX,
+    REDO_BUTTON,
+    REDO_OUT_OF_DATE,
+    REDONE_NOTE,
     UNDO_BUTTON,
     UNDO_MAX,
     UNDO_OUT_OF_DATE,
@@ -91,6 +97,10 @@ from bot.ui.fight_log import (
     log_filename,
     log_lines,
     log_markdown,
+    redo_confirmation,
+    redo_log_line,
+    redo_view,
+    redone_reply,
     undo_confirmation,
     undo_log_line,
     undone_reply,
@@ -180,11 +190,13 @@ class EncounterCog(
         self.bot.buttons.route(EndButton, self.end_button)
         self.bot.buttons.route(HistoryButton, self.history_button)
         self.bot.buttons.route(UndoButton, self.undo_button)
+        self.bot.buttons.route(RedoButton, self.redo_button)
 
     async def cog_unload(self) -> None:
         self.bot.buttons.unroute(EndButton)
         self.bot.buttons.unroute(HistoryButton)
         self.bot.buttons.unroute(UndoButton)
+        self.bot.buttons.unroute(RedoButton)
 
     async def load(self, interaction: discord.Interaction) -> Encounter:
         """The channel's running fight; with none, the refusal also says when the one that was here
@@ -316,53 +328,104 @@ class EncounterCog(
     # ------------------------------------------------------------------------------ undo
 
     @app_commands.command(
-        name="undo", description="GM: take back the fight's last changes (shows them first, then asks)"
+        name="undo", description="Take back the fight's last changes (GM; shows them first, then asks)"
     )
     @app_commands.describe(steps=f"How many of the last changes to take back (default 1, at most {UNDO_MAX})")
     async def undo(
         self, interaction: discord.Interaction, steps: app_commands.Range[int, 1, UNDO_MAX] = 1
     ) -> None:
         encounter = await self.load(interaction)
-        require_gm(encounter, actor_of(interaction), "undo changes of the fight")
         kept = await self.bot.store.history(encounter.channel_id, steps)
+        require_may_undo(encounter, actor_of(interaction), [step.user_id for step in kept], UNDOING)
         if len(kept) < steps:
             raise NothingToUndo(len(kept))
         content, view = undo_confirmation(kept, encounter.tag, encounter.version)
         await answer(interaction, content, view=view, ephemeral=True)
 
     async def undo_button(self, interaction: discord.Interaction, button: UndoButton) -> None:
-        """The GM's click on "Undo": takes the fight back the steps shown, if it is still the fight and the
-        version they were shown for (commits), then tells the channel and redraws the tracker."""
+        """The click on "Undo": takes the fight back the steps shown, if it is still the fight and the
+        version they were shown for (commits), then tells the channel and brings its messages up to date."""
         encounter = await self.load(interaction)
-        actor = actor_of(interaction)
-        require_gm(encounter, actor, "undo changes of the fight")
         if encounter.tag != button.fight or encounter.version != button.version:
             raise RulesError(UNDO_OUT_OF_DATE)
-        by = interaction.user.display_name
+        kept = await self.bot.store.history(encounter.channel_id, button.steps)
+        require_may_undo(encounter, actor_of(interaction), [step.user_id for step in kept], UNDOING)
+        line = self._put_back_line(interaction, undo_log_line, "undone")
+        try:
+            saved, undone = await self.bot.store.undo(
+                encounter.channel_id, button.steps, button.version, self._restore(), line
+            )
+        except StaleEncounter:
+            raise RulesError(UNDO_OUT_OF_DATE) from None
+        redoable = await self.bot.store.redoable(encounter.channel_id)
+        view = None if redoable is None else redo_view(saved.tag, redoable.undo_id)
+        await answer_by_editing(interaction, content=UNDONE_NOTE, view=view)
+        told = undone_reply(interaction.user.display_name, undone)
+        await self._put_back(interaction, told, encounter, saved)
+
+    @app_commands.command(
+        name="redo", description="Take back the last undo (whoever may undo; shows it first, then asks)"
+    )
+    async def redo(self, interaction: discord.Interaction) -> None:
+        encounter = await self.load(interaction)
+        redoable = await self.bot.store.redoable(encounter.channel_id)
+        steps = [] if redoable is None else redoable.steps
+        require_may_undo(encounter, actor_of(interaction), [step.user_id for step in steps], REDOING)
+        if redoable is None:
+            raise NothingToRedo()
+        content, view = redo_confirmation(steps, encounter.tag, redoable.undo_id)
+        await answer(interaction, content, view=view, ephemeral=True)
+
+    async def redo_button(self, interaction: discord.Interaction, button: RedoButton) -> None:
+        """The click on "Redo" (of ``/encounter redo``, or of an undo's note): takes that undo back, if
+        it is still the fight's last undo and nothing was changed since."""
+        encounter = await self.load(interaction)
+        redoable = await self.bot.store.redoable(encounter.channel_id)
+        if encounter.tag != button.fight or redoable is None or redoable.undo_id != button.undo:
+            raise RulesError(REDO_OUT_OF_DATE)
+        require_may_undo(encounter, actor_of(interaction), [step.user_id for step in redoable.steps], REDOING)
+        line = self._put_back_line(interaction, redo_log_line, "redone")
+        try:
+            saved, redone = await self.bot.store.redo(
+                encounter.channel_id, button.undo, self._restore(), line
+            )
+        except NothingToRedo:
+            raise RulesError(REDO_OUT_OF_DATE) from None
+        await answer_by_editing(interaction, content=REDONE_NOTE, view=None)
+        told = redone_reply(interaction.user.display_name, redone)
+        await self._put_back(interaction, told, encounter, saved)
+
+    @staticmethod
+    def _restore() -> Callable[[Encounter, Encounter], Encounter]:
+        return partial(history.restored, now=datetime.now(UTC))
+
+    @staticmethod
+    def _put_back_line(
+        interaction: discord.Interaction, text: Callable[[str, Sequence[HistoryStep]], str], key: str
+    ) -> Callable[[Sequence[HistoryStep]], LogEntry]:
+        """The log line of an undo or a redo, made from the steps it takes back."""
         guild_id, channel_id = encounter_place(interaction)
-        now = datetime.now(UTC)
+        by = interaction.user
 
         def line(steps: Sequence[HistoryStep]) -> LogEntry:
             return LogEntry(
                 guild_id=guild_id,
                 channel_id=channel_id,
-                user_id=actor.user_id,
+                user_id=by.id,
                 kind="encounter",
-                text=undo_log_line(by, steps),
-                data={"undone": len(steps)},
+                text=text(by.display_name, steps),
+                data={key: len(steps)},
             )
 
-        try:
-            saved, undone = await self.bot.store.undo(
-                channel_id, button.steps, button.version, partial(history.restored, now=now), line
-            )
-        except StaleEncounter:
-            raise RulesError(UNDO_OUT_OF_DATE) from None
-        await answer_by_editing(interaction, content=UNDONE_NOTE, view=None)
-        await interaction.followup.send(
-            undone_reply(by, undone), allowed_mentions=discord.AllowedMentions.none()
-        )
-        self.bot.dispatch("fight_undone", encounter, saved)
+        return line
+
+    async def _put_back(
+        self, interaction: discord.Interaction, told: str, before: Encounter, saved: Encounter
+    ) -> None:
+        """After an undo or a redo: the channel is told, its exchange messages and tracker are brought up
+        to date (the attack cog listens for ``fight_restored``)."""
+        await interaction.followup.send(told, allowed_mentions=discord.AllowedMentions.none())
+        self.bot.dispatch("fight_restored", before, saved)
         await self.bot.trackers.publish(saved)
 
     # ------------------------------------------------------------------------------ looking
@@ -569,6 +632,22 @@ class UndoButton(
         self.fight = match["fight"]
         self.version = int(match["version"])
         self.steps = int(match["steps"])
+
+
+class RedoButton(
+    PommelButton, discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=REDO_BUTTON
+):
+    """The "Redo" of ``/encounter redo`` and of an undo's note: the fight's tag and the undo it takes
+    back (its log line's id), so a click after another change (or a second click) redoes nothing."""
+
+    def __init__(self, match: re.Match[str]) -> None:
+        super().__init__(match)
+        self.fight = match["fight"]
+        self.undo = int(match["undo"])
+
+
+UNDOING = "undo changes of the fight"
+REDOING = "redo what was undone"
 
 
 async def setup(bot: Pommel) -> None:

@@ -188,6 +188,9 @@ class TableOptions(BaseModel):
     remind_after_hours: int = Field(default=0, ge=0, le=168)
     """Play-by-post: ping whoever must act once when a turn, a defense or an offered turn has waited
     this many hours (:mod:`bot.encounter.reminders`); 0 never reminds."""
+    players_undo: bool = False
+    """Players may undo (and redo) the fight's last changes when they made every one of them
+    (``/encounter undo``); the GM always may."""
 
 
 class TrackerMessage(BaseModel):

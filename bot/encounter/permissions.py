@@ -8,6 +8,7 @@ members with that role (or Manage Server) may start fights or be handed one. Eve
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..guild_settings import GuildSettings
@@ -39,6 +40,25 @@ def require_gm(encounter: Encounter, actor: Actor, doing: str) -> None:
     """Refuse ``doing`` ("deal the cards") to anyone but the fight's GM."""
     if not is_gm(encounter, actor):
         raise NotAllowed(f"Only the GM of this fight (<@{encounter.gm_id}>) can {doing}.")
+
+
+def require_may_undo(encounter: Encounter, actor: Actor, made_by: Sequence[int], doing: str) -> None:
+    """The GM may undo or redo any change of the fight; a player only the changes they made all of
+    (``made_by``: who made each), and only when the fight lets players undo
+    (:attr:`TableOptions.players_undo`)."""
+    if is_gm(encounter, actor):
+        return
+    if not encounter.table.players_undo:
+        raise NotAllowed(
+            f"Only the GM of this fight (<@{encounter.gm_id}>) can {doing}; the GM can let players "
+            "undo their own changes with `/encounter options players_undo:True`."
+        )
+    others = [user for user in made_by if user != actor.user_id]
+    if others:
+        raise NotAllowed(
+            f"You can {doing} only when you made every one of those changes, and <@{others[0]}> made "
+            f"one of them; ask the GM (<@{encounter.gm_id}>), or take back fewer."
+        )
 
 
 def may_run_fights(settings: GuildSettings, actor: Actor) -> bool:

@@ -185,6 +185,15 @@ class HistoryStep:
     lines: tuple[str, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class Redoable:
+    """The channel's last undo, which :meth:`Store.redo` can take back: the id of its log line, and the
+    steps it took back, newest first."""
+
+    undo_id: int
+    steps: list[HistoryStep]
+
+
 class NothingToUndo(RulesError):
     """An undo of more steps than the fight's history keeps; nothing was written."""
 
@@ -509,9 +518,9 @@ class Store(ABC):
         :data:`HISTORY_KEPT` are kept); empty when there is no fight or none of its changes is kept."""
 
     @abstractmethod
-    async def redoable(self, channel_id: int) -> list[HistoryStep]:
-        """The steps the channel's last undo took back, newest first, as long as they can be redone (no
-        change of the fight logged anything since); empty otherwise."""
+    async def redoable(self, channel_id: int) -> Redoable | None:
+        """The channel's last undo, as long as it can be redone (no change of the fight logged anything
+        since), or None."""
 
     @abstractmethod
     async def undo(
@@ -538,16 +547,18 @@ class Store(ABC):
     async def redo(
         self,
         channel_id: int,
-        expected_version: int,
+        undo_id: int,
         restore: Callable[[Encounter, Encounter], Encounter],
         line: Callable[[Sequence[HistoryStep]], LogEntry],
     ) -> tuple[Encounter, list[HistoryStep]]:
-        """Take the channel's last undo back, in one transaction, as a new version: the fight as it was
-        before that undo (through ``restore(before_the_undo, current)``), its steps back in the history,
-        their log lines no longer marked undone, and ``line(steps)`` logged.
+        """Take the channel's last undo (``undo_id``, :attr:`Redoable.undo_id`) back, in one transaction,
+        as a new version: the fight as it was before that undo (through
+        ``restore(before_the_undo, current)``), its steps back in the history, their log lines no longer
+        marked undone, and ``line(steps)`` logged.
 
-        Refuses with :class:`StaleEncounter` unless the fight is still at ``expected_version``, with
-        :class:`NothingToRedo` when no undo can be redone (none, or a change logged since), and with
+        The undo, not a version, is what must still hold: a change that logs nothing (a message id kept
+        after the undo) leaves it redoable. Refuses with :class:`NothingToRedo` unless ``undo_id`` is
+        the channel's last undo and still redoable (no change logged since), and with
         :class:`PastUnreadable`. Returns the fight as saved and the steps redone, newest first.
         """
 

@@ -65,6 +65,7 @@ from .base import (
     NothingToRedo,
     NothingToUndo,
     PastUnreadable,
+    Redoable,
     SetAsideFight,
     StaleCharacter,
     StaleEncounter,
@@ -502,14 +503,16 @@ class SqliteStore(Store):
         )
         return await self._with_lines(channel_id, rows)
 
-    async def redoable(self, channel_id: int) -> list[HistoryStep]:
+    async def redoable(self, channel_id: int) -> Redoable | None:
         rows = await self._fetch_all(
-            "SELECT version, user_id, at, first_log_id, last_log_id FROM encounter_history"
+            "SELECT version, user_id, at, first_log_id, last_log_id, undone_by FROM encounter_history"
             " WHERE undone_by = (SELECT max(undo_log_id) FROM encounter_undos WHERE channel_id = ?)"
             " ORDER BY id DESC",
             (channel_id,),
         )
-        return await self._with_lines(channel_id, rows)
+        if not rows:
+            return None
+        return Redoable(int(rows[0][5]), await self._with_lines(channel_id, rows))
 
     async def _with_lines(
         self, channel_id: int, rows: Sequence[sqlite3.Row | tuple[Any, ...]]
@@ -575,7 +578,7 @@ class SqliteStore(Store):
     async def redo(
         self,
         channel_id: int,
-        expected_version: int,
+        undo_id: int,
         restore: Callable[[Encounter, Encounter], Encounter],
         line: Callable[[Sequence[HistoryStep]], LogEntry],
     ) -> tuple[Encounter, list[HistoryStep]]:
@@ -583,17 +586,15 @@ class SqliteStore(Store):
             stored = db.execute(
                 "SELECT version, document FROM encounters WHERE channel_id = ?", (channel_id,)
             ).fetchone()
-            if stored is None or int(stored[0]) != expected_version:
-                raise StaleEncounter(channel_id, expected_version, None if stored is None else int(stored[0]))
-            current = _readable_fight(int(stored[0]), stored[1])
             undo = db.execute(
                 "SELECT undo_log_id, version, document FROM encounter_undos WHERE channel_id = ?"
                 " ORDER BY undo_log_id DESC LIMIT 1",
                 (channel_id,),
             ).fetchone()
-            if undo is None:
+            if stored is None or undo is None or int(undo[0]) != undo_id:
                 raise NothingToRedo()
-            undo_id = int(undo[0])
+            expected_version = int(stored[0])
+            current = _readable_fight(expected_version, stored[1])
             kept = db.execute(
                 "SELECT version, user_id, at, first_log_id, last_log_id FROM encounter_history"
                 " WHERE undone_by = ? ORDER BY id DESC",

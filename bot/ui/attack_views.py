@@ -249,23 +249,24 @@ def expired_request_content(encounter: Encounter, exchange: Exchange, weapon: st
     )
 
 
-def undone_exchange_content(
-    before: Encounter, exchange: Exchange, weapon: str, *, asked_again: str | None
+def put_back_exchange_content(
+    before: Encounter, exchange: Exchange, weapon: str, *, now: Exchange | None, asked_again: str | None
 ) -> str:
-    """An exchange's message once an undo made it untrue (drawn from the fight as it was before the
-    undo): the attack, and what became of it, pointing at the new request (``asked_again``, its link)
-    when the defense is asked anew. Its buttons go with this edit."""
-    if asked_again is None:
-        then = "this attack no longer stands: the fight went back to before it."
+    """An exchange's message once an undo or a redo made it untrue (drawn from the fight as it was
+    before): the attack, and what became of it (``now``: the exchange after, if it still stands),
+    pointing at the new request (``asked_again``, its link) when the defense is asked anew. Its buttons
+    go with this edit."""
+    if asked_again is not None:
+        then = f"↩️ Put back: the defense is asked again, in {asked_again}."
+    elif now is None:
+        then = "↩️ Undone: this attack no longer stands; the fight went back to before it."
     else:
-        then = f"the defense is asked again, in {asked_again}."
-    return "\n".join(
-        [attack_headline(before, exchange, weapon), attack_line(exchange.attack), f"↩️ Undone: {then}"]
-    )
+        then = "↪️ Redone: this attack's result, as first rolled, stands again (see `/encounter log`)."
+    return "\n".join([attack_headline(before, exchange, weapon), attack_line(exchange.attack), then])
 
 
-ASKED_AGAIN = "↩️ After an undo, this attack waits for its defense again."
-"""The first line of a request posted anew after an undo."""
+ASKED_AGAIN = "↩️ After an undo or a redo, this attack waits for its defense again."
+"""The first line of a request posted anew after an undo or a redo."""
 
 
 def _shield_usable(defender: Combatant, exchange: Exchange) -> bool:

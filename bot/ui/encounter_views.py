@@ -53,6 +53,7 @@ TABLE_OPTION_HELP: dict[str, str] = {
     "defense_policy": "Who defends for NPCs, and for players who do not answer in time",
     "defense_timeout_minutes": "Minutes a player has to pick a defense before the policy decides (0: wait)",
     "remind_after_hours": "Hours a turn, defense or offered turn may wait before a ping reminds (0: off)",
+    "players_undo": "Players may undo or redo the fight's last changes when they made all of them",
 }
 
 OVERVIEW_RANGES_BUDGET = 1500

@@ -47,6 +47,10 @@ UNDO_BUTTON = re.compile(r"pommel:undo:(?P<fight>[0-9a-f]+):(?P<version>\d+):(?P
 version it was drawn for and how many steps, so a stale or repeated click undoes nothing."""
 UNDO_MAX = 10
 """The most steps one ``/encounter undo`` takes back."""
+REDO_BUTTON = re.compile(r"pommel:redo:(?P<fight>[0-9a-f]+):(?P<undo>\d+)")
+"""The "Redo" button of ``/encounter redo`` and of an undo's note (:class:`cogs.encounter.RedoButton`):
+the fight's tag and the undo it takes back (the id of its log line), so a click after another change
+redoes nothing."""
 
 
 def undo_confirmation(steps: Sequence[HistoryStep], fight: str, version: int) -> tuple[str, discord.ui.View]:
@@ -68,10 +72,47 @@ def undo_confirmation(steps: Sequence[HistoryStep], fight: str, version: int) ->
     return clip_keeping(lines, note, 2000), view
 
 
+def redo_confirmation(steps: Sequence[HistoryStep], fight: str, undo: int) -> tuple[str, discord.ui.View]:
+    """What ``/encounter redo`` shows, privately: the log lines of the changes the last undo took back,
+    which would stand again, and the button that does it."""
+    count = len(steps)
+    back = "This change stands" if count == 1 else f"These {count} changes stand"
+    lines = [f"**Redo the last undo?** {back} again:", *_redone_lines(steps)]
+    return clip_keeping(lines, ["Their log lines are no longer marked undone."], 2000), redo_view(fight, undo)
+
+
+def redo_view(fight: str, undo: int) -> discord.ui.View:
+    """The "Redo" button: on ``/encounter redo``, and on the note of an undo just made."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        discord.ui.Button[discord.ui.View](
+            label="Redo",
+            emoji="↪️",
+            style=discord.ButtonStyle.secondary,
+            custom_id=f"pommel:redo:{fight}:{undo}",
+        )
+    )
+    return view
+
+
+def redo_log_line(by: str, steps: Sequence[HistoryStep]) -> str:
+    """The redo's own log line (plain text)."""
+    return _put_back_line(by, "redid", steps)
+
+
+def redone_reply(by: str, steps: Sequence[HistoryStep]) -> str:
+    """What the channel is told once a redo is done: the changes that stand again."""
+    return clip([f"↪️ {_escaped(by)} redid {_changes(len(steps))}:", *_redone_lines(steps)], 2000)
+
+
 def undo_log_line(by: str, steps: Sequence[HistoryStep]) -> str:
     """The undo's own log line (plain text)."""
+    return _put_back_line(by, "undid", steps)
+
+
+def _put_back_line(by: str, did: str, steps: Sequence[HistoryStep]) -> str:
     said = "; ".join(line for step in reversed(steps) for line in step.lines) or "changes without log lines"
-    return f"{by} undid {_changes(len(steps))}: {said}"
+    return f"{by} {did} {_changes(len(steps))}: {said}"
 
 
 def undone_reply(by: str, steps: Sequence[HistoryStep]) -> str:
@@ -79,10 +120,17 @@ def undone_reply(by: str, steps: Sequence[HistoryStep]) -> str:
     return clip([f"↩️ {_escaped(by)} undid {_changes(len(steps))}:", *_undone_lines(steps)], 2000)
 
 
-UNDONE_NOTE = "Undone; the tracker is brought up to date."
+UNDONE_NOTE = (
+    "Undone; the tracker is brought up to date. **Redo** puts it back, until the fight's next change."
+)
+REDONE_NOTE = "Redone; the tracker is brought up to date."
 UNDO_OUT_OF_DATE = (
     "The fight changed since these changes were shown, so nothing was undone. "
     "Use `/encounter undo` again to see what the last changes are now."
+)
+REDO_OUT_OF_DATE = (
+    "The fight changed since this was shown, so nothing was redone. "
+    "Use `/encounter redo` to see what can still be redone."
 )
 
 
@@ -91,11 +139,19 @@ def _changes(count: int) -> str:
 
 
 def _undone_lines(steps: Sequence[HistoryStep]) -> list[str]:
-    shown = []
-    for step in steps:
-        texts = step.lines or ("(a change without log lines)",)
-        shown += [f"- ~~{escaped_within(text, 300)}~~ (by <@{step.user_id}>)" for text in texts]
-    return shown
+    return [f"- ~~{text}~~ (by <@{user}>)" for text, user in _step_lines(steps)]
+
+
+def _redone_lines(steps: Sequence[HistoryStep]) -> list[str]:
+    return [f"- {text} (by <@{user}>)" for text, user in _step_lines(steps)]
+
+
+def _step_lines(steps: Sequence[HistoryStep]) -> list[tuple[str, int]]:
+    return [
+        (escaped_within(text, 300), step.user_id)
+        for step in steps
+        for text in step.lines or ("(a change without log lines)",)
+    ]
 
 
 def is_private(entry: LogEntry) -> bool:

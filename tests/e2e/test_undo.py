@@ -9,6 +9,8 @@ import pytest
 
 from bot.encounter.document import Encounter, TableOptions
 from bot.rules.errors import RulesError
+from bot.ui.attack_views import ASKED_AGAIN
+from bot.ui.fight_log import UNDONE_NOTE
 
 from .fake_discord import World
 from .fights import (
@@ -58,7 +60,7 @@ async def test_the_gm_undoes_a_players_hp_change(world: World, start_bot: Any) -
         f"- ~~Alice: Alice HP 14 → 10 (-4)~~ (by <@{world.player.id}>)",
         "Their log lines stay in the log, marked undone.",
     ]
-    assert done.content == "Undone; the tracker is brought up to date."
+    assert done.content == UNDONE_NOTE
     [told] = done.followups
     assert not told.ephemeral
     assert told.content.splitlines()[0] == "↩️ Gamemaster undid the last change:"
@@ -192,12 +194,12 @@ async def test_an_undone_defense_is_asked_again_with_its_whole_time_and_the_old_
     posted = len(world.table.history)
     await undo(pommel, world)
     await world.guild.fake.wait_for(
-        lambda: any(m.content.startswith("↩️ After an undo") for m in world.table.history[posted:]),
+        lambda: any(m.content.startswith(ASKED_AGAIN) for m in world.table.history[posted:]),
         what="the request posted anew",
     )
-    [again] = [m for m in world.table.history[posted:] if m.content.startswith("↩️ After an undo")]
+    [again] = [m for m in world.table.history[posted:] if m.content.startswith(ASKED_AGAIN)]
     lines = again.content.splitlines()
-    assert lines[0] == "↩️ After an undo, this attack waits for its defense again."
+    assert lines[0] == ASKED_AGAIN
     assert f"🛡️ <@{world.player.id}>: how does **Alice** defend? Passive" in again.content
     assert [user.id for user in again.mentions] == [world.player.id]
     after = await fight_of(pommel, world)
@@ -211,10 +213,12 @@ async def test_an_undone_defense_is_asked_again_with_its_whole_time_and_the_old_
     )
 
     old = world.table.messages[asked.message.id]
-    await world.guild.fake.wait_for(lambda: "↩️ Undone" in old.content, what="the old message marked undone")
+    await world.guild.fake.wait_for(lambda: "↩️ Put back" in old.content, what="the old message marked")
     assert old.custom_ids() == []  # nobody answers from the message of the undone steps
     link = f"https://discord.com/channels/{world.guild.id}/{world.table.id}/{again.id}"
-    assert old.content.splitlines()[-1] == f"↩️ Undone: the defense is asked again, in [this message]({link})."
+    assert (
+        old.content.splitlines()[-1] == f"↩️ Put back: the defense is asked again, in [this message]({link})."
+    )
     answered = await pommel.click(again, exchange_button(again, "passive"), user=world.player)
     assert not answered.ephemeral, answered.content
     assert "**Miss**" in answered.content
@@ -237,7 +241,143 @@ async def test_an_undone_attack_s_request_says_it_no_longer_stands_and_its_timer
     await world.guild.fake.wait_for(lambda: "↩️ Undone" in old.content, what="the request marked undone")
     assert old.custom_ids() == []
     assert old.content.splitlines()[-1] == (
-        "↩️ Undone: this attack no longer stands: the fight went back to before it."
+        "↩️ Undone: this attack no longer stands; the fight went back to before it."
     )
     assert not combat.timers
-    assert not [m for m in world.table.history[posted:] if m.content.startswith("↩️ After an undo")]
+    assert not [m for m in world.table.history[posted:] if m.content.startswith(ASKED_AGAIN)]
+
+
+def redo_button(result: InteractionResult) -> str:
+    assert result.message is not None, result.content
+    [custom_id] = [c for c in result.message.custom_ids() if c.startswith("pommel:redo:")]
+    return custom_id
+
+
+async def alice_hurt(world: World, start_bot: Any) -> RunningBot:
+    """#table's fight with Alice (the player's), whose player took 4 HP off her: 14 → 10."""
+    pommel: RunningBot = await start_bot()
+    await start(pommel, world)
+    await join(pommel, world, world.player, "Alice")
+    changed = await pommel.slash("combatant hp", user=world.player, options={"who": "Alice", "change": "-4"})
+    assert not changed.ephemeral, changed.content
+    return pommel
+
+
+async def test_the_undo_s_note_redoes_it_until_the_next_change(world: World, start_bot: Any) -> None:
+    pommel = await alice_hurt(world, start_bot)
+    _, done = await undo(pommel, world)
+    assert (await fight_of(pommel, world)).combatant("Alice").hp == 14
+
+    refused = await pommel.slash("encounter redo", user=world.player)
+    assert refused.ephemeral
+    assert "Only the GM of this fight" in refused.content
+    redone = await pommel.click(done, redo_button(done), user=world.gm)
+    assert redone.content == "Redone; the tracker is brought up to date."
+    [told] = redone.followups
+    assert told.content.splitlines() == [
+        "↪️ Gamemaster redid the last change:",
+        f"- Alice: Alice HP 14 → 10 (-4) (by <@{world.player.id}>)",
+    ]
+    after = await fight_of(pommel, world)
+    assert after.combatant("Alice").hp == 10
+    assert "HP 10/14" in stored_tracker(world, after).embed_text
+    log = await channel_log(pommel, world)
+    assert [(entry.text, entry.undone_by) for entry in log[-3:]] == [
+        ("Alice: Alice HP 14 → 10 (-4)", None),  # it stands again
+        ("Gamemaster undid the last change: Alice: Alice HP 14 → 10 (-4)", None),
+        ("Gamemaster redid the last change: Alice: Alice HP 14 → 10 (-4)", None),
+    ]
+    nothing = await pommel.slash("encounter redo", user=world.gm)
+    assert nothing.ephemeral
+    assert nothing.content.startswith("There is nothing to redo")
+
+    _, done = await undo(pommel, world)  # the redone change can be undone again
+    await pommel.slash("combatant hp", user=world.player, options={"who": "Alice", "change": "-1"})
+    late = await pommel.click(done, redo_button(done), user=world.gm)
+    assert late.ephemeral
+    assert "nothing was redone" in late.content
+    assert (await pommel.slash("encounter redo", user=world.gm)).content.startswith(
+        "There is nothing to redo"
+    )
+    assert (await fight_of(pommel, world)).combatant("Alice").hp == 13
+
+
+async def test_encounter_redo_shows_what_comes_back_and_asks(world: World, start_bot: Any) -> None:
+    pommel = await alice_hurt(world, start_bot)
+    await undo(pommel, world)
+    asked = await pommel.slash("encounter redo", user=world.gm)
+    assert asked.ephemeral
+    assert asked.content.splitlines() == [
+        "**Redo the last undo?** This change stands again:",
+        f"- Alice: Alice HP 14 → 10 (-4) (by <@{world.player.id}>)",
+        "Their log lines are no longer marked undone.",
+    ]
+    await pommel.click(asked, redo_button(asked), user=world.gm)
+    assert (await fight_of(pommel, world)).combatant("Alice").hp == 10
+
+
+async def test_a_player_undoes_their_own_last_change_only_when_the_fight_allows_it(
+    world: World, start_bot: Any
+) -> None:
+    pommel = await alice_hurt(world, start_bot)
+    refused = await pommel.slash("encounter undo", user=world.player)
+    assert refused.ephemeral
+    assert "`/encounter options players_undo:True`" in refused.content
+    allowed = await pommel.slash("encounter options", user=world.gm, options={"players_undo": True})
+    assert not allowed.ephemeral, allowed.content
+    gms = await pommel.slash("encounter undo", user=world.player)  # the last change is the GM's
+    assert gms.ephemeral
+    assert f"<@{world.gm.id}> made one of them" in gms.content
+    await pommel.slash("combatant hp", user=world.player, options={"who": "Alice", "change": "-3"})
+
+    asked = await pommel.slash("encounter undo", user=world.player)
+    assert asked.ephemeral, asked.content
+    done = await pommel.click(asked, undo_button(asked), user=world.player)
+    assert done.content == UNDONE_NOTE
+    assert (await fight_of(pommel, world)).combatant("Alice").hp == 10
+    log = await channel_log(pommel, world)
+    assert log[-1].text == "Alice undid the last change: Alice: Alice HP 10 → 7 (-3)"
+    redone = await pommel.click(done, redo_button(done), user=world.player)  # and may redo it
+    assert redone.content == "Redone; the tracker is brought up to date."
+    assert (await fight_of(pommel, world)).combatant("Alice").hp == 7
+
+    await pommel.slash("combatant hp", user=world.gm, options={"who": "Alice", "change": "-2"})
+    theirs = await pommel.slash("encounter undo", user=world.player)
+    assert theirs.ephemeral
+    assert f"<@{world.gm.id}> made one of them" in theirs.content
+    assert (await fight_of(pommel, world)).combatant("Alice").hp == 5
+
+
+async def test_a_redone_defense_stands_again_and_the_request_posted_after_the_undo_says_so(
+    world: World, start_bot: Any
+) -> None:
+    pommel = await dealt_fight(world, start_bot, faces=[3], cards=BANDIT_FIRST, edit=timed_defenses)
+    asked = await pommel.slash("attack", user=world.gm, options={"target": "Alice"})
+    await pommel.click(asked, exchange_button(asked, "passive"), user=world.player)
+    resolved = await fight_of(pommel, world)
+    posted = len(world.table.history)
+    _, done = await undo(pommel, world)
+    await world.guild.fake.wait_for(
+        lambda: any(m.content.startswith(ASKED_AGAIN) for m in world.table.history[posted:]),
+        what="the request posted anew",
+    )
+    [again] = [m for m in world.table.history[posted:] if m.content.startswith(ASKED_AGAIN)]
+    combat: Any = pommel.bot.get_cog("Attack")
+    await world.guild.fake.wait_for(lambda: bool(combat.timers), what="the timer of the defense asked again")
+    await world.guild.fake.wait_for(
+        lambda: world.table.messages[asked.message.id].custom_ids() == []  # type: ignore[union-attr]
+    )
+    undone = await fight_of(pommel, world)
+
+    await pommel.click(done, redo_button(done), user=world.gm)
+    await world.guild.fake.wait_for(lambda: "↪️ Redone" in again.content, what="the request marked redone")
+    assert again.custom_ids() == []
+    assert again.content.splitlines()[-1] == (
+        "↪️ Redone: this attack's result, as first rolled, stands again (see `/encounter log`)."
+    )
+    after = await fight_of(pommel, world)
+    [exchange] = after.exchanges
+    assert not exchange.pending
+    assert exchange.step > undone.exchanges[0].step
+    assert after.combatant("Alice").model_dump() == resolved.combatant("Alice").model_dump()
+    assert not combat.timers

@@ -83,12 +83,15 @@ async def run(changes: list[Step], seed: int) -> None:
                 undone.append(states[-steps:])
                 del states[-steps:]
             elif kind == "redo":
+                redoable = await store.redoable(CHANNEL)
                 if not undone:
+                    assert redoable is None
                     with pytest.raises(NothingToRedo):
-                        await store.redo(CHANNEL, saved.version, history.restored, line)
+                        await store.redo(CHANNEL, 1, history.restored, line)
                     continue
-                assert len(await store.redoable(CHANNEL)) == len(undone[-1])
-                saved, _ = await store.redo(CHANNEL, saved.version, history.restored, line)
+                assert redoable is not None
+                assert len(redoable.steps) == len(undone[-1])
+                saved, _ = await store.redo(CHANNEL, redoable.undo_id, history.restored, line)
                 states += undone.pop()
             else:
                 try:

@@ -130,10 +130,12 @@ async def test_a_redo_takes_the_last_undo_back_and_its_lines_stand_again(store: 
         saved = await store.update_encounter(CHANNEL, round_change)
     assert saved is not None
     undone, _ = await store.undo(CHANNEL, 2, saved.version, restored, undo_line)
-    assert [step.lines for step in await store.redoable(CHANNEL)] == [("round 3",), ("round 2",)]
-    with pytest.raises(StaleEncounter):
-        await store.redo(CHANNEL, undone.version - 1, restored, undo_line)
-    redone, steps = await store.redo(CHANNEL, undone.version, restored, lambda _: event("redo"))
+    redoable = await store.redoable(CHANNEL)
+    assert redoable is not None
+    assert [step.lines for step in redoable.steps] == [("round 3",), ("round 2",)]
+    with pytest.raises(NothingToRedo):  # not that undo
+        await store.redo(CHANNEL, redoable.undo_id - 1, restored, undo_line)
+    redone, steps = await store.redo(CHANNEL, redoable.undo_id, restored, lambda _: event("redo"))
     assert [step.lines for step in steps] == [("round 3",), ("round 2",)]
     assert redone.version == undone.version + 1
     assert redone.initiative.round == 3
@@ -148,9 +150,9 @@ async def test_a_redo_takes_the_last_undo_back_and_its_lines_stand_again(store: 
         ("redo", None),
     ]
     assert [step.lines for step in await store.history(CHANNEL)] == [("round 3",), ("round 2",), ("round 1",)]
-    assert await store.redoable(CHANNEL) == []
+    assert await store.redoable(CHANNEL) is None
     with pytest.raises(NothingToRedo):
-        await store.redo(CHANNEL, redone.version, restored, undo_line)
+        await store.redo(CHANNEL, redoable.undo_id, restored, undo_line)
 
 
 async def test_two_undos_are_redone_newest_first_and_a_new_change_forgets_them(store: Store) -> None:
@@ -161,14 +163,16 @@ async def test_two_undos_are_redone_newest_first_and_a_new_change_forgets_them(s
     once, _ = await store.undo(CHANNEL, 1, saved.version, restored, undo_line)
     twice, _ = await store.undo(CHANNEL, 1, once.version, restored, undo_line)
     assert twice.initiative.round == 1
-    back, [step] = await store.redo(CHANNEL, twice.version, restored, undo_line)
+    last = await store.redoable(CHANNEL)
+    assert last is not None
+    back, [step] = await store.redo(CHANNEL, last.undo_id, restored, undo_line)
     assert (back.initiative.round, step.lines) == (2, ("round 2",))
     changed = await store.update_encounter(CHANNEL, round_change)
     assert changed is not None
     assert changed.initiative.round == 3
-    assert await store.redoable(CHANNEL) == []
+    assert await store.redoable(CHANNEL) is None
     with pytest.raises(NothingToRedo):  # "round 3" as first made stays undone
-        await store.redo(CHANNEL, changed.version, restored, undo_line)
+        await store.redo(CHANNEL, last.undo_id, restored, undo_line)
     assert [step.lines for step in await store.history(CHANNEL)] == [("round 3",), ("round 2",), ("round 1",)]
 
 

@@ -80,7 +80,8 @@ def test_options_away_from_the_defaults_are_listed_with_the_default() -> None:
     assert (
         table_line(encounter.table)
         == "repost tracker **on** · hide npc cards **off** · claim pause **jokers** · "
-        "defense policy **ask the GM** · defense timeout minutes **10** · remind after hours **0**"
+        "defense policy **ask the GM** · defense timeout minutes **10** · remind after hours **0** · "
+        "players undo **off**"
     )
     text = options_embed(encounter).description or ""
     assert "dynamic criticals: **off** (default on) — *R16" in text
