@@ -328,7 +328,9 @@ class EncounterCog(
     # ------------------------------------------------------------------------------ undo
 
     @app_commands.command(
-        name="undo", description="Take back the fight's last changes (GM; shows them first, then asks)"
+        name="undo",
+        description="Take back the fight's last changes (GM, or a player's own if the fight allows); asks"
+        " first",
     )
     @app_commands.describe(steps=f"How many of the last changes to take back (default 1, at most {UNDO_MAX})")
     async def undo(

@@ -18,7 +18,8 @@ def gm_only_commands(world: World) -> dict[str, dict[str, Any]]:
     return {
         "encounter end": {},
         "encounter reopen": {},  # refused as a fight runs; a player's refusal: test_encounter.py
-        "encounter undo": {},
+        "encounter undo": {},  # players_undo off, the default
+        "encounter redo": {},
         "encounter options": {"joker_bonus": 3},
         "encounter gm": {"member": world.player2},
         "init deal": {},
@@ -57,8 +58,13 @@ async def test_every_gm_only_command_is_refused_to_a_player_and_changes_nothing(
         npcs=[("bandit", 2, "Bandit")],
     )
     commands = gm_only_commands(world)
-    # /encounter gm also tells anyone who runs fights here, so its description has no "GM:".
-    assert synced_gm_commands(fake_discord, world) == set(commands) - {"encounter gm"}
+    # /encounter gm also tells anyone who runs fights here, and a fight may let players undo and redo
+    # their own changes, so their descriptions have no "GM:".
+    assert synced_gm_commands(fake_discord, world) == set(commands) - {
+        "encounter gm",
+        "encounter undo",
+        "encounter redo",
+    }
     before = await pommel.bot.store.load_encounter(world.table.id)
     log_before = await pommel.bot.store.read_log(channel_id=world.table.id)
 
