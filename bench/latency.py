@@ -3,7 +3,9 @@
 Run on demand (``make bench``), never as a pass/fail test. The real bot runs on a real SQLite file;
 interactions arrive over the fake gateway from many users in many channels, a batch at a time.
 Beside each command, in the same run and interleaved with it, a baseline command that only replies
-"pong" measures what discord.py's own handling costs; every figure is also printed as a ratio to it.
+"pong" measures what discord.py's own handling costs, and the floor of a durable reply: one bare commit
+on the bot's database (its connection, thread and ``synchronous=FULL``), then "pong". Every figure is
+also printed as a ratio to both.
 
 Latency is the time from sending INTERACTION_CREATE to receiving the bot's first callback.
 Throughput is interactions answered per second while a batch of them is in flight.
@@ -56,6 +58,7 @@ from tests.e2e.fake_discord import FakeChannel, FakeDiscord, FakeUser, build_wor
 from tests.e2e.harness import BotRunner, RunningBot
 
 BASELINE = "pong (baseline)"
+FLOOR = "pong + 1 commit (floor)"
 
 
 @dataclass(frozen=True)
@@ -72,6 +75,7 @@ ATTACK = "/attack (GM, asks defense)"
 DEFEND = "defense click (Passive)"
 WORKLOADS = [
     Workload(BASELINE, "bench-ping", {}),
+    Workload(FLOOR, "bench-floor", {}),
     Workload("/roll dice 4d20kh1+5", "roll dice", {"expression": "4d20kh1+5"}),
     Workload("/roll pool dice:3 bonus:5", "roll pool", {"dice": 3, "bonus": 5}),
     Workload(INIT_NEXT, "init next", {}, by_gm=True),
@@ -113,6 +117,23 @@ def add_baseline(bot: Pommel) -> None:
             name="bench-ping", description="Benchmark baseline: reply pong", callback=ping
         )
     )
+
+    async def floor(interaction: discord.Interaction) -> None:
+        """The floor of a durable reply: one bare commit on the bot's own database (the same
+        connection, thread and ``synchronous=FULL`` as every change), then "pong"."""
+        await bot.store._transaction(_bare_commit)  # type: ignore[attr-defined]
+        await interaction.response.send_message("pong")
+
+    bot.tree.add_command(
+        discord.app_commands.Command(
+            name="bench-floor", description="Benchmark floor: commit once, reply pong", callback=floor
+        )
+    )
+
+
+def _bare_commit(db: Any) -> None:
+    db.execute("CREATE TABLE IF NOT EXISTS bench_floor (n INTEGER)")
+    db.execute("INSERT INTO bench_floor (n) VALUES (1)")
 
 
 async def seed_fights(pommel: RunningBot, gm: FakeUser, guild_id: int, tables: list[FakeChannel]) -> None:
@@ -259,18 +280,20 @@ async def measure(interactions: int, channels: int, concurrency: int) -> dict[st
 
 
 def report(measured: dict[str, Measured], interactions: int, channels: int, concurrency: int) -> str:
-    base = measured[BASELINE]
+    base, floor = measured[BASELINE], measured[FLOOR]
     lines = [
         f"{interactions} interactions per command over {channels} channels, "
         f"{concurrency} in flight at a time",
         "",
+        f"{'':<28} {'':>8} {'':>8} {'':>8}   {'to pong':^22}   {'to the floor':^22}",
         f"{'command':<28} {'p50 ms':>8} {'p99 ms':>8} {'per s':>8}"
-        f"   {'p50 x':>6} {'p99 x':>6} {'per s x':>7}",
+        f"   {'p50 x':>6} {'p99 x':>6} {'per s x':>7}   {'p50 x':>6} {'p99 x':>6} {'per s x':>7}",
     ]
     for label, m in measured.items():
         lines.append(
             f"{label:<28} {m.p50 * 1e3:>8.2f} {m.p99 * 1e3:>8.2f} {m.throughput:>8.0f}   "
-            f"{m.p50 / base.p50:>6.2f} {m.p99 / base.p99:>6.2f} {m.throughput / base.throughput:>7.2f}"
+            f"{m.p50 / base.p50:>6.2f} {m.p99 / base.p99:>6.2f} {m.throughput / base.throughput:>7.2f}   "
+            f"{m.p50 / floor.p50:>6.2f} {m.p99 / floor.p99:>6.2f} {m.throughput / floor.throughput:>7.2f}"
         )
     return "\n".join(lines)
 
