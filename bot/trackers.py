@@ -9,8 +9,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
+import weakref
+from collections import OrderedDict
 from collections.abc import Callable
 from datetime import datetime
+from typing import Generic, TypeVar
 
 import discord
 
@@ -23,33 +27,78 @@ from .ui.tracker import clip, tracker_embed, tracker_view
 
 log = logging.getLogger(__name__)
 
+K = TypeVar("K")
+V = TypeVar("V")
+
+REMEMBERED_SECONDS = 900.0
+"""How long the board remembers what it drew of a fight: longer than any command stays in flight (a
+command gives up within Discord's 15 minutes), so a late one never draws an older state over a newer."""
+
+
+class Recent(Generic[K, V]):
+    """A map that forgets what was last set more than ``keep`` seconds ago, so a fight left idle costs
+    nothing after a while."""
+
+    def __init__(self, keep: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self._keep = keep
+        self._clock = clock
+        self._items: OrderedDict[K, tuple[float, V]] = OrderedDict()
+
+    def get(self, key: K) -> V | None:
+        item = self._items.get(key)
+        if item is None or item[0] < self._clock() - self._keep:
+            return None
+        return item[1]
+
+    def set(self, key: K, value: V) -> None:
+        now = self._clock()
+        self._items[key] = (now, value)
+        self._items.move_to_end(key)
+        while self._items:
+            oldest = next(iter(self._items.values()))
+            if oldest[0] >= now - self._keep:
+                break
+            self._items.popitem(last=False)
+
+    def pop(self, key: K) -> None:
+        self._items.pop(key, None)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
 
 class TrackerBoard:
     """Posts and edits the trackers, never drawing an older state over a newer one.
 
     A per-channel lock orders the drawing, and the version last drawn of each fight is remembered: a
     command that finishes late does not overwrite the tracker a later command already drew, and a
-    fight that ended is never drawn again (a fight is known by its channel and its start).
+    fight that ended is never drawn again (a fight is known by its channel and its start). Both are
+    remembered for :data:`REMEMBERED_SECONDS` (and a lock while it is in use), so memory does not grow
+    with the fights the process ever drew.
     """
 
     def __init__(self, client: discord.Client, store: Callable[[], Store]) -> None:
         self.client = client
         self.store = store
-        self._locks: dict[int, asyncio.Lock] = {}
-        self._drawn: dict[tuple[int, datetime], int] = {}
-        self._ended: set[tuple[int, datetime]] = set()
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._drawn: Recent[tuple[int, datetime], int] = Recent(REMEMBERED_SECONDS)
+        self._ended: Recent[tuple[int, datetime], bool] = Recent(REMEMBERED_SECONDS)
 
     def _lock(self, channel_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(channel_id, asyncio.Lock())
+        lock = self._locks.get(channel_id)
+        if lock is None:
+            lock = self._locks[channel_id] = asyncio.Lock()
+        return lock
 
     async def publish(self, encounter: Encounter, *, repost: bool = False) -> None:
         """Draw ``encounter`` on its tracker: edited in place, or posted anew at the bottom of the
         channel when ``repost`` (or when the old one is gone)."""
         fight = (encounter.channel_id, encounter.started_at)
         async with self._lock(encounter.channel_id):
-            if fight in self._ended or self._drawn.get(fight, -1) > encounter.version:
+            drawn = self._drawn.get(fight)
+            if self._ended.get(fight) or (drawn is not None and drawn > encounter.version):
                 return
-            self._drawn[fight] = encounter.version
+            self._drawn.set(fight, encounter.version)
             try:
                 await self._draw(encounter, repost=repost)
             except DISCORD_FAILURES:
@@ -96,19 +145,19 @@ class TrackerBoard:
         if saved.started_at != encounter.started_at:
             return None  # ended, and another fight started: not ours to point at (left as it is)
         fight = (encounter.channel_id, encounter.started_at)
-        self._drawn[fight] = max(self._drawn.get(fight, -1), saved.version)
+        self._drawn.set(fight, max(self._drawn.get(fight) or -1, saved.version))
         return saved
 
     def reopened(self, encounter: Encounter) -> None:
         """An ended fight was brought back (``/encounter reopen``): it may be drawn again."""
-        self._ended.discard((encounter.channel_id, encounter.started_at))
+        self._ended.pop((encounter.channel_id, encounter.started_at))
 
     async def close(self, encounter: Encounter, summary: str) -> None:
         """The fight ended: its tracker shows the summary and loses its buttons, for good."""
         fight = (encounter.channel_id, encounter.started_at)
         async with self._lock(encounter.channel_id):
-            self._ended.add(fight)
-            self._drawn.pop(fight, None)
+            self._ended.set(fight, True)
+            self._drawn.pop(fight)
             if encounter.tracker is None:
                 return
             message = self.client.get_partial_messageable(encounter.tracker.channel_id).get_partial_message(

@@ -59,11 +59,21 @@ def tracker_buttons(encounter: Encounter) -> list[discord.ui.Button[discord.ui.V
     return buttons
 
 
+def button_view() -> discord.ui.View:
+    """A view to send buttons in. Every button of Pommel's is a dynamic item, acted on through its
+    custom id (:class:`bot.interactions.PommelButton`, after a restart too), so the view is stopped
+    before it is sent: discord.py then keeps nothing of it (a view it stores stays in memory for good,
+    one per message sent)."""
+    view = discord.ui.View(timeout=None)
+    view.stop()
+    return view
+
+
 def view_of(rows: Sequence[Sequence[discord.ui.Item[discord.ui.View]]]) -> discord.ui.View | None:
     """A view with the rows given (one Discord row each); None when there is nothing to click."""
     if not any(rows):
         return None
-    view = discord.ui.View(timeout=None)
+    view = button_view()
     for number, row in enumerate(rows):
         for item in row:
             item.row = number

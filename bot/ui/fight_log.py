@@ -19,6 +19,7 @@ from discord.utils import escape_markdown
 from ..encounter.roster import EndAsked, EndedFight, FinalState
 from ..rules.initiative import fight_duration
 from ..store import ENDED_KEPT, EndedEncounter, HistoryStep, LogEntry
+from .buttons import button_view
 from .tracker import DESCRIPTION_LIMIT, clip, clip_keeping, name
 
 LOG_DEFAULT = 15
@@ -60,7 +61,7 @@ def undo_confirmation(steps: Sequence[HistoryStep], fight: str, version: int) ->
     lines = [f"**Undo {_changes(count)}?** The fight goes back to how it was before:"]
     lines += _undone_lines(steps)
     note = ["Their log lines stay in the log, marked undone."]
-    view = discord.ui.View(timeout=None)
+    view = button_view()
     view.add_item(
         discord.ui.Button[discord.ui.View](
             label=f"Undo {_changes(count)}",
@@ -83,7 +84,7 @@ def redo_confirmation(steps: Sequence[HistoryStep], fight: str, undo: int) -> tu
 
 def redo_view(fight: str, undo: int) -> discord.ui.View:
     """The "Redo" button: on ``/encounter redo``, and on the note of an undo just made."""
-    view = discord.ui.View(timeout=None)
+    view = button_view()
     view.add_item(
         discord.ui.Button[discord.ui.View](
             label="Redo",
@@ -207,7 +208,7 @@ def end_confirmation(asked: EndAsked) -> tuple[str, discord.ui.View]:
             "`/encounter reopen` brings it back if you end it by mistake. " + LOG_KEPT,
         ]
     )
-    view = discord.ui.View(timeout=None)
+    view = button_view()
     for button in (
         discord.ui.Button[discord.ui.View](
             label="End the fight",
@@ -277,7 +278,7 @@ def history_reply(ended: Sequence[EndedEncounter]) -> tuple[str, discord.ui.View
     if not ended:
         return f"No fight has ended in this channel yet (it keeps its last {ENDED_KEPT}).", None
     lines = [f"📚 **Fights that ended in this channel**, newest first (the last {ENDED_KEPT} are kept):"]
-    view = discord.ui.View(timeout=None)
+    view = button_view()
     for number, fight in enumerate(ended, start=1):
         lines.append(
             f"**{number}.** Started <t:{int(fight.started_at.timestamp())}:f>, ended "

@@ -21,6 +21,7 @@ from ..rules.dice import Modifier
 from ..rules.errors import shown
 from ..rules.morale import MORALE_TARGET, MoraleResult, MoraleStanding
 from .announcements import Announcement
+from .buttons import button_view
 from .rolls import pool_faces
 
 MORALE_PROPOSAL_BUTTON = re.compile(r"pommel:morale:(?P<proposal>\d+)(?::(?P<action>dismiss))?")
@@ -75,7 +76,7 @@ def dismiss_button(proposal: MoraleProposal) -> discord.ui.Button[discord.ui.Vie
 
 def proposal_view(proposals: Sequence[MoraleProposal]) -> discord.ui.View:
     """A roll and a dismiss button for each proposal (the first :data:`PROPOSAL_BUTTON_LIMIT`)."""
-    view = discord.ui.View(timeout=None)
+    view = button_view()
     for proposal in proposals[:PROPOSAL_BUTTON_LIMIT]:
         view.add_item(proposal_button(proposal))
         view.add_item(dismiss_button(proposal))

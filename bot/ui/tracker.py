@@ -19,7 +19,7 @@ from ..encounter.log_lines import FACE_DOWN, duration_label, holder_label
 from ..rules.cards import Card
 from ..rules.engagement import Range
 from ..rules.errors import shown
-from .buttons import tracker_buttons
+from .buttons import button_view, tracker_buttons
 
 DESCRIPTION_LIMIT = 4000
 """Discord allows 4096 characters in an embed's description; a little is kept spare."""
@@ -223,7 +223,7 @@ def tracker_embed(encounter: Encounter, *, reveal: bool = False) -> discord.Embe
 
 def tracker_view(encounter: Encounter) -> discord.ui.View:
     """Next / Hold / Act (and Deal when a round is due), each carrying the fight's step."""
-    view = discord.ui.View(timeout=None)
+    view = button_view()
     for button in tracker_buttons(encounter):
         view.add_item(button)
     return view

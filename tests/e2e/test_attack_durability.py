@@ -199,3 +199,21 @@ async def test_a_button_left_from_an_ended_fight_does_nothing_in_the_channels_ne
     assert "belongs to an earlier fight in this channel" in refused.content
     fight = await fight_of(pommel, world)
     assert [e.pending for e in fight.exchanges] == [True]
+
+
+async def test_discord_py_keeps_no_view_of_the_messages_sent_and_their_buttons_still_act(
+    world: World, start_bot: Any
+) -> None:
+    """Every button is a dynamic item acted on by its custom id, so the views are sent stopped and
+    discord.py's view store does not grow by one view per message (it once kept them all, for good)."""
+    pommel = await start_bot(dice=ScriptedDice([3]))
+    await alice_and_the_bandit(pommel, world)
+    asked = await pommel.slash("attack", user=world.player, options={"target": "Bandit"})
+    assert asked.message is not None
+    answered = await pommel.click(asked, exchange_button(asked, "passive"), user=world.gm)
+    assert not answered.ephemeral, answered.content
+    assert "**Miss**" in answered.content
+    assert pommel.bot.trackers is not None
+    store = pommel.bot._connection._view_store
+    assert store._views == {}
+    assert store._synced_message_views == {}
