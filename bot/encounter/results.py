@@ -61,6 +61,8 @@ class MindHealed:
     person: str
     healing: ScoreHealing
     ended: str | None = None
+    still_possessed: bool = False
+    """Healing never frees the possessed: only driving the spirit out does."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -164,5 +164,6 @@ def heal_mind(
         elif ability is SpiritTarget.CHA and person.driven_out:
             person.driven_out = False
             ended = "frightened"
-    healed = MindHealed(person=person.name, healing=healing, ended=ended)
+    still = person.condition_named(SpiritEffect.POSSESSED.value) is not None
+    healed = MindHealed(person=person.name, healing=healing, ended=ended, still_possessed=still)
     return Done(healed, log=[mind_healed_log_line(healed)], kind="spirit")

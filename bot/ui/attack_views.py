@@ -214,7 +214,7 @@ def hp_line(defender: Combatant, hp_before: int, nonlethal_before: int) -> str:
     line = f"❤️ **{name(defender.name)}**: HP {hp_before} → **{defender.hp}**/{defender.max_hp}"
     if defender.nonlethal != nonlethal_before:
         line += f", nonlethal {defender.nonlethal}"
-    if defender.state_label in ("down", "unconscious"):
+    if defender.out_of_the_fight:
         line += f" — **{defender.state_label}**"
     return line
 
@@ -427,6 +427,9 @@ def ac_attack_content(encounter: Encounter, attack: AcAttack, weapon: str) -> st
     if attack.damage is not None:
         lines.append(damage_line(attack.damage, attack.damage.weapon))
         lines.append(hp_line(defender, attack.hp_before, defender.nonlethal - attack.damage.nonlethal))
+        banished = banishment_line(defender, attack.hp_before)
+        if banished is not None:
+            lines.append(f"✨ {name(banished)}.")
     return "\n".join(lines)
 
 
