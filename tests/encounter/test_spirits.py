@@ -19,7 +19,7 @@ from bot.catalog import load_catalog
 from bot.encounter.document import Encounter
 from bot.encounter.done import Done
 from bot.encounter.permissions import Actor, acting_combatant
-from bot.encounter.results import SpiritAttack
+from bot.encounter.results import MindHealed, SpiritAttack
 from bot.encounter.spirits import drive_out, heal_mind, make_spiritual_attack
 from bot.rules.dice import ScriptedDice
 from bot.rules.errors import RulesError
@@ -216,6 +216,10 @@ async def possessed(store: Store) -> Encounter:
     return saved
 
 
+def heal_cha(points: int) -> Callable[[Encounter], Done[MindHealed]]:
+    return lambda encounter: heal_mind(encounter, GM, target="Ansel", ability=SpiritTarget.CHA, points=points)
+
+
 async def test_r27_driven_out_the_person_returns_at_cha_1_frightened_until_healed_to_3(store: Store) -> None:
     await possessed(store)
     saved, done = await store.change(CHANNEL, GM.user_id, lambda e: drive_out(e, GM, target="Ansel"))
@@ -224,12 +228,11 @@ async def test_r27_driven_out_the_person_returns_at_cha_1_frightened_until_heale
     assert (ansel.conditions, ansel.cha_score, ansel.driven_out) == ([], 1, True)
     assert ansel.state_label == "frightened"
     assert acting_combatant(saved, ANN, None, "attack").name == "Ansel"  # the player's again
-    heal = lambda points: lambda e: heal_mind(e, GM, target="Ansel", ability=SpiritTarget.CHA, points=points)  # noqa: E731
-    saved, done = await store.change(CHANNEL, GM.user_id, heal(1))
-    assert (done.healing.before, done.healing.after, done.ended) == (1, 2, None)
+    saved, healed = await store.change(CHANNEL, GM.user_id, heal_cha(1))
+    assert (healed.healing.before, healed.healing.after, healed.ended) == (1, 2, None)
     assert saved.combatant("Ansel").driven_out
-    saved, done = await store.change(CHANNEL, GM.user_id, heal(1))
-    assert (done.healing.after, done.healing.recovered, done.ended) == (3, True, "frightened")
+    saved, healed = await store.change(CHANNEL, GM.user_id, heal_cha(1))
+    assert (healed.healing.after, healed.healing.recovered, healed.ended) == (3, True, "frightened")
     assert not saved.combatant("Ansel").driven_out
     assert saved.combatant("Ansel").state_label is None
     texts = [entry.text for entry in await log(store)]
