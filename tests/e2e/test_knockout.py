@@ -19,7 +19,7 @@ from bot.rules.pool import Spend
 from .fake_discord import World
 from .fights import channel_log, dealt_fight, fight_of
 from .harness import InteractionResult, RunningBot
-from .test_attack import PASSIVE_NPCS, all_rolled, attack, both, gear, labels, refused
+from .test_attack import PASSIVE_NPCS, all_rolled, attack, bandits_turn, both, gear, labels, refused
 
 THREAT_LINE = (
     "😵 **Bandit** must make a **Will save** against **11** or be knocked out (R16): d20 +0 WIS, and "
@@ -119,4 +119,35 @@ async def test_r16_the_will_save_is_refused_to_anyone_but_the_defenders_side(
     stolen = await pommel.click(result, will_button(result, 0), user=world.player)
     assert "Bandit is not yours: only the GM can make the Will save for them." in stolen.content
     await refused(stolen, pommel, world, before)
+    all_rolled(pommel)
+
+
+async def test_r16_a_players_character_makes_its_own_will_save(world: World, start_bot: Any) -> None:
+    """The Bandit's war club strikes the helpless Alice on its turn: a natural 20, 6 + a d6 crit of 5 = a
+    threat of 11, 6 HP lost. Alice's player is pinged and clicks; Bob's player cannot."""
+    pommel = await dealt_fight(
+        world,
+        start_bot,
+        faces=[20, 6, 5, 3],
+        edit=both(knockout_option, gear("Bandit", weapon="war_club"), bandits_turn),
+    )
+    result = await pommel.slash(
+        "attack", user=world.gm, options={"target": "Alice", "who": "Bandit", "helpless": True}
+    )
+    assert not result.ephemeral, result.content
+    lines = result.content.splitlines()
+    assert (
+        f"😵 <@{world.player.id}>: **Alice** must make a Will save against a Knock-Out threat (R16); its "
+        "buttons are on the result above."
+    ) in lines
+    assert result.message is not None
+    assert [user.id for user in result.message.mentions] == [world.player.id]
+    before = await fight_of(pommel, world)
+    stolen = await pommel.click(result, will_button(result, 0), user=world.player2)
+    assert f"Alice is not yours: only <@{world.player.id}> or the GM can make the Will save" in stolen.content
+    await refused(stolen, pommel, world, before)
+    saved = await pommel.click(result, will_button(result, 0), user=world.player)
+    assert "— **knocked out**: Alice is *unconscious* until the condition is removed." in saved.content
+    alice = (await fight_of(pommel, world)).combatant("Alice")
+    assert (alice.hp, alice.conditions, alice.out_of_the_fight) == (8, ["unconscious"], True)
     all_rolled(pommel)
