@@ -101,7 +101,8 @@ class SpiritCog(commands.GroupCog, group_name="spirit", group_description="Spiri
             ),
         )
         await answer(interaction, spirit_reply(done))
-        await self.bot.trackers.publish(saved)
+        if done.condition_added:  # the tracker shows conditions, not the scores
+            await self.bot.trackers.publish(saved)
 
     @app_commands.command(
         name="drive-out", description="GM: a possessing spirit is driven out; the person returns at CHA 1"

@@ -78,7 +78,7 @@ def exchange_log_line(encounter: Encounter, exchange: Exchange, report: Exchange
         line += f"; HP {report.hp_before} → {defender.hp}"
     if result.shield_damage is not None:
         line += f"; {result.shield_damage.damage} to the shield, {defender.shield_hp} HP left"
-    if exchange.awaiting_knockout_save:
+    if exchange.awaiting_knockout_save and not defender.out_of_the_fight:
         line += f"; Knock-Out threat {exchange.knockout_threat}: a Will save is owed"
     banished = banishment_line(defender, report.hp_before)
     return f"{line}; {banished}" if banished else line

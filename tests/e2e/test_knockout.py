@@ -83,6 +83,7 @@ async def test_r16_a_failed_will_save_knocks_the_target_out(world: World, start_
     assert (bandit.unconscious, bandit.state_label, bandit.hp) == (True, "unconscious", 8)
     assert bandit.pool.spent == {}
     log = [entry.text for entry in await channel_log(pommel, world)]
+    assert log[-2].endswith("; damage 3; HP 11 → 8; Knock-Out threat 11: a Will save is owed")
     assert (
         log[-1]
         == "Bandit's Will save against the Knock-Out threat of 11: 7 +0 = 7: knocked out (unconscious)"
