@@ -27,6 +27,7 @@ from bot.encounter import attacks
 from bot.encounter.attacks import Declaration, ExchangeAction
 from bot.encounter.document import Encounter
 from bot.encounter.fighters import Hand
+from bot.encounter.permissions import player_of
 from bot.encounter.results import ExchangeReport
 from bot.interactions import (
     CombatantName,
@@ -208,7 +209,7 @@ class Attack(commands.Cog):
         if exchange.pending and report.passive is not None:
             defender = encounter.combatant(exchange.defender)
             content = request_content(encounter, exchange, weapon, report.passive)
-            asked = defender.owner_id if defender.owner_id is not None else encounter.gm_id
+            asked = player_of(encounter, defender)
             return content, view_of(defense_buttons(encounter, exchange, report.passive)), [asked]
         rows = follow_up_buttons(encounter, exchange)
         if report.proposals:

@@ -61,6 +61,14 @@ def controls(encounter: Encounter, actor: Actor, combatant: Combatant) -> bool:
     return combatant.owner_id == actor.user_id and combatant.mind_lost is None
 
 
+def player_of(encounter: Encounter, combatant: Combatant) -> int:
+    """Whom to ask when ``combatant`` must act: its player, or the GM for an NPC or one a spirit has
+    taken (R27)."""
+    if combatant.owner_id is None or combatant.mind_lost is not None:
+        return encounter.gm_id
+    return combatant.owner_id
+
+
 def require_control(encounter: Encounter, actor: Actor, combatant: Combatant, doing: str) -> None:
     lost = combatant.mind_lost
     if lost is not None and combatant.owner_id == actor.user_id and not is_gm(encounter, actor):

@@ -19,6 +19,7 @@ from ..encounter.attacks import ExchangeAction, may_desperately_defend
 from ..encounter.document import KNOCKED_OUT, Combatant, Encounter
 from ..encounter.fighters import shield_usable
 from ..encounter.log_lines import banishment_line, dice_count, signed
+from ..encounter.permissions import player_of
 from ..encounter.records import DefensePolicy, Exchange, Reaction, ReactionKind
 from ..encounter.results import AcAttack, ExchangeReport
 from ..rules.combat import AttackKind, AttackResult, AttackRoll, DamageRoll, Defense, Judgement, Outcome
@@ -225,7 +226,8 @@ def hp_line(defender: Combatant, hp_before: int, nonlethal_before: int) -> str:
 def request_content(encounter: Encounter, exchange: Exchange, weapon: str, passive: int) -> str:
     """The attack rolled, and the defender asked to choose (pinging its player or the GM)."""
     defender = encounter.combatant(exchange.defender)
-    who = f"<@{defender.owner_id}>" if defender.owner_id is not None else f"<@{encounter.gm_id}> (GM)"
+    asked = player_of(encounter, defender)
+    who = f"<@{asked}>" if asked == defender.owner_id else f"<@{asked}> (GM)"
     left = defender.pool.remaining
     shield = " (+1 free die with the shield)" if _shield_usable(defender, exchange) else ""
     lines = [
@@ -566,8 +568,7 @@ def answered_notice(
             f"📬 {notice.notify(owner, actor_id)}: **{name(defender.name)}** answered "
             f"**{name(attacker.name)}**'s attack: {outcome} (the result is above)."
         )
-    saver = defender.owner_id if defender.owner_id is not None and defender.mind_lost is None else None
-    saver = encounter.gm_id if saver is None else saver
+    saver = player_of(encounter, defender)
     if exchange.awaiting_knockout_save and not defender.out_of_the_fight and saver != actor_id:
         who = notice.notify(saver, actor_id)
         notice.lines.append(

@@ -426,3 +426,24 @@ async def test_r27_a_demon_brought_to_0_hp_is_sent_back_to_hell(world: World, st
         "Demon HP 36 → 0 (-36) (sent back to Hell); Demon is not killed but sent back to Hell for 13 days "
         "(100 ÷ 8 HD, rounded up; R27)"
     )
+
+
+async def test_r27_a_possessed_character_is_defended_by_the_gm(world: World, start_bot: Any) -> None:
+    """Possessed, Ansel is the GM's: Brigit's attack on Ansel asks the GM for the defense, not Ansel's
+    player, and Ansel's player's click is refused."""
+    pommel = await start_bot(dice=TableDice(BRIGIT_FIRST, [9]))
+    encounter = await haunted(pommel, world)
+    encounter.combatant("Ansel").conditions = ["possessed by the spirit"]
+    await pommel.bot.store.save_encounter(encounter)
+    asked = await pommel.slash("attack", user=world.player2, options={"target": "Ansel"})
+    assert f"🛡️ <@{world.gm.id}> (GM): how does **Ansel** defend?" in asked.content
+    assert asked.message is not None
+    assert [user.id for user in asked.message.mentions] == [world.gm.id]
+    before = await fight_of(pommel, world)
+    passive = next(i for i in asked.message.custom_ids() if i.endswith(":passive"))
+    refused = await pommel.click(asked, passive, user=world.player)
+    assert refused.ephemeral
+    assert "Ansel is possessed by the spirit (R27): the GM controls them until the spirit is driven out" in (
+        refused.content
+    )
+    assert await fight_of(pommel, world) == before
