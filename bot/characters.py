@@ -1,7 +1,8 @@
 """A player's character sheet as the bot keeps it: what a fight needs to build a combatant.
 
 Ability values are *modifiers* (``dexterity=2`` means +2), because every rule takes modifiers
-(``Fighter.dex_mod``, ``MoraleSubject.wis_mod`` and ``cha_mod``); R27 rates a missing score as
+(``Fighter.dex_mod``, ``MoraleSubject.wis_mod`` and ``cha_mod``). The INT, WIS and CHA *scores* are
+kept too, optionally, because a spiritual attack lowers them (R27); a score not given is rated
 7 + modifier. Equipment is named by catalog key; whether the key exists is checked where the
 catalog is at hand, so this stays a plain data model the store can save and load.
 """
@@ -29,6 +30,9 @@ ShortText = StringConstraints(strip_whitespace=True, min_length=1, max_length=MA
 CharacterName = Annotated[str, ShortText]
 CatalogKey = Annotated[str, ShortText]
 AbilityModifier = Annotated[int, Field(ge=MIN_MODIFIER, le=MAX_MODIFIER)]
+MIN_SCORE = 1
+MAX_SCORE = 30
+AbilityScore = Annotated[int, Field(ge=MIN_SCORE, le=MAX_SCORE)]
 
 
 def name_key(name: str) -> str:
@@ -50,6 +54,12 @@ class Character(BaseModel):
     """The WIS modifier: morale checks (R21)."""
     charisma: AbilityModifier
     """The CHA modifier: rallying others (R23)."""
+    intelligence: AbilityModifier = 0
+    """The INT modifier: defending against a spiritual attack on INT (R27)."""
+    int_score: AbilityScore | None = None
+    """The INT score a spiritual attack lowers (R27); None: not rated (7 + the modifier is used)."""
+    wis_score: AbilityScore | None = None
+    cha_score: AbilityScore | None = None
     proficiency: int = Field(ge=0, le=MAX_PROFICIENCY)
     hp: int = Field(ge=1, le=MAX_HP)
     """Maximum hit points."""

@@ -4,9 +4,10 @@ The attacker rolls with ``/attack`` (R9-R12, R17, R24-R26). The defender's playe
 asked with buttons: Passive, Active with 1..k dice, with the shield, Void (R13, R14). The table's
 defense policy answers for NPCs, and for players who let the timeout run out. The result shows both
 rolls, the outcome, the damage and its DR, and the HP left, with buttons for what may follow: a
-desperation defense (R15), another die that makes a Bind (R9), a counterattack (R14) and a morale
-check (R22). Every step is one transaction on the fight document; the buttons carry the exchange's
-id and step, so they keep working after a restart and a double click acts once.
+desperation defense (R15), another die that makes a Bind (R9), a counterattack (R14), the Will save
+against a Bash critical's Knock-Out threat (R16) and a morale check (R22). Every step is one
+transaction on the fight document; the buttons carry the exchange's id and step, so they keep working
+after a restart and a double click acts once.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from bot.encounter import attacks, history
 from bot.encounter.attacks import Declaration, ExchangeAction
 from bot.encounter.document import Encounter
 from bot.encounter.fighters import Hand
+from bot.encounter.permissions import player_of
 from bot.encounter.results import ExchangeReport
 from bot.interactions import (
     CombatantName,
@@ -40,6 +42,7 @@ from bot.rules.errors import RulesError
 from bot.ui.attack_views import (
     ASKED_AGAIN,
     EXCHANGE_BUTTON,
+    KNOCKOUT_BUTTON,
     REACTION_BUTTON,
     ac_attack_content,
     answered_notice,
@@ -73,6 +76,7 @@ class Attack(commands.Cog):
     async def cog_load(self) -> None:
         self.bot.buttons.route(ExchangeButton, self.click)
         self.bot.buttons.route(ReactionButton, self.react)
+        self.bot.buttons.route(KnockOutButton, self.will_save)
         for channel_id in await self.bot.store.fight_channels():
             encounter = await self.bot.store.load_encounter(channel_id)
             if encounter is not None:
@@ -81,6 +85,7 @@ class Attack(commands.Cog):
     async def cog_unload(self) -> None:
         self.bot.buttons.unroute(ExchangeButton)
         self.bot.buttons.unroute(ReactionButton)
+        self.bot.buttons.unroute(KnockOutButton)
         for task in self.timers.values():
             task.cancel()
         self.timers.clear()
@@ -207,7 +212,7 @@ class Attack(commands.Cog):
         if exchange.pending and report.passive is not None:
             defender = encounter.combatant(exchange.defender)
             content = request_content(encounter, exchange, weapon, report.passive)
-            asked = defender.owner_id if defender.owner_id is not None else encounter.gm_id
+            asked = player_of(encounter, defender)
             return content, view_of(defense_buttons(encounter, exchange, report.passive)), [asked]
         rows = follow_up_buttons(encounter, exchange)
         if report.proposals:
@@ -267,6 +272,32 @@ class Attack(commands.Cog):
         notice = answered_notice(saved, report.exchange, report, actor_id=actor.user_id, now=now)
         if notice is not None:  # an edited message notifies nobody: the news goes in a message of its own
             await interaction.followup.send(notice.content, allowed_mentions=notice.allowed_mentions)
+        await self.bot.trackers.publish(saved)
+
+    async def will_save(self, interaction: discord.Interaction, button: KnockOutButton) -> None:
+        """R16, R20: the defender's Will save against a Knock-Out threat, from its button: the result
+        message is redrawn with the save and its outcome."""
+        actor = actor_of(interaction)
+        saved, report = await self.bot.store.change(
+            encounter_channel(interaction),
+            actor.user_id,
+            lambda encounter: attacks.will_save(
+                encounter,
+                actor,
+                fight=button.fight,
+                exchange_id=button.exchange_id,
+                step=button.step,
+                pool_dice=button.dice,
+                dice=self.bot.dice,
+            ),
+        )
+        content, view, _ = self.exchange_message(saved, report, actor_id=actor.user_id)
+        await answer_by_editing(interaction, content=content, view=view)
+        if report.proposals:  # R22: a leader knocked out; the GM hears it in a message of its own
+            now = datetime.now(UTC)
+            notice = answered_notice(saved, report.exchange, report, actor_id=actor.user_id, now=now)
+            if notice is not None:
+                await interaction.followup.send(notice.content, allowed_mentions=notice.allowed_mentions)
         await self.bot.trackers.publish(saved)
 
     async def react(self, interaction: discord.Interaction, button: ReactionButton) -> None:
@@ -432,6 +463,17 @@ class ReactionButton(
     def __init__(self, match: re.Match[str]) -> None:
         super().__init__(match)
         self.fight, self.by, self.against = match["fight"], match["by"], match["against"]
+        self.dice = int(match["dice"])
+
+
+class KnockOutButton(
+    PommelButton, discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=KNOCKOUT_BUTTON
+):
+    """The Will save against a Knock-Out threat (R16), alive across restarts (the id says it all)."""
+
+    def __init__(self, match: re.Match[str]) -> None:
+        super().__init__(match)
+        self.fight, self.exchange_id, self.step = match["fight"], int(match["exchange"]), int(match["step"])
         self.dice = int(match["dice"])
 
 

@@ -23,7 +23,9 @@ from bot.characters import (
     MAX_NAME_LENGTH,
     MAX_PROFICIENCY,
     MAX_PROWESS,
+    MAX_SCORE,
     MIN_MODIFIER,
+    MIN_SCORE,
     NOTHING,
     Character,
     name_key,
@@ -47,12 +49,17 @@ Prowess = app_commands.Range[int, 0, MAX_PROWESS]
 Modifier = app_commands.Range[int, MIN_MODIFIER, MAX_MODIFIER]
 Proficiency = app_commands.Range[int, 0, MAX_PROFICIENCY]
 HitPoints = app_commands.Range[int, 1, MAX_HP]
+Score = app_commands.Range[int, MIN_SCORE, MAX_SCORE]
 
 _DESCRIBE_STATS: dict[str, str] = {
     "prowess": f"Prowess, 0-{MAX_PROWESS}: Martial Pool and attack/defense bonus (R6, R11, R13)",
     "dexterity": "DEX modifier (passive defense, capped by armor, R13)",
     "wisdom": "WIS modifier (morale checks, R21)",
     "charisma": "CHA modifier (rallying others, R23)",
+    "intelligence": "INT modifier (defending against a spirit draining INT, R27; default +0)",
+    "int_score": f"INT score, {MIN_SCORE}-{MAX_SCORE}: a spiritual attack lowers it (R27)",
+    "wis_score": f"WIS score, {MIN_SCORE}-{MAX_SCORE}: a spiritual attack lowers it (R27)",
+    "cha_score": f"CHA score, {MIN_SCORE}-{MAX_SCORE}: a spiritual attack lowers it (R27)",
     "proficiency": f"Proficiency bonus, 0-{MAX_PROFICIENCY}",
     "hp": "Maximum hit points",
 }
@@ -102,6 +109,10 @@ class CharacterCommands(
         armor: CatalogKey = "none",
         shield: CatalogKey | None = None,
         off_hand: CatalogKey | None = None,
+        intelligence: Modifier = 0,
+        int_score: Score | None = None,
+        wis_score: Score | None = None,
+        cha_score: Score | None = None,
     ) -> None:
         guild_id, user_id = _guild(interaction), interaction.user.id
         character = _checked(
@@ -118,6 +129,10 @@ class CharacterCommands(
                 "armor": armor,
                 "shield": _slot(shield),
                 "off_hand": _slot(off_hand),
+                "intelligence": intelligence,
+                "int_score": int_score,
+                "wis_score": wis_score,
+                "cha_score": cha_score,
             },
         )
         # The store checks that the name is free in the same transaction (CharacterTaken otherwise).
@@ -163,6 +178,10 @@ class CharacterCommands(
         armor: CatalogKey | None = None,
         shield: CatalogKey | None = None,
         off_hand: CatalogKey | None = None,
+        intelligence: Modifier | None = None,
+        int_score: Score | None = None,
+        wis_score: Score | None = None,
+        cha_score: Score | None = None,
     ) -> None:
         guild_id, user_id = _guild(interaction), interaction.user.id
         given: dict[str, Any] = {
@@ -179,6 +198,10 @@ class CharacterCommands(
                 "armor": armor,
                 "shield": shield,
                 "off_hand": off_hand,
+                "intelligence": intelligence,
+                "int_score": int_score,
+                "wis_score": wis_score,
+                "cha_score": cha_score,
             }.items()
             if value is not None
         }

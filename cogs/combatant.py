@@ -16,7 +16,7 @@ from discord.ext import commands
 from bot.app import Pommel
 from bot.characters import MAX_MODIFIER, MAX_NAME_LENGTH, MIN_MODIFIER, NOTHING
 from bot.encounter import roster
-from bot.encounter.document import MAX_CONDITION_LENGTH, MAX_CONDITION_ROUNDS, MAX_HP
+from bot.encounter.document import MAX_CONDITION_LENGTH, MAX_CONDITION_ROUNDS, MAX_HIT_DICE, MAX_HP
 from bot.encounter.results import HpChange
 from bot.encounter.roster import CombatantEdit, parse_hp_change
 from bot.interactions import (
@@ -32,6 +32,7 @@ from bot.interactions import (
     weapon_choices,
 )
 from bot.rules.errors import RulesError
+from bot.rules.spirits import MAX_SCORE
 from bot.ui.buttons import view_of
 from bot.ui.combatant_choices import condition_choices
 from bot.ui.encounter_views import condition_reply, edit_reply, hp_announcement, hp_reply
@@ -147,6 +148,11 @@ class CombatantCog(
         name="A new name",
         prowess="Prowess (the Martial Pool follows it, R6)",
         dex="DEX modifier",
+        intelligence="INT modifier (a spiritual attack on INT, R27)",
+        int_score="The INT score the fight keeps (a spirit drains it, R27)",
+        wis_score="The WIS score the fight keeps (a spirit drains it, R27)",
+        cha_score="The CHA score the fight keeps (a spirit drains it, R27)",
+        hit_dice="A spirit's Hit Dice: at 0 HP it is gone for 100 ÷ HD days (R27)",
         wis="WIS modifier (morale, R21)",
         cha="CHA modifier (rally, R23)",
         max_hp="Maximum HP (HP above it drops to it)",
@@ -157,6 +163,7 @@ class CombatantCog(
         repair="Mend the armor and shield: back to their full HP (R17)",
         leader="Make it its group's leader (R22, R23): the NPC group's, or the party's for a PC",
     )
+    @app_commands.rename(intelligence="int")
     @app_commands.autocomplete(
         weapon=weapon_choices,
         armor=armor_choices,
@@ -173,6 +180,11 @@ class CombatantCog(
         wis: app_commands.Range[int, MIN_MODIFIER, MAX_MODIFIER] | None = None,
         cha: app_commands.Range[int, MIN_MODIFIER, MAX_MODIFIER] | None = None,
         max_hp: app_commands.Range[int, 1, MAX_HP] | None = None,
+        intelligence: app_commands.Range[int, MIN_MODIFIER, MAX_MODIFIER] | None = None,
+        int_score: app_commands.Range[int, 0, MAX_SCORE] | None = None,
+        wis_score: app_commands.Range[int, 0, MAX_SCORE] | None = None,
+        cha_score: app_commands.Range[int, 0, MAX_SCORE] | None = None,
+        hit_dice: app_commands.Range[int, 1, MAX_HIT_DICE] | None = None,
         weapon: CatalogKey | None = None,
         armor: CatalogKey | None = None,
         shield: CatalogKey | None = None,
@@ -187,6 +199,11 @@ class CombatantCog(
             wis=wis,
             cha=cha,
             max_hp=max_hp,
+            intelligence=intelligence,
+            int_score=int_score,
+            wis_score=wis_score,
+            cha_score=cha_score,
+            hit_dice=hit_dice,
             weapon=weapon,
             armor=armor,
             shield=shield,

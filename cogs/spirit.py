@@ -1,9 +1,13 @@
-"""``/spirit attack``: a spirit's spiritual attack on a living combatant's INT, WIS or CHA (R27).
+"""``/spirit attack | drive-out | heal``: a spirit's spiritual attack on a living combatant's INT, WIS or
+CHA, a possessing spirit driven out, and a drained score healed (R27).
 
 The spirit rolls d20 + its attack modifier; the defender rolls an ability check at disadvantage unless
 a protection of the text negates it. A win drains the damage from the ability score; at 0 the text's
-effect befalls the defender, and the bot marks it as a condition. The fight keeps ability modifiers, not
-scores, so the score is given (``defender_score``) or rated 7 + modifier as the text says for monsters.
+effect befalls the defender, and the bot marks it as a condition (the feeble-minded, the mad and the
+possessed are then the GM's to play). The fight keeps the score a drain lowers: from the character
+sheet, else given (``defender_score``), else rated 7 + modifier as the text says for monsters. The GM
+rules a possessing spirit driven out (the person returns at CHA 1, Frightened until healed to 3) and
+heals drained scores.
 Choices where the text is silent: the attack spends no Martial Pool dice (it is a Lords of Hack check,
 not a Martial Pool roll), and damage dice are rolled with the attack and count only if it wins.
 """
@@ -17,11 +21,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import Pommel
-from bot.encounter.spirits import make_spiritual_attack
+from bot.encounter.spirits import drive_out, heal_mind, make_spiritual_attack
 from bot.interactions import CombatantName, actor_of, answer, encounter_channel
 from bot.notation import MAX_EXPRESSION_LENGTH
-from bot.rules.spirits import SpiritProtection, SpiritTarget
-from bot.ui.spirit_views import protection_choice_name, spirit_reply
+from bot.rules.spirits import MAX_SCORE, SpiritProtection, SpiritTarget
+from bot.ui.spirit_views import driven_out_reply, mind_healed_reply, protection_choice_name, spirit_reply
 
 AbilityChoice = Literal["INT", "WIS", "CHA"]
 MAX_DAMAGE = 100
@@ -41,8 +45,8 @@ class SpiritCog(commands.GroupCog, group_name="spirit", group_description="Spiri
         ability="The score drained: INT (feeble-minded at 0), WIS (mad at 0), CHA (possessed at 0)",
         modifier="The spirit's attack modifier (its strong modifier), added to its d20",
         who="The spirit that attacks (default: yours, or for the GM the one whose turn it is)",
-        defender_modifier="The target's modifier for that ability (default: its WIS or CHA in the fight)",
-        defender_score="The target's current score in that ability (default: 7 + its modifier)",
+        defender_modifier="The target's modifier for that ability (default: the one the fight keeps)",
+        defender_score="The target's score now (default: the one the fight keeps, else 7 + modifier)",
         protection="Negates the target's disadvantage (any one of the text's protections)",
         confirmed="The target was confirmed in the Church or had a Bar Mitzvah: adds its proficiency",
         proficiency="The target's proficiency bonus, if not the one the fight knows",
@@ -63,7 +67,7 @@ class SpiritCog(commands.GroupCog, group_name="spirit", group_description="Spiri
         modifier: app_commands.Range[int, -10, 20],
         who: CombatantName | None = None,
         defender_modifier: app_commands.Range[int, -10, 20] | None = None,
-        defender_score: app_commands.Range[int, 0, 30] | None = None,
+        defender_score: app_commands.Range[int, 0, MAX_SCORE] | None = None,
         protection: str | None = None,
         confirmed: bool = False,
         proficiency: app_commands.Range[int, 0, 10] | None = None,
@@ -97,8 +101,45 @@ class SpiritCog(commands.GroupCog, group_name="spirit", group_description="Spiri
             ),
         )
         await answer(interaction, spirit_reply(done))
-        if done.condition_added:
+        if done.condition_added:  # the tracker shows conditions, not the scores
             await self.bot.trackers.publish(saved)
+
+    @app_commands.command(
+        name="drive-out", description="GM: a possessing spirit is driven out; the person returns at CHA 1"
+    )
+    @app_commands.describe(target="The possessed combatant the spirit leaves (R27)")
+    async def drive_out(self, interaction: discord.Interaction, target: CombatantName) -> None:
+        actor = actor_of(interaction)
+        saved, done = await self.bot.store.change(
+            encounter_channel(interaction),
+            actor.user_id,
+            lambda encounter: drive_out(encounter, actor, target=target),
+        )
+        await answer(interaction, driven_out_reply(done))
+        await self.bot.trackers.publish(saved)
+
+    @app_commands.command(name="heal", description="GM: heal a score a spirit drained; at 3 its effect ends")
+    @app_commands.describe(
+        target="Whose score",
+        ability="INT (feeble-minded below 3), WIS (mad below 3), CHA (Frightened below 3 after a possession)",
+        points="How many points the score comes back",
+    )
+    async def heal(
+        self,
+        interaction: discord.Interaction,
+        target: CombatantName,
+        ability: AbilityChoice,
+        points: app_commands.Range[int, 1, MAX_SCORE],
+    ) -> None:
+        actor = actor_of(interaction)
+        healed = SpiritTarget(ability)
+        saved, done = await self.bot.store.change(
+            encounter_channel(interaction),
+            actor.user_id,
+            lambda encounter: heal_mind(encounter, actor, target=target, ability=healed, points=points),
+        )
+        await answer(interaction, mind_healed_reply(done))
+        await self.bot.trackers.publish(saved)
 
 
 async def setup(bot: Pommel) -> None:

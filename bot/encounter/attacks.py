@@ -12,6 +12,8 @@ it any more, so every step is one transaction and a restart loses nothing:
 3. Follow-ups while the exchange is fresh: :func:`choose_die` (R9, counting another die to force a
    Bind) and :func:`desperate_defense` (R15). Each takes back what the exchange did and applies the new
    result, so HP never count a blow twice.
+4. :func:`will_save`: a Bash critical under the Knock-Out option (R16) leaves the defender a Will save
+   against its threat; rolled from its button, a failure knocks the defender out.
 
 Nothing here knows Discord; ``step`` numbers let buttons drawn for an earlier moment be refused.
 """
@@ -46,8 +48,9 @@ from ..rules.equipment import AttackType
 from ..rules.errors import IllegalAction, RulesError, shown
 from ..rules.initiative import RollKind
 from ..rules.pool import Spend
+from ..rules.saves import knockout_save
 from ..rules.situations import SituationResult, situational_advantage
-from .document import Combatant, Encounter, Side
+from .document import KNOCKED_OUT, MAX_CONDITIONS, Combatant, Encounter, Side
 from .done import Done
 from .errors import OtherFight, OutOfDate
 from .fighters import (
@@ -62,7 +65,7 @@ from .fighters import (
     undefended_because,
     wielded,
 )
-from .log_lines import ac_attack_log_line, exchange_log_line, request_log_line
+from .log_lines import ac_attack_log_line, exchange_log_line, knockout_save_log_line, request_log_line
 from .morale import group_snapshot, propose_checks
 from .permissions import Actor, acting_combatant, require_control
 from .records import (
@@ -336,7 +339,11 @@ def _forget_old_exchanges(encounter: Encounter) -> None:
     choices (R9, R15) are still open in this round. Settled ones go when the next attack is declared,
     so the document saved at every step stays small."""
     current = encounter.initiative.round
-    kept = [e for e in encounter.exchanges if e.pending or (e.follow_ups and e.round == current)]
+    kept = [
+        e
+        for e in encounter.exchanges
+        if e.pending or e.awaiting_knockout_save or (e.follow_ups and e.round == current)
+    ]
     resolved = [e for e in kept if not e.pending]
     if len(resolved) > KEPT_EXCHANGES:
         drop = {e.id for e in resolved[: len(resolved) - KEPT_EXCHANGES]}
@@ -638,6 +645,61 @@ def desperate_defense(
     return report
 
 
+# ----------------------------------------------------------------------------- knock-out
+
+
+def will_save(
+    encounter: Encounter,
+    actor: Actor,
+    *,
+    fight: str,
+    exchange_id: int,
+    step: int,
+    pool_dice: int,
+    dice: DiceSource,
+) -> Done[ExchangeReport]:
+    """R16 (Knock-Out option), R20: the defender (its player, or the GM) rolls the Will save against the
+    blow's Knock-Out threat, with ``pool_dice`` Martial Pool dice joining the free die; a failure puts
+    the :data:`~bot.encounter.document.KNOCKED_OUT` condition on it (out of the fight until removed).
+
+    Choice: rolling the save accepts the blow, so the exchange's other choices (R9, R15) close.
+    """
+    require_this_fight(encounter, fight)
+    exchange = _open(encounter, exchange_id, step)
+    defender = encounter.combatant(exchange.defender)
+    threat = exchange.knockout_threat
+    if threat is None:
+        raise RulesError("That blow made no Knock-Out threat, so there is no Will save to make (R16).")
+    if exchange.knockout_save is not None:
+        raise RulesError(f"{shown(defender.name)} has already made that Will save; nothing was changed.")
+    require_control(encounter, actor, defender, "make the Will save")
+    if defender.out_of_the_fight:
+        raise IllegalAction(f"{shown(defender.name)} is {defender.state_label}: there is nothing to save.")
+    if len(defender.conditions) >= MAX_CONDITIONS:
+        raise IllegalAction(
+            f"{shown(defender.name)} already has {MAX_CONDITIONS} conditions, and a failed save adds "
+            f"'{KNOCKED_OUT}': remove one with /combatant condition first. Nothing was rolled."
+        )
+    if pool_dice:
+        defender.pool.spend(pool_dice, Spend.SAVE)
+    before = group_snapshot(encounter, defender.group) if defender.group else None
+    save = knockout_save(dice, pool_dice=pool_dice, will=defender.wis_mod, threat=threat)
+    exchange.knockout_save = save
+    if not save.success:
+        defender.add_condition(KNOCKED_OUT)
+        exchange.knocked_out = True
+    exchange.follow_ups = False
+    exchange.step += 1
+    report = ExchangeReport(
+        exchange=exchange,
+        hp_before=defender.hp + exchange.applied.hp,
+        nonlethal_before=defender.nonlethal - exchange.applied.nonlethal,
+    )
+    if before is not None:
+        report.proposals = propose_checks(encounter, before)
+    return Done(report, log=[knockout_save_log_line(encounter, exchange)], kind="attack")
+
+
 # ----------------------------------------------------------------------------- timeouts
 
 
@@ -861,4 +923,5 @@ __all__ = [
     "remember_request",
     "require_this_fight",
     "time_out",
+    "will_save",
 ]

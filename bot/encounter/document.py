@@ -24,6 +24,7 @@ from ..rules.initiative import DealResult, InitiativeState
 from ..rules.morale import MoraleStanding
 from ..rules.options import DEFAULT_OPTIONS, RuleOptions
 from ..rules.pool import MartialPool, pool_size
+from ..rules.spirits import MAX_SCORE, SpiritEffect, SpiritTarget, banishment
 from ..rules.turns import Advance, ClaimPause, TurnFlow, act, begin_round, deal, drop_holder, hold, next_turn
 from .records import DefensePolicy, Exchange, MoraleProposal, Reaction, ReactionKind
 
@@ -33,6 +34,10 @@ MAX_CONDITIONS = 8
 MAX_CONDITION_LENGTH = 32
 MAX_CONDITION_ROUNDS = 20
 MAX_HP = 9999
+MAX_HIT_DICE = 100
+KNOCKED_OUT = "unconscious"
+"""The condition a failed Will save against a Knock-Out threat puts on (R16); like nonlethal damage at
+the HP left, it puts its holder out of the fight until it is removed."""
 HOLDER_NAME_LIMIT = 80
 """A player's card is named after all their characters in the fight; where a card's holder is named (the
 tracker, a refusal) a long list is cut to this many characters (escaping Markdown may double them)."""
@@ -83,8 +88,14 @@ class Combatant(BaseModel):
     """The catalog monster template it was built from (NPCs)."""
     prowess: int = Field(ge=0, le=20)
     dex_mod: int = 0
+    int_mod: int = 0
     wis_mod: int = 0
     cha_mod: int = 0
+    int_score: int | None = Field(default=None, ge=0, le=MAX_SCORE)
+    """R27: the INT score the fight keeps, which a spiritual attack lowers; None: not rated (a spiritual
+    attack then rates it 7 + the modifier and keeps what is left)."""
+    wis_score: int | None = Field(default=None, ge=0, le=MAX_SCORE)
+    cha_score: int | None = Field(default=None, ge=0, le=MAX_SCORE)
     proficiency: int = 0
     max_hp: int = Field(ge=1, le=MAX_HP)
     hp: int = Field(ge=-MAX_HP, le=MAX_HP)
@@ -96,6 +107,12 @@ class Combatant(BaseModel):
     ac_modifier: int = 0
     size: Size = Size.MEDIUM
     spirit: bool = False
+    demon: bool = False
+    """R27: a spirit that is a demon: at 0 HP it is sent back to Hell rather than dissipated."""
+    hit_dice: int | None = Field(default=None, ge=1, le=MAX_HIT_DICE)
+    """R27: a spirit's Hit Dice; at 0 HP it is gone for 100 ÷ HD days."""
+    driven_out: bool = False
+    """R27: a possessing spirit was driven out of it: Frightened until its CHA is healed to 3."""
     pool: MartialPool
     conditions: list[str] = Field(default_factory=list)
     lasting: dict[str, Lasting] = Field(default_factory=dict)
@@ -117,8 +134,12 @@ class Combatant(BaseModel):
 
     @property
     def unconscious(self) -> bool:
-        """Knocked out by nonlethal damage: as much nonlethal damage as HP left (and still alive)."""
-        return not self.is_down and self.nonlethal > 0 and self.nonlethal >= self.hp
+        """Knocked out (and still alive): by as much nonlethal damage as HP left, or by a failed Will save
+        against a Knock-Out threat (R16), which leaves the condition :data:`KNOCKED_OUT`."""
+        if self.is_down:
+            return False
+        knocked_out = self.condition_named(KNOCKED_OUT) is not None
+        return knocked_out or (self.nonlethal > 0 and self.nonlethal >= self.hp)
 
     @property
     def out_of_the_fight(self) -> bool:
@@ -131,14 +152,40 @@ class Combatant(BaseModel):
 
     @property
     def state_label(self) -> str | None:
-        """What the tracker and the results say beside the HP: down, unconscious, routed, frightened."""
+        """What the tracker and the results say beside the HP: down (a spirit: dissipated or sent back to
+        Hell, R27), unconscious, routed, frightened (by morale, R21, or after a possession, R27)."""
         if self.is_down:
-            return "down"
+            return banishment(self.demon).value if self.spirit else "down"
         if self.unconscious:
             return "unconscious"
         if self.standing is not MoraleStanding.STEADY:
             return self.standing.value
+        if self.driven_out:
+            return MoraleStanding.FRIGHTENED.value
         return None
+
+    # ----------------------------------------------------------------------------- the mind (R27)
+
+    def modifier(self, ability: SpiritTarget) -> int:
+        """The INT, WIS or CHA modifier the fight keeps."""
+        if ability is SpiritTarget.INT:
+            return self.int_mod
+        return self.wis_mod if ability is SpiritTarget.WIS else self.cha_mod
+
+    def score(self, ability: SpiritTarget) -> int | None:
+        """R27: the INT, WIS or CHA score the fight keeps; None when it was never rated."""
+        if ability is SpiritTarget.INT:
+            return self.int_score
+        return self.wis_score if ability is SpiritTarget.WIS else self.cha_score
+
+    def keep_score(self, ability: SpiritTarget, score: int) -> None:
+        setattr(self, f"{ability.value.lower()}_score", max(0, min(MAX_SCORE, score)))
+
+    @property
+    def mind_lost(self) -> SpiritEffect | None:
+        """R27: the spiritual effect that gives this combatant to the GM: feeble-minded or stark-raving mad
+        until healed to 3, possessed until the spirit is driven out."""
+        return next((effect for effect in SpiritEffect if self.condition_named(effect.value)), None)
 
     def clamp_hp(self, hp: int) -> int:
         """HP as the fight keeps it: never above the maximum nor below its negative."""
@@ -335,8 +382,12 @@ class Encounter(BaseModel):
             character=character.key,
             prowess=character.prowess,
             dex_mod=character.dexterity,
+            int_mod=character.intelligence,
             wis_mod=character.wisdom,
             cha_mod=character.charisma,
+            int_score=character.int_score,
+            wis_score=character.wis_score,
+            cha_score=character.cha_score,
             proficiency=character.proficiency,
             max_hp=character.hp,
             hp=character.hp,
@@ -401,6 +452,9 @@ class Encounter(BaseModel):
                 template=template.key,
                 prowess=prowess,
                 dex_mod=dex_mod,
+                int_mod=template.int_mod,
+                wis_mod=template.wis_mod,
+                cha_mod=template.cha_mod,
                 max_hp=hp,
                 hp=hp,
                 weapon=template.weapon,
@@ -411,6 +465,8 @@ class Encounter(BaseModel):
                 ac_modifier=template.ac_modifier,
                 size=template.size,
                 spirit=template.spirit,
+                demon=template.demon,
+                hit_dice=template.hit_dice,
                 pool=MartialPool.full(pool_size(prowess, armor)),
             )
             for index, npc_name in enumerate(names)

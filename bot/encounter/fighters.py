@@ -10,6 +10,7 @@ from ..rules.combat import Fighter
 from ..rules.engagement import Range
 from ..rules.errors import IllegalAction, shown
 from ..rules.initiative import RollKind
+from ..rules.morale import MoraleStanding
 from ..rules.situations import Situation, morale_situation
 from .document import Combatant, Encounter
 
@@ -119,6 +120,8 @@ def target_situations(target: Combatant, *, missile: bool) -> list[Situation]:
 
 
 def own_situations(encounter: Encounter, combatant: Combatant) -> list[Situation]:
-    """R25 situations the fight knows about the attacker itself: Frightened (and, by option, Routed)."""
-    situation = morale_situation(combatant.standing, routed_too=encounter.options.routed_attack_disadvantage)
+    """R25 situations the fight knows about the attacker itself: Frightened (and, by option, Routed);
+    a person a possessing spirit was driven out of is Frightened until its CHA is healed to 3 (R27)."""
+    standing = MoraleStanding.FRIGHTENED if combatant.driven_out else combatant.standing
+    situation = morale_situation(standing, routed_too=encounter.options.routed_attack_disadvantage)
     return [situation] if situation is not None else []

@@ -19,13 +19,16 @@ from ..rules.initiative import JOKER_BONUS_ROLLS, CardInPlay, DealResult, RollKi
 from ..rules.morale import MoraleStanding
 from ..rules.movement import COMBAT_RANGE_COST, RUNNING_MOVES, MoveResult
 from ..rules.saves import SaveResult
+from ..rules.spirits import banishment, banishment_days
 from ..rules.turns import Advance
 from .document import HOLDER_NAME_LIMIT, Combatant, Encounter, Lasting
 from .records import Exchange, MoraleProposal
 from .results import (
     AcAttack,
+    DrivenOut,
     ExchangeReport,
     HpChange,
+    MindHealed,
     MoraleCheckReport,
     RallyReport,
     SpiritAttack,
@@ -75,7 +78,40 @@ def exchange_log_line(encounter: Encounter, exchange: Exchange, report: Exchange
         line += f"; HP {report.hp_before} → {defender.hp}"
     if result.shield_damage is not None:
         line += f"; {result.shield_damage.damage} to the shield, {defender.shield_hp} HP left"
-    return line
+    if exchange.awaiting_knockout_save and not defender.out_of_the_fight:
+        line += f"; Knock-Out threat {exchange.knockout_threat}: a Will save is owed"
+    banished = banishment_line(defender, report.hp_before)
+    return f"{line}; {banished}" if banished else line
+
+
+def banishment_line(combatant: Combatant, hp_before: int) -> str | None:
+    """R27: a spirit just brought to 0 HP is not killed: a demon is sent back to Hell, another spirit
+    dissipated, for 100 ÷ its HD days, rounded up. None for anyone else, or a spirit already down."""
+    if not (combatant.spirit and combatant.is_down) or hp_before <= 0:
+        return None
+    fate = banishment(combatant.demon).value
+    if combatant.hit_dice is None:
+        return (
+            f"{combatant.name} is not killed but {fate} (R27), for 100 ÷ its Hit Dice days; the fight does "
+            "not know its HD (the GM sets them with /combatant edit hit_dice:)"
+        )
+    days = banishment_days(combatant.hit_dice)
+    return (
+        f"{combatant.name} is not killed but {fate} for {days} days "
+        f"(100 ÷ {combatant.hit_dice} HD, rounded up; R27)"
+    )
+
+
+def knockout_save_log_line(encounter: Encounter, exchange: Exchange) -> str:
+    """R16, R20: the defender's Will save against a Knock-Out threat, and what it did."""
+    defender = encounter.combatant(exchange.defender)
+    save = exchange.knockout_save
+    assert save is not None, "only a rolled Will save is logged"
+    outcome = "knocked out (unconscious)" if exchange.knocked_out else "stays conscious"
+    return (
+        f"{defender.name}'s Will save against the Knock-Out threat of {exchange.knockout_threat}: "
+        f"{plain_roll(save.roll)} {signed(save.bonus)} = {save.total}: {outcome}"
+    )
 
 
 def request_log_line(encounter: Encounter, exchange: Exchange) -> str:
@@ -98,9 +134,10 @@ def ac_attack_log_line(encounter: Encounter, attack: AcAttack) -> str:
     defender = encounter.combatant(attack.defender)
     verdict = "hit" if attack.roll.hit else "miss"
     damage = f", {attack.damage.lethal} damage" if attack.damage else ""
+    banished = banishment_line(defender, attack.hp_before)
     return (
         f"{attacker.name} attacks {defender.name} against AC {attack.roll.armor_class}: "
-        f"{attack.roll.total}, {verdict}{damage}"
+        f"{attack.roll.total}, {verdict}{damage}" + (f"; {banished}" if banished else "")
     )
 
 
@@ -241,6 +278,20 @@ def spirit_log_line(attack: SpiritAttack) -> str:
         f"{attack.spirit} made a spiritual attack on {attack.defender}'s {ability}: "
         f"{result.attacker_total} vs {result.defender_total}, {outcome}{effect}"
     )
+
+
+def driven_out_log_line(out: DrivenOut) -> str:
+    before = f" (was {out.cha_before})" if out.cha_before is not None else ""
+    return (
+        f"The spirit is driven out of {out.person}: CHA {out.cha_after}{before}, Frightened until healed "
+        "to CHA 3"
+    )
+
+
+def mind_healed_log_line(healed: MindHealed) -> str:
+    healing = healed.healing
+    ended = f"; no longer {healed.ended}" if healed.ended else ""
+    return f"{healed.person}'s {healing.ability.value} healed {healing.before} → {healing.after}{ended}"
 
 
 # ----------------------------------------------------------------------------- initiative
@@ -514,8 +565,11 @@ def card_discarded_log_line(group: str | None, card: Card) -> str:
 
 
 def hp_log_line(by: str, combatant: Combatant, old: int, change: HpChange) -> str:
-    down = " (down)" if combatant.is_down else ""
-    return f"{by}: {combatant.name} HP {old} → {combatant.hp} ({change}){down}"
+    down = f" ({combatant.state_label})" if combatant.is_down else ""
+    banished = banishment_line(combatant, old)
+    return f"{by}: {combatant.name} HP {old} → {combatant.hp} ({change}){down}" + (
+        f"; {banished}" if banished else ""
+    )
 
 
 def condition_log_line(

@@ -238,10 +238,8 @@ def encounter_odds(
             f"{attacker_name} has {dice_count(attacker.pool.remaining)} left this round (R7): these are the "
             "odds of an attack it cannot make now."
         )
-    if target.spirit:
+    if target.spirit and not attacker.spirit:
         notes.append(f"{name} is a spirit: only a Holy Blessed weapon harms it (R27).")
-    elif attacker.spirit:
-        notes.append(f"{attacker_name} is a spirit: it attacks the living with /spirit attack (R27).")
     labels = situations.labels + ((SITUATION_GIVEN,) if extra is not Advantage.NONE else ())
     return EncounterOdds(
         attacker=attacker.name,

@@ -74,11 +74,28 @@ def require_may_run_fights(settings: GuildSettings, actor: Actor, doing: str) ->
 
 
 def controls(encounter: Encounter, actor: Actor, combatant: Combatant) -> bool:
-    """A player controls their own characters; the GM controls everyone."""
-    return is_gm(encounter, actor) or combatant.owner_id == actor.user_id
+    """A player controls their own characters, unless a spirit took the mind (R27: the feeble-minded, the
+    stark-raving mad and the possessed are the GM's); the GM controls everyone."""
+    if is_gm(encounter, actor):
+        return True
+    return combatant.owner_id == actor.user_id and combatant.mind_lost is None
+
+
+def player_of(encounter: Encounter, combatant: Combatant) -> int:
+    """Whom to ask when ``combatant`` must act: its player, or the GM for an NPC or one a spirit has
+    taken (R27)."""
+    if combatant.owner_id is None or combatant.mind_lost is not None:
+        return encounter.gm_id
+    return combatant.owner_id
 
 
 def require_control(encounter: Encounter, actor: Actor, combatant: Combatant, doing: str) -> None:
+    lost = combatant.mind_lost
+    if lost is not None and combatant.owner_id == actor.user_id and not is_gm(encounter, actor):
+        raise NotAllowed(
+            f"{shown(combatant.name)} is {lost.value} (R27): the GM controls them {lost.lasts}, so only "
+            f"<@{encounter.gm_id}> can {doing} for them."
+        )
     if not controls(encounter, actor, combatant):
         who = f"<@{combatant.owner_id}> or the GM" if combatant.owner_id is not None else "the GM"
         raise NotAllowed(f"{shown(combatant.name)} is not yours: only {who} can {doing} for them.")
@@ -107,6 +124,7 @@ def acting_combatant(encounter: Encounter, actor: Actor, who: str | None, doing:
         return combatant
     own = [c for c in encounter.combatants if c.owner_id == actor.user_id]
     if len(own) == 1:
+        require_control(encounter, actor, own[0], doing)
         return own[0]
     turn_of = encounter.initiative.turn_of
     if not own and is_gm(encounter, actor) and turn_of is not None:

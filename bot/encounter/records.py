@@ -16,6 +16,7 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 from ..rules.combat import AttackResult, AttackRoll, Defense
 from ..rules.engagement import Range
 from ..rules.morale import MoraleTriggerReason
+from ..rules.saves import SaveResult
 
 
 class DefensePolicy(StrEnum):
@@ -85,10 +86,25 @@ class Exchange(BaseModel):
     """Whether R9 (another die for a Bind) and R15 (desperation) may still change the result."""
     step: int = 0
     """Bumped at every change of the exchange; its buttons carry it, so a double click acts once."""
+    knockout_save: SaveResult | None = None
+    """R16 (Knock-Out option): the defender's Will save against the blow's Knock-Out threat, once rolled."""
+    knocked_out: bool = False
+    """The failed save put the :data:`~bot.encounter.document.KNOCKED_OUT` condition on the defender."""
 
     @property
     def pending(self) -> bool:
         return self.status is ExchangeStatus.AWAITING_DEFENSE
+
+    @property
+    def knockout_threat(self) -> int | None:
+        """R16: the Will save's target number a Bash critical of this exchange forces, if any."""
+        damage = self.result.damage if self.result is not None else None
+        return damage.knockout_threat if damage is not None else None
+
+    @property
+    def awaiting_knockout_save(self) -> bool:
+        """A Knock-Out threat whose Will save the defender has not rolled yet (R16)."""
+        return self.knockout_threat is not None and self.knockout_save is None
 
     def overdue(self, now: datetime) -> bool:
         return self.pending and self.deadline is not None and now >= self.deadline

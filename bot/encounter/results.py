@@ -23,7 +23,7 @@ from ..rules.morale import (
     MoraleResult,
     RallyResult,
 )
-from ..rules.spirits import SpiritualAttackResult
+from ..rules.spirits import ScoreHealing, SpiritualAttackResult
 from ..rules.turns import Advance
 from .document import Combatant
 from .records import (
@@ -42,6 +42,27 @@ class SpiritAttack:
     result: SpiritualAttackResult
     damage_roll: NotationRoll | None = None
     condition_added: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class DrivenOut:
+    """``/spirit drive-out`` (R27): whom the possessing spirit left, and the CHA it returns at."""
+
+    person: str
+    cha_before: int | None
+    cha_after: int
+
+
+@dataclass(frozen=True, slots=True)
+class MindHealed:
+    """``/spirit heal`` (R27): the score healed, and the effect it ended at 3 (its condition as it was
+    written, or "frightened" for a person a spirit was driven out of), if any."""
+
+    person: str
+    healing: ScoreHealing
+    ended: str | None = None
+    still_possessed: bool = False
+    """Healing never frees the possessed: only driving the spirit out does."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -573,8 +573,13 @@ class CombatantEdit:
     name: str | None = None
     prowess: int | None = None
     dex: int | None = None
+    intelligence: int | None = None
     wis: int | None = None
     cha: int | None = None
+    int_score: int | None = None
+    wis_score: int | None = None
+    cha_score: int | None = None
+    hit_dice: int | None = None
     max_hp: int | None = None
     weapon: str | None = None
     armor: str | None = None
@@ -664,10 +669,20 @@ def edit_combatant(
         put("Prowess", "prowess", edit.prowess)
     if edit.dex is not None:
         put("DEX", "dex_mod", edit.dex)
+    if edit.intelligence is not None:
+        put("INT", "int_mod", edit.intelligence)
     if edit.wis is not None:
         put("WIS", "wis_mod", edit.wis)
     if edit.cha is not None:
         put("CHA", "cha_mod", edit.cha)
+    for label, field, score in (
+        ("INT score", "int_score", edit.int_score),
+        ("WIS score", "wis_score", edit.wis_score),
+        ("CHA score", "cha_score", edit.cha_score),
+        ("Hit Dice", "hit_dice", edit.hit_dice),
+    ):
+        if score is not None:
+            put(label, field, score)
     if edit.max_hp is not None:
         put("max HP", "max_hp", edit.max_hp)
         put("HP", "hp", combatant.clamp_hp(combatant.hp))

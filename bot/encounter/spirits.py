@@ -1,8 +1,10 @@
-"""Spiritual attacks in a fight (R27): the acting spirit, its target, the drain and the effect at 0.
+"""Spirits in a fight (R27): the spiritual attack and the score it drains, the effect at 0, a
+possessing spirit driven out, and a drained mind healed.
 
-The fight's bookkeeping over :func:`~bot.rules.spirits.spiritual_attack`, like
-:mod:`bot.encounter.attacks` is for attacks: plain work on the fight document, no Discord. The attack
-spends no Martial Pool dice; a refusal raises having changed nothing.
+The fight's bookkeeping over :mod:`bot.rules.spirits`, like :mod:`bot.encounter.attacks` is for attacks:
+plain work on the fight document, no Discord. The fight keeps the INT, WIS and CHA scores a spiritual
+attack lowers (from the sheet, or rated 7 + modifier at the first drain); the attack spends no Martial
+Pool dice; a refusal raises having changed nothing.
 """
 
 from __future__ import annotations
@@ -11,30 +13,23 @@ from ..notation import roll_notation
 from ..rules.dice import DiceSource
 from ..rules.errors import IllegalAction, RulesError, shown
 from ..rules.initiative import RollKind
-from ..rules.spirits import SpiritProtection, SpiritTarget, spiritual_attack
+from ..rules.spirits import (
+    CHA_AFTER_POSSESSION,
+    RECOVERED_AT,
+    SpiritEffect,
+    SpiritProtection,
+    SpiritTarget,
+    heal_score,
+    spiritual_attack,
+)
 from .document import Combatant, Encounter
 from .done import Done
 from .fighters import joker_bonus
-from .log_lines import spirit_log_line
-from .permissions import Actor, acting_combatant, require_turn
-from .results import SpiritAttack
+from .log_lines import driven_out_log_line, mind_healed_log_line, spirit_log_line
+from .permissions import Actor, acting_combatant, require_gm, require_turn
+from .results import DrivenOut, MindHealed, SpiritAttack
 
 DOING = "make a spiritual attack"
-
-
-def defender_modifier_of(target: Combatant, ability: SpiritTarget, given: int | None) -> int:
-    """The defender's modifier for the check: the one given, else the fight's WIS or CHA modifier.
-
-    The fight keeps no INT modifier, so an attack on INT needs it given."""
-    if given is not None:
-        return given
-    if ability is SpiritTarget.WIS:
-        return target.wis_mod
-    if ability is SpiritTarget.CHA:
-        return target.cha_mod
-    raise RulesError(
-        f"The fight does not know {shown(target.name)}'s INT modifier; give it with `defender_modifier:`."
-    )
 
 
 def mark_effect(target: Combatant, effect: str) -> bool:
@@ -66,8 +61,10 @@ def make_spiritual_attack(
     damage: int | None,
     damage_dice: str | None,
 ) -> Done[SpiritAttack]:
-    """R27 on the fight: the acting spirit, on its own turn (R1), against a living combatant; the
-    effect at 0 becomes a condition on the defender."""
+    """R27 on the fight: the acting spirit, on its own turn (R1), against a living combatant. The drain
+    lowers the score the fight keeps (``defender_score`` replaces it first, when the GM knows better;
+    none kept, it is rated 7 + modifier), and the effect at 0 becomes a condition on the defender, which
+    gives it to the GM (:func:`~bot.encounter.permissions.controls`)."""
     spirit = acting_combatant(encounter, actor, who, DOING)
     if not spirit.spirit:
         raise IllegalAction(
@@ -95,19 +92,22 @@ def make_spiritual_attack(
     drained = rolled.total if rolled is not None else damage or 0
     if drained < 0:
         raise RulesError(f"The damage came to {drained}; a spiritual attack drains 0 or more points.")
+    kept = defender.score(ability) if defender_score is None else defender_score
     result = spiritual_attack(
         dice,
         attacker_modifier=modifier,
-        defender_modifier=defender_modifier_of(defender, ability, defender_modifier),
+        defender_modifier=defender.modifier(ability) if defender_modifier is None else defender_modifier,
         ability=ability,
         protections=(protection,) if protection is not None else (),
         confirmed=confirmed,
         proficiency=defender.proficiency if proficiency is None else proficiency,
         communion_last_week=communion,
         damage=drained,
-        defender_score=defender_score,
+        defender_score=kept,
         joker_bonus=joker_bonus(encounter, spirit, RollKind.ATTACK),
     )
+    if kept is not None or result.attacker_wins:
+        defender.keep_score(ability, result.score_after)
     marked = mark_effect(defender, result.effect.value) if result.effect is not None else False
     attack = SpiritAttack(
         spirit=spirit.name,
@@ -117,3 +117,53 @@ def make_spiritual_attack(
         condition_added=marked,
     )
     return Done(attack, log=[spirit_log_line(attack)], kind="spirit")
+
+
+def drive_out(encounter: Encounter, actor: Actor, *, target: str) -> Done[DrivenOut]:
+    """R27: the GM rules a possessing spirit driven out (by divine means): the person is its own again
+    at CHA 1, and Frightened until its CHA is healed to 3 (``/spirit heal``)."""
+    require_gm(encounter, actor, "rule a spirit driven out")
+    person = encounter.combatant(target)
+    possessed = person.condition_named(SpiritEffect.POSSESSED.value)
+    if possessed is None:
+        raise IllegalAction(
+            f"{shown(person.name)} is not possessed: only a person a spirit drained to CHA 0 is (R27)."
+        )
+    person.remove_condition(possessed)
+    before = person.cha_score
+    person.keep_score(SpiritTarget.CHA, CHA_AFTER_POSSESSION)
+    person.driven_out = True
+    out = DrivenOut(person=person.name, cha_before=before, cha_after=CHA_AFTER_POSSESSION)
+    return Done(out, log=[driven_out_log_line(out)], kind="spirit")
+
+
+def heal_mind(
+    encounter: Encounter, actor: Actor, *, target: str, ability: SpiritTarget, points: int
+) -> Done[MindHealed]:
+    """R27: the GM heals a drained INT, WIS or CHA by ``points``. At 3 or more the feeble-minded or mad
+    are their player's again, and a person a spirit was driven out of is no longer Frightened; the
+    possessed stay so until the spirit is driven out, whatever their CHA."""
+    require_gm(encounter, actor, "heal an ability score")
+    person = encounter.combatant(target)
+    score = person.score(ability)
+    if score is None:
+        raise IllegalAction(
+            f"The fight keeps no {ability.value} score for {shown(person.name)}: nothing drained it, so "
+            "there is nothing to heal (R27)."
+        )
+    healing = heal_score(ability, score, points)
+    if healing.after == score:
+        raise IllegalAction(f"{shown(person.name)}'s {ability.value} is already {score}, the most it can be.")
+    person.keep_score(ability, healing.after)
+    ended: str | None = None
+    if healing.after >= RECOVERED_AT:
+        effect = ability.effect_at_zero
+        held = person.condition_named(effect.value) if effect is not SpiritEffect.POSSESSED else None
+        if held is not None:
+            ended = person.remove_condition(held)
+        elif ability is SpiritTarget.CHA and person.driven_out:
+            person.driven_out = False
+            ended = "frightened"
+    still = person.condition_named(SpiritEffect.POSSESSED.value) is not None
+    healed = MindHealed(person=person.name, healing=healing, ended=ended, still_possessed=still)
+    return Done(healed, log=[mind_healed_log_line(healed)], kind="spirit")

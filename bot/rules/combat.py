@@ -20,6 +20,7 @@ from .engagement import Range, check_weapon_at_range
 from .equipment import Armor, AttackType, Shield, Weapon
 from .errors import IllegalAction, RulesError
 from .options import DEFAULT_OPTIONS, BashCritical, CriticalDamage, MissileTie, RuleOptions
+from .spirits import check_physical_attack
 
 UNDEFENDED_MELEE = 2
 UNDEFENDED_MISSILE = 8
@@ -150,10 +151,13 @@ def check_attack(attacker: Fighter, defender: Fighter, attack: Attack) -> None:
         raise IllegalAction(f"{defender.name} wears no armor to attack.")
     if attack.bypass and (defender.armor is None or not defender.armor_intact):
         raise IllegalAction(f"{defender.name} has no working armor to bypass; attack normally.")
-    if defender.spirit and not attack.holy_blessed:
-        raise IllegalAction(
-            f"{defender.name} is a spirit: physical weapons do nothing to it unless Holy Blessed (R27)."
-        )
+    check_physical_attack(
+        attacker.name,
+        defender.name,
+        attacker_spirit=attacker.spirit,
+        defender_spirit=defender.spirit,
+        holy_blessed=attack.holy_blessed,
+    )
 
 
 class AttackRoll(BaseModel):

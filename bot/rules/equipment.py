@@ -189,5 +189,14 @@ class MonsterTemplate(_Record):
     ac_modifier: int = 0
     """R24: monster AC = 10 + this modifier."""
     size: Size = Size.MEDIUM
+    int_mod: int = 0
+    wis_mod: int = 0
+    cha_mod: int = 0
+    """R27: the INT, WIS and CHA modifiers a spiritual attack is defended with (the score is rated 7 +
+    the modifier); R21 and R23 take WIS and CHA too."""
     spirit: bool = False
     """R27: incorporeal; only Holy Blessed weapons harm it."""
+    demon: bool = False
+    """R27: a spirit that is a demon (sent back to Hell at 0 HP rather than dissipated)."""
+    hit_dice: int | None = Field(default=None, ge=1, le=100)
+    """R27: a spirit at 0 HP is gone for 100 ÷ HD days."""

@@ -26,3 +26,13 @@ def saving_throw(
     return SaveResult(
         roll=check.roll, bonus=bonus, target=target, total=check.total, success=check.total >= target
     )
+
+
+def knockout_save(dice: DiceSource, *, pool_dice: int, will: int, threat: int) -> SaveResult:
+    """R16 (Knock-Out option), R20: the Will save a Bash critical forces, against its Knock-Out threat
+    (basic + crit damage) as the target number; Martial Pool dice may join it. A failure knocks the
+    target out.
+
+    Choice: the Will bonus is the WIS modifier (the fight keeps no OGL Will save); the KO table the
+    text points to was never found, so a failure is always a knock-out, never a lesser stun."""
+    return saving_throw(dice, pool_dice=pool_dice, bonus=will, target=threat)

@@ -16,9 +16,10 @@ from datetime import datetime, timedelta
 import discord
 
 from ..encounter.attacks import ExchangeAction, may_desperately_defend
-from ..encounter.document import Combatant, Encounter
+from ..encounter.document import KNOCKED_OUT, Combatant, Encounter
 from ..encounter.fighters import shield_usable
-from ..encounter.log_lines import dice_count
+from ..encounter.log_lines import banishment_line, dice_count, signed
+from ..encounter.permissions import player_of
 from ..encounter.records import DefensePolicy, Exchange, Reaction, ReactionKind
 from ..encounter.results import AcAttack, ExchangeReport
 from ..rules.combat import AttackKind, AttackResult, AttackRoll, DamageRoll, Defense, Judgement, Outcome
@@ -35,6 +36,17 @@ Button = discord.ui.Button[discord.ui.View]
 EXCHANGE_BUTTON = re.compile(
     r"pommel:x:(?P<fight>[0-9a-f]+):(?P<exchange>\d+):(?P<step>\d+):(?P<action>[a-z]+)(?::(?P<dice>[1-4]))?"
 )
+
+
+KNOCKOUT_BUTTON = re.compile(
+    r"pommel:ko:(?P<fight>[0-9a-f]+):(?P<exchange>\d+):(?P<step>\d+):(?P<dice>[0-4])"
+)
+"""R16, R20: the defender's Will save against an exchange's Knock-Out threat, with ``dice`` pool dice
+joining the free die, for the exchange at ``step``."""
+
+
+def knockout_custom_id(exchange: Exchange, dice: int) -> str:
+    return f"pommel:ko:{exchange.fight}:{exchange.id}:{exchange.step}:{dice}"
 
 
 REACTION_BUTTON = re.compile(
@@ -203,7 +215,7 @@ def hp_line(defender: Combatant, hp_before: int, nonlethal_before: int) -> str:
     line = f"❤️ **{name(defender.name)}**: HP {hp_before} → **{defender.hp}**/{defender.max_hp}"
     if defender.nonlethal != nonlethal_before:
         line += f", nonlethal {defender.nonlethal}"
-    if defender.state_label in ("down", "unconscious"):
+    if defender.out_of_the_fight:
         line += f" — **{defender.state_label}**"
     return line
 
@@ -214,7 +226,8 @@ def hp_line(defender: Combatant, hp_before: int, nonlethal_before: int) -> str:
 def request_content(encounter: Encounter, exchange: Exchange, weapon: str, passive: int) -> str:
     """The attack rolled, and the defender asked to choose (pinging its player or the GM)."""
     defender = encounter.combatant(exchange.defender)
-    who = f"<@{defender.owner_id}>" if defender.owner_id is not None else f"<@{encounter.gm_id}> (GM)"
+    asked = player_of(encounter, defender)
+    who = f"<@{asked}>" if asked == defender.owner_id else f"<@{asked}> (GM)"
     left = defender.pool.remaining
     shield = " (+1 free die with the shield)" if _shield_usable(defender, exchange) else ""
     lines = [
@@ -333,9 +346,36 @@ def result_content(encounter: Encounter, exchange: Exchange, weapon: str, report
             f"**{shield.damage}** to {shield.shield}"
             + (f"; {defender.shield_hp} HP left{_broken(defender.shield_hp)}" if shield.damage else "")
         )
+    banished = banishment_line(defender, report.hp_before)
+    if banished is not None:
+        lines.append(f"✨ {name(banished)}.")
+    lines += knockout_lines(encounter, exchange)
     lines += follow_up_lines(encounter, exchange)
     lines += [proposal_line(proposal) for proposal in report.proposals]
     return clip("\n".join(lines))
+
+
+def knockout_lines(encounter: Encounter, exchange: Exchange) -> list[str]:
+    """R16 (Knock-Out option), R20: the Will save the blow's threat asks for, or how it went."""
+    threat = exchange.knockout_threat
+    if threat is None:
+        return []
+    defender = encounter.combatant(exchange.defender)
+    save = exchange.knockout_save
+    if save is None:
+        if defender.out_of_the_fight:
+            return [f"😵 {name(defender.name)} is already {defender.state_label}: no Will save is needed."]
+        return [
+            f"😵 **{name(defender.name)}** must make a **Will save** against **{threat}** or be knocked out "
+            f"(R16): d20 {signed(defender.wis_mod)} WIS, and Martial Pool dice may join it (R20)."
+        ]
+    verdict = (
+        f"**knocked out**: {name(defender.name)} is *{KNOCKED_OUT}* until the condition is removed"
+        if exchange.knocked_out
+        else f"**{name(defender.name)} stays conscious**"
+    )
+    rolled = breakdown(save.roll, [Modifier(label="WIS", value=save.bonus)])
+    return [f"😵 Will save against the Knock-Out threat (R16, R20): {rolled} vs **{threat}** — {verdict}."]
 
 
 def _which_defense_stands(result: AttackResult, *, improved: bool) -> str:
@@ -409,6 +449,9 @@ def ac_attack_content(encounter: Encounter, attack: AcAttack, weapon: str) -> st
     if attack.damage is not None:
         lines.append(damage_line(attack.damage, attack.damage.weapon))
         lines.append(hp_line(defender, attack.hp_before, defender.nonlethal - attack.damage.nonlethal))
+        banished = banishment_line(defender, attack.hp_before)
+        if banished is not None:
+            lines.append(f"✨ {name(banished)}.")
     return "\n".join(lines)
 
 
@@ -487,10 +530,30 @@ def follow_up_buttons(encounter: Encounter, exchange: Exchange) -> list[list[But
         face = result.defense.roll.faces[result.defender_bind_choice]
         row.append(_bind_button(exchange, defender, face, ExchangeAction.DEFENDER_DIE))
     rows = [row] if row else []
+    saving = knockout_buttons(encounter, exchange)
+    if saving:
+        rows.append(saving)
     owed = encounter.reaction(defender, attacker)
     if owed is not None:
         rows.append(reaction_buttons(encounter, owed))
     return rows
+
+
+def knockout_buttons(encounter: Encounter, exchange: Exchange) -> list[Button]:
+    """R16, R20: the defender's Will save, with the free die alone or 1..k Martial Pool dice joining it;
+    none once it is rolled, or when the defender is already out of the fight."""
+    defender = encounter.combatant(exchange.defender)
+    if not exchange.awaiting_knockout_save or defender.out_of_the_fight:
+        return []
+    return [
+        Button(
+            label="Will save" if n == 0 else f"Will save +{dice_count(n)}",
+            emoji="😵",
+            style=discord.ButtonStyle.primary,
+            custom_id=knockout_custom_id(exchange, n),
+        )
+        for n in range(min(defender.pool.remaining, MAX_POOL) + 1)
+    ]
 
 
 def _bind_button(exchange: Exchange, chooser: Combatant, face: int, action: ExchangeAction) -> Button:
@@ -524,6 +587,13 @@ def answered_notice(
         notice.lines.append(
             f"📬 {notice.notify(owner, actor_id)}: **{name(defender.name)}** answered "
             f"**{name(attacker.name)}**'s attack: {outcome} (the result is above)."
+        )
+    saver = player_of(encounter, defender)
+    if exchange.awaiting_knockout_save and not defender.out_of_the_fight and saver != actor_id:
+        who = notice.notify(saver, actor_id)
+        notice.lines.append(
+            f"😵 {who}: **{name(defender.name)}** must make a Will save against a Knock-Out threat (R16); "
+            "its buttons are on the result above."
         )
     if report.proposals:
         gm = notice.notify(encounter.gm_id, actor_id)

@@ -38,6 +38,10 @@ FIELD_LABELS = {
     "dexterity": "DEX",
     "wisdom": "WIS",
     "charisma": "CHA",
+    "intelligence": "INT",
+    "int_score": "INT score",
+    "wis_score": "WIS score",
+    "cha_score": "CHA score",
     "proficiency": "proficiency",
     "hp": "HP",
     "weapon": "weapon",
@@ -129,13 +133,19 @@ def missing_text(key: str) -> str:
     return f"`{key}` (no longer in the catalog: pick another with `/character edit`)"
 
 
+def mind_text(label: str, modifier: int, score: int | None) -> str:
+    """``WIS 13 (+1)`` with the score a spiritual attack lowers (R27), ``WIS +1`` without one."""
+    return f"{label} {score} ({signed(modifier)})" if score is not None else f"{label} {signed(modifier)}"
+
+
 def abilities_text(character: Character) -> str:
     return " · ".join(
         [
             f"Prowess {character.prowess}",
             f"DEX {signed(character.dexterity)}",
-            f"WIS {signed(character.wisdom)}",
-            f"CHA {signed(character.charisma)}",
+            mind_text("INT", character.intelligence, character.int_score),
+            mind_text("WIS", character.wisdom, character.wis_score),
+            mind_text("CHA", character.charisma, character.cha_score),
             f"Proficiency {signed(character.proficiency)}",
             f"HP {character.hp}",
         ]

@@ -14,7 +14,7 @@ import discord
 
 from ..catalog import Catalog
 from ..encounter.document import Combatant, Encounter, Side, TableOptions
-from ..encounter.log_lines import TURN_CUT_SHORT, listing, option_label, option_value
+from ..encounter.log_lines import TURN_CUT_SHORT, banishment_line, listing, option_label, option_value
 from ..encounter.roster import Change, HandedOver, HpChanged, option_changes
 from ..guild_settings import GuildSettings
 from ..rules.cards import Card
@@ -291,8 +291,10 @@ def npcs_removed_reply(
 
 
 def hp_reply(combatant: Combatant, old: int) -> str:
-    down = " — **down**" if combatant.is_down else ""
-    return f"❤️ **{name(combatant.name)}**: HP {old} → **{combatant.hp}**/{combatant.max_hp}{down}"
+    down = f" — **{combatant.state_label}**" if combatant.is_down else ""
+    line = f"❤️ **{name(combatant.name)}**: HP {old} → **{combatant.hp}**/{combatant.max_hp}{down}"
+    banished = banishment_line(combatant, old)
+    return f"{line}\n✨ {name(banished)}." if banished is not None else line
 
 
 def hp_announcement(changed: HpChanged, gm_id: int, actor_id: int) -> Announcement:

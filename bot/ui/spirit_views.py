@@ -1,12 +1,12 @@
-"""How a spiritual attack reads (R27): both rolls with their totals, who won, the ability score drained
-and, at 0, what befalls the defender."""
+"""How the spirits' commands read (R27): a spiritual attack's rolls with their totals, who won, the
+ability score drained and, at 0, what befalls the defender; a spirit driven out; a mind healed."""
 
 from __future__ import annotations
 
-from ..encounter.results import SpiritAttack
+from ..encounter.results import DrivenOut, MindHealed, SpiritAttack
 from ..rules.dice import Advantage, Modifier, PoolRoll
 from ..rules.errors import shown
-from ..rules.spirits import SpiritProtection, SpiritualAttackResult
+from ..rules.spirits import RECOVERED_AT, SpiritEffect, SpiritProtection, SpiritualAttackResult
 from .rolls import pool_faces
 
 PROTECTION_NAMES: dict[SpiritProtection, str] = {
@@ -70,4 +70,41 @@ def spirit_reply(attack: SpiritAttack) -> str:
     if result.effect is not None:
         marked = f" (now a condition on {defender})" if attack.condition_added else ""
         lines.append(f"{ability} 0: **{defender} is {result.effect.value}**{marked}.")
+        lines.append(f"🎭 {EFFECT_MEANS[result.effect].format(defender=defender, spirit=spirit)}")
     return "\n".join(lines)
+
+
+EFFECT_MEANS = {
+    SpiritEffect.FEEBLE_MINDED: "{defender} is useless and under the GM's control until healed to INT 3 "
+    "(`/spirit heal`).",
+    SpiritEffect.STARK_RAVING_MAD: "{defender} is useless and under the GM's control until healed to WIS 3 "
+    "(`/spirit heal`).",
+    SpiritEffect.POSSESSED: "{spirit} now controls {defender}'s body: the GM plays {defender} until the "
+    "spirit is driven out (`/spirit drive-out`).",
+}
+"""R27: what each effect at 0 means at the table."""
+
+
+def driven_out_reply(out: DrivenOut) -> str:
+    """``/spirit drive-out``: the person is free, at CHA 1 and Frightened."""
+    person = shown(out.person)
+    return (
+        f"✝️ The spirit is driven out of **{person}** (R27): {person} is their own again, at "
+        f"**CHA {out.cha_after}**, and **Frightened** (attacks at disadvantage) until healed to "
+        f"CHA {RECOVERED_AT} (`/spirit heal`)."
+    )
+
+
+def mind_healed_reply(healed: MindHealed) -> str:
+    """``/spirit heal``: the score before and after, and the effect it ended at 3."""
+    healing = healed.healing
+    person, ability = shown(healed.person), healing.ability.value
+    line = f"🕯️ **{person}**'s {ability} is healed: {healing.before} → **{healing.after}** (R27)."
+    if healed.ended == "frightened":
+        line += f" At {ability} {RECOVERED_AT} {person} is **no longer Frightened**."
+    elif healed.ended is not None:
+        ended = shown(healed.ended)
+        line += f" At {ability} {RECOVERED_AT} {person} is **no longer {ended}**, and theirs again."
+    elif healed.still_possessed:
+        line += f" {person} is still possessed: only driving the spirit out frees them (`/spirit drive-out`)."
+    return line

@@ -419,3 +419,33 @@ async def test_a_rename_at_the_instant_of_a_delete_does_one_and_refuses_the_othe
         refused = deleted
     assert refused.ephemeral
     assert "deleted or renamed while" in refused.content or "no character called 'Ansel'" in refused.content
+
+
+async def test_r27_int_wis_and_cha_scores_on_the_sheet_go_with_the_character_into_the_fight(
+    world: World, start_bot: Any
+) -> None:
+    """The sheet keeps INT, WIS and CHA scores beside the modifiers (a spiritual attack lowers the score,
+    R27); an edit changes them, and the character joins a fight with them."""
+    pommel = await start_bot()
+    await create(pommel, world, intelligence=2, int_score=14, wis_score=12)
+    edited = await pommel.slash(
+        "character edit", user=world.player, options={"name": "Ansel", "cha_score": 9}
+    )
+    assert "CHA score none → 9" in edited.content
+    shown = await pommel.slash("character show", user=world.player, options={"name": "Ansel"})
+    assert "INT 14 (+2) · WIS 12 (+1) · CHA 9 (-1)" in field(shown, "Abilities")
+    [character] = await saved(pommel, world)
+    assert (character.intelligence, character.int_score, character.wis_score, character.cha_score) == (
+        2,
+        14,
+        12,
+        9,
+    )
+    started = await pommel.slash("encounter start", user=world.gm)
+    assert not started.ephemeral, started.content
+    joined = await pommel.slash("join", user=world.player, options={"character": "Ansel"})
+    assert not joined.ephemeral, joined.content
+    encounter = await pommel.bot.store.load_encounter(world.table.id)
+    assert encounter is not None
+    ansel = encounter.combatant("Ansel")
+    assert (ansel.int_mod, ansel.int_score, ansel.wis_score, ansel.cha_score) == (2, 14, 12, 9)

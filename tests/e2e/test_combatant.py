@@ -289,6 +289,24 @@ async def test_condition_suggestions_follow_the_action(world: World, start_bot: 
 # ---------------------------------------------------------------------------------- edit
 
 
+async def test_r27_the_gm_edits_int_the_kept_scores_and_a_spirits_hit_dice(
+    world: World, start_bot: Any
+) -> None:
+    pommel = await start_bot()
+    await table(pommel, world)
+    result = await pommel.slash(
+        "combatant edit",
+        user=world.gm,
+        options={"who": "Bandit", "int": 1, "wis_score": 11, "hit_dice": 4},
+    )
+    assert not result.ephemeral, result.content
+    assert "- INT: 0 → **1**" in result.content
+    assert "- WIS score: none → **11**" in result.content
+    assert "- Hit Dice: none → **4**" in result.content
+    bandit = (await fight_of(pommel, world)).combatant("Bandit")
+    assert (bandit.int_mod, bandit.wis_score, bandit.hit_dice) == (1, 11, 4)
+
+
 async def test_r6_the_gm_edits_stats_and_the_pool_follows(world: World, start_bot: Any) -> None:
     pommel = await start_bot()
     await table(pommel, world)

@@ -27,6 +27,7 @@ from bot.encounter.attacks import (
     defend,
     desperate_defense,
     may_desperately_defend,
+    will_save,
 )
 from bot.encounter.document import Encounter, TableOptions
 from bot.encounter.done import Done
@@ -36,6 +37,7 @@ from bot.encounter.records import DefensePolicy
 from bot.encounter.results import ExchangeReport
 from bot.rules.dice import RandomDice, ScriptedDice
 from bot.rules.errors import RulesError
+from bot.rules.options import BashCritical, RuleOptions
 from bot.store import Store, open_store
 from tests.rules.conftest import deck_dealing
 from tests.sheets import character
@@ -328,3 +330,78 @@ def test_r15_no_desperation_defense_is_offered_against_a_hit_that_does_nothing()
     assert encounter.combatant("Bandit").pool.remaining == 1
     assert not may_desperately_defend(exchange.result, encounter.combatant("Bandit"))
     assert not exchange.follow_ups
+
+
+def knockout_blow(encounter: Encounter) -> int:
+    """R16 with the Knock-Out option: Alice's war club rolls a natural 20 against the Bandit's passive
+    defense, 6 damage + a d6 crit of 4: a threat of 10; 6 - 3 DR = 3 HP lost. Returns the exchange."""
+    encounter.options = RuleOptions(bash_critical=BashCritical.KNOCKOUT)
+    encounter.combatant("Alice").weapon = "war_club"
+    exchange_id = alice_attacks(encounter, ScriptedDice([20]))
+    defend(encounter, CATALOG, GM, exchange_id, 0, DefenseChoice(mode="passive"), ScriptedDice([6, 4]))
+    exchange = encounter.exchange(exchange_id)
+    assert exchange.knockout_threat == 10
+    assert exchange.awaiting_knockout_save
+    return exchange_id
+
+
+@pytest.mark.parametrize(("faces", "pool_dice", "knocked_out"), [([5], 0, True), ([3, 10], 1, False)])
+def test_r16_the_will_save_against_the_knockout_threat(
+    faces: list[int], pool_dice: int, knocked_out: bool
+) -> None:
+    encounter = duel()
+    exchange_id = knockout_blow(encounter)
+    exchange = encounter.exchange(exchange_id)
+    bandit = encounter.combatant("Bandit")
+    done = will_save(
+        encounter,
+        GM,
+        fight=encounter.tag,
+        exchange_id=exchange_id,
+        step=exchange.step,
+        pool_dice=pool_dice,
+        dice=ScriptedDice(faces),
+    )
+    assert exchange.knockout_save is not None
+    assert exchange.knockout_save.success is not knocked_out
+    assert exchange.knocked_out is knocked_out
+    assert bandit.unconscious is knocked_out
+    assert bandit.out_of_the_fight is knocked_out
+    assert bandit.conditions == (["unconscious"] if knocked_out else [])
+    assert bandit.pool.remaining == 2 - pool_dice
+    assert (done.result.hp_before, bandit.hp) == (11, 8)
+    outcome = "knocked out (unconscious)" if knocked_out else "stays conscious"
+    total = 5 if knocked_out else 10
+    assert done.log[0].endswith(
+        f"Knock-Out threat of 10: {total}{' (3)' if pool_dice else ''} +0 = {total}: {outcome}"
+    )
+    # The save is made once: the same button again is out of date, and nothing changes.
+    before = encounter.model_copy(deep=True)
+    with pytest.raises(OutOfDate):
+        will_save(
+            encounter,
+            GM,
+            fight=encounter.tag,
+            exchange_id=exchange_id,
+            step=exchange.step - 1,
+            pool_dice=0,
+            dice=ScriptedDice([]),
+        )
+    assert encounter == before
+
+
+def test_r16_only_the_defenders_side_makes_the_will_save() -> None:
+    encounter = duel()
+    exchange_id = knockout_blow(encounter)
+    before = encounter.model_copy(deep=True)
+    with pytest.raises(RulesError, match="Bandit is not yours: only the GM can make the Will save"):
+        will_save(
+            encounter,
+            Actor(user_id=11),
+            fight=encounter.tag,
+            exchange_id=exchange_id,
+            step=encounter.exchange(exchange_id).step,
+            pool_dice=0,
+            dice=ScriptedDice([]),
+        )
+    assert encounter == before

@@ -16,7 +16,7 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from bot.catalog import load_catalog
-from bot.characters import MAX_NAME_LENGTH
+from bot.characters import MAX_NAME_LENGTH, Character
 from bot.encounter.document import (
     MAX_COMBATANTS,
     Combatant,
@@ -654,3 +654,48 @@ def test_a_stored_combatant_from_before_durations_still_loads() -> None:
     loaded = Encounter.model_validate(stored)
     assert loaded.combatants[0].conditions == ["prone"]
     assert loaded.combatants[0].lasting == {}
+
+
+NEW_IN_R27 = ("int_mod", "int_score", "wis_score", "cha_score", "demon", "hit_dice", "driven_out")
+"""The combatant's fields added for spirits (R27); documents saved before them must still load."""
+
+
+def test_a_fight_saved_before_the_spirit_fields_still_loads() -> None:
+    encounter = Encounter(channel_id=1, guild_id=2, gm_id=3)
+    encounter.join(11, character("Ansel"), None)
+    encounter.add_npcs(load_catalog().monster("ghost"), None, count=1)
+    saved = encounter.model_dump(mode="json")
+    for combatant in saved["combatants"]:
+        for field in NEW_IN_R27:
+            del combatant[field]
+    loaded = Encounter.model_validate(saved)
+    ghost = loaded.combatant("Ghost")
+    assert (ghost.hit_dice, ghost.demon, ghost.int_score, ghost.driven_out) == (None, False, None, False)
+    assert ghost.state_label is None
+
+
+def test_a_sheet_saved_before_int_and_the_scores_still_loads() -> None:
+    document = character("Ansel").model_dump()
+    for field in ("intelligence", "int_score", "wis_score", "cha_score"):
+        del document[field]
+    sheet = Character.model_validate(document)
+    assert (sheet.intelligence, sheet.int_score, sheet.wis_score, sheet.cha_score) == (0, None, None, None)
+
+
+def test_r27_a_spirit_at_0_hp_is_dissipated_a_demon_sent_back() -> None:
+    encounter = Encounter(channel_id=1, guild_id=2, gm_id=3)
+    ghost, demon = (
+        encounter.add_npcs(load_catalog().monster(key), None, count=1)[0] for key in ("ghost", "demon")
+    )
+    ghost.hp = demon.hp = 0
+    assert (ghost.state_label, demon.state_label) == ("dissipated", "sent back to Hell")
+    assert (ghost.hit_dice, demon.hit_dice) == (5, 8)
+
+
+def test_r16_the_knocked_out_condition_puts_its_holder_out_of_the_fight() -> None:
+    encounter = Encounter(channel_id=1, guild_id=2, gm_id=3)
+    ansel = encounter.join(11, character("Ansel"), None)
+    ansel.add_condition("Unconscious")
+    assert (ansel.unconscious, ansel.out_of_the_fight, ansel.state_label) == (True, True, "unconscious")
+    ansel.hp = 0
+    assert (ansel.unconscious, ansel.state_label) == (False, "down")

@@ -18,9 +18,9 @@ import pytest
 from bot.catalog import load_catalog
 from bot.encounter.document import Encounter
 from bot.encounter.done import Done
-from bot.encounter.permissions import Actor
-from bot.encounter.results import SpiritAttack
-from bot.encounter.spirits import make_spiritual_attack
+from bot.encounter.permissions import Actor, acting_combatant
+from bot.encounter.results import MindHealed, SpiritAttack
+from bot.encounter.spirits import drive_out, heal_mind, make_spiritual_attack
 from bot.rules.dice import ScriptedDice
 from bot.rules.errors import RulesError
 from bot.rules.spirits import SpiritTarget
@@ -86,7 +86,9 @@ async def test_r27_a_won_attack_drains_the_rated_score_and_logs_it(store: Store)
     assert (result.attacker_total, result.defender_total, result.attacker_wins) == (17, 6, True)
     assert (result.score_before, result.score_after, result.score_rated) == (7, 3, True)
     assert done.damage_roll is None
-    # The fight keeps no ability scores: only the version moves.
+    # The fight keeps the drained score: the rated 7 less 4; nothing else moves.
+    assert saved.combatant("Ansel").wis_score == 3
+    saved.combatant("Ansel").wis_score = None
     assert saved.model_dump(exclude={"version"}) == before.model_dump(exclude={"version"})
     assert [(entry.kind, entry.text, entry.user_id) for entry in await log(store)] == [
         ("spirit", "Ghost made a spiritual attack on Ansel's WIS: 17 vs 6, won, WIS 7 → 3", GM.user_id)
@@ -130,7 +132,6 @@ async def test_r27_a_player_attacks_with_their_own_spirit_on_its_turn(store: Sto
         (GM, {"who": "Brigit"}, "Brigit is not a spirit"),
         (ANN, {"who": "Ghost"}, "Ghost is not yours"),
         (GM, {"target": "Ghost"}, "Ghost cannot attack itself"),
-        (GM, {"ability": SpiritTarget.INT}, "give it with `defender_modifier:`"),
         (GM, {"damage": None}, "You gave neither of `damage:` and `damage_dice:`"),
         (GM, {"damage_dice": "1d6"}, "You gave both of `damage:` and `damage_dice:`"),
         (GM, {"target": "Nobody"}, "Nobody called 'Nobody' is in this fight"),
@@ -152,3 +153,134 @@ async def test_r1_a_spirit_attacks_only_on_its_own_turn(store: Store) -> None:
         await store.change(CHANNEL, GM.user_id, attack(GM, [], who="Ghost"))
     assert await store.load_encounter(CHANNEL) == before
     assert await log(store) == []
+
+
+async def test_r27_a_second_attack_drains_the_score_the_first_left(store: Store) -> None:
+    await haunted(store)
+    await store.change(CHANNEL, GM.user_id, attack(GM, [14, 15, 6], ability=SpiritTarget.INT, damage=3))
+    _, done = await store.change(
+        CHANNEL, GM.user_id, attack(GM, [14, 15, 6], ability=SpiritTarget.INT, damage=3)
+    )
+    # Rated 7 + INT 0 at the first drain, then kept: 7 → 4 → 1, and no longer "rated".
+    assert (done.result.score_before, done.result.score_after, done.result.score_rated) == (4, 1, False)
+
+
+async def test_r27_a_resisted_attack_on_an_unrated_score_keeps_nothing(store: Store) -> None:
+    await haunted(store)
+    saved, done = await store.change(CHANNEL, GM.user_id, attack(GM, [2, 15, 16]))
+    assert not done.result.attacker_wins
+    assert saved.combatant("Ansel").wis_score is None
+
+
+async def test_r27_the_sheet_score_and_int_modifier_are_the_fights(store: Store) -> None:
+    encounter = Encounter(channel_id=CHANNEL, guild_id=10, gm_id=GM.user_id)
+    sheet = character("Ansel", intelligence=2, int_score=14)
+    encounter.join(ANN.user_id, sheet, CATALOG.armor(sheet.armor))
+    encounter.add_npcs(CATALOG.monster("ghost"), None, count=1)
+    encounter.initiative.deck = deck_dealing("2C", "KS")
+    encounter.deal(ScriptedDice([]))
+    await store.save_encounter(encounter)
+    # 14 + 3 = 17 against 2d20 at disadvantage 15, 6 → 6 + INT 2 = 8.
+    saved, done = await store.change(CHANNEL, GM.user_id, attack(GM, [14, 15, 6], ability=SpiritTarget.INT))
+    assert done.result.defender_total == 8
+    assert (done.result.score_before, done.result.score_after) == (14, 10)
+    assert saved.combatant("Ansel").int_score == 10
+
+
+@pytest.mark.parametrize(
+    ("ability", "effect"),
+    [
+        (SpiritTarget.INT, "feeble-minded"),
+        (SpiritTarget.WIS, "stark-raving mad"),
+        (SpiritTarget.CHA, "possessed by the spirit"),
+    ],
+)
+async def test_r27_drained_to_0_the_mind_is_the_gms(store: Store, ability: SpiritTarget, effect: str) -> None:
+    await haunted(store)
+    saved, _ = await store.change(CHANNEL, GM.user_id, attack(GM, [14, 15, 6], ability=ability, damage=9))
+    ansel = saved.combatant("Ansel")
+    assert ansel.score(ability) == 0
+    assert ansel.conditions == [effect]
+    # Ansel's player no longer acts for Ansel; the GM does (R27).
+    with pytest.raises(RulesError, match=re.escape(f"Ansel is {effect} (R27): the GM controls them")):
+        acting_combatant(saved, ANN, None, "attack")
+    assert acting_combatant(saved, GM, "Ansel", "attack").name == "Ansel"
+
+
+async def possessed(store: Store) -> Encounter:
+    """Ansel drained to CHA 0 by the Ghost: possessed."""
+    await haunted(store)
+    saved, _ = await store.change(
+        CHANNEL, GM.user_id, attack(GM, [14, 15, 6], ability=SpiritTarget.CHA, damage=9)
+    )
+    return saved
+
+
+def heal_cha(points: int) -> Callable[[Encounter], Done[MindHealed]]:
+    return lambda encounter: heal_mind(encounter, GM, target="Ansel", ability=SpiritTarget.CHA, points=points)
+
+
+async def test_r27_driven_out_the_person_returns_at_cha_1_frightened_until_healed_to_3(store: Store) -> None:
+    await possessed(store)
+    saved, done = await store.change(CHANNEL, GM.user_id, lambda e: drive_out(e, GM, target="Ansel"))
+    ansel = saved.combatant("Ansel")
+    assert (done.person, done.cha_before, done.cha_after) == ("Ansel", 0, 1)
+    assert (ansel.conditions, ansel.cha_score, ansel.driven_out) == ([], 1, True)
+    assert ansel.state_label == "frightened"
+    assert acting_combatant(saved, ANN, None, "attack").name == "Ansel"  # the player's again
+    saved, healed = await store.change(CHANNEL, GM.user_id, heal_cha(1))
+    assert (healed.healing.before, healed.healing.after, healed.ended) == (1, 2, None)
+    assert saved.combatant("Ansel").driven_out
+    saved, healed = await store.change(CHANNEL, GM.user_id, heal_cha(1))
+    assert (healed.healing.after, healed.healing.recovered, healed.ended) == (3, True, "frightened")
+    assert not saved.combatant("Ansel").driven_out
+    assert saved.combatant("Ansel").state_label is None
+    texts = [entry.text for entry in await log(store)]
+    assert texts[1:] == [
+        "The spirit is driven out of Ansel: CHA 1 (was 0), Frightened until healed to CHA 3",
+        "Ansel's CHA healed 1 → 2",
+        "Ansel's CHA healed 2 → 3; no longer frightened",
+    ]
+
+
+async def test_r27_healing_cha_never_frees_the_possessed(store: Store) -> None:
+    await possessed(store)
+    saved, done = await store.change(
+        CHANNEL, GM.user_id, lambda e: heal_mind(e, GM, target="Ansel", ability=SpiritTarget.CHA, points=5)
+    )
+    assert done.still_possessed
+    assert done.ended is None
+    assert saved.combatant("Ansel").conditions == ["possessed by the spirit"]
+
+
+async def test_r27_healed_to_3_the_feeble_minded_is_the_players_again(store: Store) -> None:
+    await haunted(store)
+    await store.change(CHANNEL, GM.user_id, attack(GM, [14, 15, 6], ability=SpiritTarget.INT, damage=9))
+    saved, done = await store.change(
+        CHANNEL, GM.user_id, lambda e: heal_mind(e, GM, target="Ansel", ability=SpiritTarget.INT, points=3)
+    )
+    assert done.ended == "feeble-minded"
+    assert saved.combatant("Ansel").conditions == []
+    assert acting_combatant(saved, ANN, None, "attack").name == "Ansel"
+
+
+@pytest.mark.parametrize(
+    ("actor", "op", "says"),
+    [
+        (ANN, lambda e: drive_out(e, ANN, target="Ansel"), "Only the GM of this fight"),
+        (GM, lambda e: drive_out(e, GM, target="Brigit"), "Brigit is not possessed"),
+        (ANN, lambda e: heal_mind(e, ANN, target="Ansel", ability=SpiritTarget.WIS, points=1), "Only the GM"),
+        (
+            GM,
+            lambda e: heal_mind(e, GM, target="Brigit", ability=SpiritTarget.WIS, points=1),
+            "The fight keeps no WIS score for Brigit",
+        ),
+    ],
+)
+async def test_r27_refused_drive_out_and_healing_change_nothing(
+    store: Store, actor: Actor, op: Callable[[Encounter], Any], says: str
+) -> None:
+    before = await possessed(store)
+    with pytest.raises(RulesError, match=re.escape(says)):
+        await store.change(CHANNEL, actor.user_id, op)
+    assert await store.load_encounter(CHANNEL) == before

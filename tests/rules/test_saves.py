@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.rules.dice import Advantage, ScriptedDice
-from bot.rules.saves import saving_throw
+from bot.rules.saves import knockout_save, saving_throw
 
 
 def test_r20_a_save_always_gets_one_free_die() -> None:
@@ -37,3 +37,11 @@ def test_r20_disadvantage_on_a_save_with_no_pool_dice_is_2d20_keep_low() -> None
     )
     assert result.roll.value == 4
     assert not result.success
+
+
+def test_r16_the_knockout_will_save_meets_the_threat_or_knocks_out() -> None:
+    # WIS +1; the free die and one pool die: 9 and 12, the 12 counts: 13 against a threat of 13.
+    resisted = knockout_save(ScriptedDice([9, 12]), pool_dice=1, will=1, threat=13)
+    assert (resisted.roll.faces, resisted.total, resisted.success) == ((9, 12), 13, True)
+    failed = knockout_save(ScriptedDice([11]), pool_dice=0, will=1, threat=13)
+    assert (failed.total, failed.target, failed.success) == (12, 13, False)

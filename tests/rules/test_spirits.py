@@ -3,12 +3,17 @@ from __future__ import annotations
 import pytest
 
 from bot.rules.dice import Advantage, ScriptedDice
-from bot.rules.errors import RulesError
+from bot.rules.errors import IllegalAction, RulesError
 from bot.rules.spirits import (
+    Banishment,
     SpiritEffect,
     SpiritProtection,
     SpiritTarget,
     ability_score_for,
+    banishment,
+    banishment_days,
+    check_physical_attack,
+    heal_score,
     spiritual_attack,
     weapon_harms_spirit,
 )
@@ -124,3 +129,65 @@ def test_r27_joker_adds_to_spirit_attack_and_damage() -> None:
 def test_r27_negative_damage_is_refused() -> None:
     with pytest.raises(RulesError):
         spiritual_attack(ScriptedDice([]), 0, 0, SpiritTarget.INT, damage=-1)
+
+
+@pytest.mark.parametrize(("hit_dice", "days"), [(1, 100), (3, 34), (5, 20), (8, 13), (100, 1), (150, 1)])
+def test_r27_a_spirit_at_0_hp_is_gone_100_over_hd_days_rounded_up(hit_dice: int, days: int) -> None:
+    assert banishment_days(hit_dice) == days
+
+
+def test_r27_demons_are_sent_back_other_spirits_dissipated() -> None:
+    assert banishment(demon=True) is Banishment.SENT_BACK
+    assert banishment(demon=False) is Banishment.DISSIPATED
+    with pytest.raises(RulesError):
+        banishment_days(0)
+
+
+def test_r27_healing_to_3_ends_the_effect() -> None:
+    assert heal_score(SpiritTarget.INT, 0, 2).model_dump() == {
+        "ability": SpiritTarget.INT,
+        "before": 0,
+        "after": 2,
+        "recovered": False,
+    }
+    assert heal_score(SpiritTarget.CHA, 1, 2).recovered
+    assert not heal_score(SpiritTarget.WIS, 5, 2).recovered  # it never fell below 3
+    assert heal_score(SpiritTarget.WIS, 28, 9).after == 30
+    with pytest.raises(RulesError):
+        heal_score(SpiritTarget.WIS, 2, 0)
+
+
+def test_r27_how_long_each_effect_gives_the_body_to_the_gm() -> None:
+    assert SpiritEffect.FEEBLE_MINDED.lasts == "until healed to INT 3"
+    assert SpiritEffect.STARK_RAVING_MAD.lasts == "until healed to WIS 3"
+    assert SpiritEffect.POSSESSED.lasts == "until the spirit is driven out"
+
+
+@pytest.mark.parametrize(
+    ("attacker_spirit", "defender_spirit", "holy_blessed", "refusal"),
+    [
+        (False, False, False, None),
+        (False, True, False, "Ghost is a spirit: physical weapons, even magical ones, do nothing"),
+        (False, True, True, None),
+        (True, False, False, "Ann is a spirit: its standard attack is only for other spirits"),
+        (True, False, True, "Ann is a spirit: its standard attack is only for other spirits"),
+        (True, True, False, None),
+    ],
+)
+def test_r27_physical_attacks_between_the_living_and_spirits(
+    attacker_spirit: bool, defender_spirit: bool, holy_blessed: bool, refusal: str | None
+) -> None:
+    def check() -> None:
+        check_physical_attack(
+            "Ann",
+            "Ghost",
+            attacker_spirit=attacker_spirit,
+            defender_spirit=defender_spirit,
+            holy_blessed=holy_blessed,
+        )
+
+    if refusal is None:
+        check()
+    else:
+        with pytest.raises(IllegalAction, match=refusal):
+            check()
