@@ -83,6 +83,7 @@ class CharacterCommands(
         armor="Armor worn (default: none)",
         shield="Shield carried, if any",
         off_hand="A second weapon for two-weapon fighting (R26), if any",
+        knightly_combat="Proficient in Knightly Combat (knights, Templars): mounted combat (R25)",
         **_DESCRIBE_STATS,
     )
     @app_commands.autocomplete(
@@ -102,6 +103,7 @@ class CharacterCommands(
         armor: CatalogKey = "none",
         shield: CatalogKey | None = None,
         off_hand: CatalogKey | None = None,
+        knightly_combat: bool = False,
     ) -> None:
         guild_id, user_id = _guild(interaction), interaction.user.id
         character = _checked(
@@ -118,6 +120,7 @@ class CharacterCommands(
                 "armor": armor,
                 "shield": _slot(shield),
                 "off_hand": _slot(off_hand),
+                "knightly_combat": knightly_combat,
             },
         )
         # The store checks that the name is free in the same transaction (CharacterTaken otherwise).
@@ -139,6 +142,7 @@ class CharacterCommands(
         armor="Armor worn ('none' for no armor)",
         shield="Shield carried ('none' to put it away)",
         off_hand="Second weapon, R26 ('none' to put it away)",
+        knightly_combat="Proficient in Knightly Combat (knights, Templars): mounted combat (R25)",
         **_DESCRIBE_STATS,
     )
     @app_commands.autocomplete(
@@ -163,6 +167,7 @@ class CharacterCommands(
         armor: CatalogKey | None = None,
         shield: CatalogKey | None = None,
         off_hand: CatalogKey | None = None,
+        knightly_combat: bool | None = None,
     ) -> None:
         guild_id, user_id = _guild(interaction), interaction.user.id
         given: dict[str, Any] = {
@@ -179,6 +184,7 @@ class CharacterCommands(
                 "armor": armor,
                 "shield": shield,
                 "off_hand": off_hand,
+                "knightly_combat": knightly_combat,
             }.items()
             if value is not None
         }

@@ -32,6 +32,9 @@ from .results import (
     TurnMove,
 )
 
+Change = tuple[str, object, object]
+"""What an edit or an options change changed: a label (or an option's field), the old value and the new."""
+
 
 def dice_count(n: int) -> str:
     """``1 die``, ``3 dice``, ``no dice``."""
@@ -321,6 +324,11 @@ def turn_move_lines(encounter: Encounter, move: TurnMove, voice: Voice) -> list[
         f"⌛ {voice.name(ran_out.combatant)} is no longer {voice.name(ran_out.condition)} (it ran out)."
         for ran_out in move.ran_out
     ]
+    lines += [
+        f"🐴 #{proposal.id} {voice.name(proposal.group)} should check morale: {voice.name(proposal.detail)} "
+        "The GM rolls it from `/morale proposals`."
+        for proposal in move.proposals
+    ]
     return lines + advance_lines(encounter, move.advance, voice, held=move.held)
 
 
@@ -535,3 +543,12 @@ def duration_label(lasting: Lasting) -> str:
 def edit_log_line(by: str, name: str, changes: Sequence[tuple[str, object, object]]) -> str:
     listed = "; ".join(f"{label} {old} → {new}" for label, old, new in changes)
     return f"{by} edited {name}: {listed}"
+
+
+def position_log_line(
+    by: str, combatant: Combatant, changes: Sequence[Change], notes: Sequence[str] = ()
+) -> str:
+    """``/situation``: what changed in where a combatant stands (R25), and what it cost."""
+    listed = "; ".join(f"{label} {old} → {new}" for label, old, new in changes) or "nothing changed"
+    extra = f" ({' '.join(notes)})" if notes else ""
+    return f"{by}: {combatant.name}'s situation: {listed}{extra}"
