@@ -89,7 +89,8 @@ def fight_states(draw: st.DrawFn) -> tuple[Encounter, str, bool]:
         target.position.mount = nag.id
     alice.standing = draw(st.sampled_from(list(MoraleStanding)))
     allies = [c for c in encounter.combatants if c.side is target.side and c.id != target.id]
-    if allies and draw(st.booleans()):
+    side_by_side = draw(st.booleans())
+    if allies and side_by_side:
         target.position.beside = draw(st.sampled_from(allies)).id
     others = [c for c in encounter.combatants if c.id != alice.id]
     for _ in range(draw(st.integers(0, 6))):
@@ -277,7 +278,8 @@ def test_r25_a_lance_charge_from_a_heavy_warhorse_doubles_the_damage() -> None:
         NOW,
     )
     result = report.exchange.result
-    assert result is not None and result.damage is not None
+    assert result is not None
+    assert result.damage is not None
     assert (result.damage.weapon_damage, result.damage.doubled, result.damage.lethal) == (6, 6, 12)
     assert report.exchange.notes == [
         "Lance charge from Destrier, a heavy warhorse, with Knightly Combat: double damage (R25)",
@@ -319,10 +321,12 @@ def test_r25_scaling_forbids_two_handed_weapons_and_a_shield() -> None:
     alice.position.scaling = True
     alice.weapon = "longsword"
     asked = _odds(encounter, "Bandit 1", False)
-    assert isinstance(asked, str) and "no two-handed weapons while scaling" in asked
+    assert isinstance(asked, str)
+    assert "no two-handed weapons while scaling" in asked
     alice.weapon, alice.shield = "arming_sword", "buckler"
     asked = _odds(encounter, "Bandit 1", False)
-    assert isinstance(asked, str) and "attack or use a shield, not both" in asked
+    assert isinstance(asked, str)
+    assert "attack or use a shield, not both" in asked
 
 
 def test_r25_a_thrown_weapon_reaches_fifty_feet() -> None:
@@ -335,7 +339,8 @@ def test_r25_a_thrown_weapon_reaches_fifty_feet() -> None:
     ]
     encounter.engagement(alice, bandit).distance = Distance.FAR
     asked = _odds(encounter, "Bandit 1", False)
-    assert isinstance(asked, str) and "reach 50' at most" in asked
+    assert isinstance(asked, str)
+    assert "reach 50' at most" in asked
 
 
 def test_r14_cover_gives_free_dice_to_an_active_defense_against_missiles() -> None:
@@ -401,7 +406,8 @@ def test_situation_mount_costs_the_round_and_a_failed_quick_mount_leaves_the_rid
     done = positions.mount(encounter, ALICE, "alice", "Alice", "Destrier", None)
     alice = encounter.combatant("Alice")
     assert alice.position.mount == encounter.combatant("Destrier").id
-    assert alice.forfeit_round == 1 and "whole round" in done.result.notes[0]
+    assert alice.forfeit_round == 1
+    assert "whole round" in done.result.notes[0]
     with pytest.raises(RulesError, match="forfeited"):
         declare_attack(
             encounter,
@@ -415,7 +421,8 @@ def test_situation_mount_costs_the_round_and_a_failed_quick_mount_leaves_the_rid
         )
     bob = encounter.combatant("Bob")
     done = positions.mount(encounter, Actor(user_id=12), "bob", "Bob", "Nag", QuickCheck.FAILED)
-    assert bob.position.mount is None and bob.condition_named("prone") == "prone"
+    assert bob.position.mount is None
+    assert bob.condition_named("prone") == "prone"
     with pytest.raises(RulesError, match="already rides"):
         positions.mount(encounter, Actor(user_id=12), "bob", "Bob", "Destrier", None)
 
