@@ -35,7 +35,7 @@ NUMBERS_HELP = (
 )
 """How ``/odds`` is asked, said with every refusal of a question it cannot answer."""
 SITUATION_GIVEN = "your `situation:`"
-FIGHT_ONLY = ("who", "attack_type")
+FIGHT_ONLY = ("who", "attack_type", "unseen", "merciful")
 """Options that name someone in a fight: they need ``target:``."""
 NUMBERS_ONLY = ("bonus", "defense", "defense_dice", "defense_bonus", "missile")
 """Options the fight supplies itself when ``target:`` is given."""

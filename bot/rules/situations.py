@@ -319,7 +319,7 @@ def situations_of(facts: AttackFacts) -> list[Situation]:
         found.append(Situation.ATTACKER_SCALING)
     if target.scaling:
         found.append(Situation.TARGET_SCALING)
-    if attacker.unseen:
+    if attacker.unseen or facts.unseen_declared:
         found.append(Situation.UNSEEN_ATTACKER)
     if missile and facts.thrown and facts.distance is Distance.MIDDLE:
         found.append(Situation.THROWN_LONG_RANGE)

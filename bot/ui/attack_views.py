@@ -196,6 +196,8 @@ def damage_line(
         )
     if damage.joker_bonus:
         parts.append(f"+{damage.joker_bonus} Joker")
+    if damage.doubled:
+        parts.append(f"+{damage.doubled} lance charge (double, R25)")
     if damage.critical_faces:
         dynamic = " dynamic" if damage.dynamic else ""
         die = f"d{damage.critical_die}" if damage.critical_die else "crit"
