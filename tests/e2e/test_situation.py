@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from bot.encounter.document import Encounter
-from bot.rules.armor_class import Opening
 from bot.encounter.records import Blow, DefensePolicy
+from bot.rules.armor_class import Opening
 from bot.rules.engagement import Distance, Range
 from bot.rules.equipment import Size
 
