@@ -136,7 +136,8 @@ CASES: list[tuple[str, Edit, str, dict[str, Any], str]] = [
         KNIGHT,
         "Bandit 1",
         {},
-        "Knightly rider against a footman: Alice rides Heavy Warhorse with Knightly Combat, Bandit 1 is on foot",
+        "Knightly rider against a footman: Alice rides Heavy Warhorse with Knightly Combat, "
+        "Bandit 1 is on foot",
     ),
     (
         "knight against the man who struck his horse",
@@ -451,6 +452,24 @@ async def test_r25_a_riding_horse_is_proposed_a_morale_check_at_every_deal(
     pommel = await fight(world, start_bot, [], round_over)
     dealt = await pommel.slash("init deal", user=world.gm)
     assert (
-        "should check morale: Riding Horse: a riding horse checks morale every round of combat, or bolts (R25)."
-        in (dealt.content)
+        "should check morale: Riding Horse: a riding horse checks morale every round of combat, "
+        "or bolts (R25)." in dealt.content
     )
+
+
+async def test_the_gm_makes_a_combatant_a_mount_and_gives_knightly_combat(
+    world: World, start_bot: Any
+) -> None:
+    pommel = await fight(world, start_bot, [])
+    edited = await pommel.slash(
+        "combatant edit", user=world.gm, options={"who": "Bob", "steed": "warhorse", "knightly_combat": True}
+    )
+    assert "- Knightly Combat: no → **yes**" in edited.content
+    assert "- mount: none → **warhorse**" in edited.content
+    mounted = await pommel.slash(
+        "situation mount", user=world.player, options={"who": "Alice", "horse": "Bob"}
+    )
+    assert not mounted.ephemeral, mounted.content
+    assert (await fight_of(pommel, world)).combatant("Alice").position.mount == (
+        await fight_of(pommel, world)
+    ).combatant("Bob").id
