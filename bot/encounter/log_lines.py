@@ -78,7 +78,12 @@ def exchange_log_line(encounter: Encounter, exchange: Exchange, report: Exchange
         line += f"; HP {report.hp_before} → {defender.hp}"
     if result.shield_damage is not None:
         line += f"; {result.shield_damage.damage} to the shield, {defender.shield_hp} HP left"
-    return line
+    return line + situations_note(exchange.situations)
+
+
+def situations_note(situations: Sequence[str]) -> str:
+    """R25: the situations on an attack, with their sources, for its log line (nothing when none)."""
+    return f" [{'; '.join(situations)}]" if situations else ""
 
 
 def request_log_line(encounter: Encounter, exchange: Exchange) -> str:
@@ -86,7 +91,8 @@ def request_log_line(encounter: Encounter, exchange: Exchange) -> str:
     defender = encounter.combatant(exchange.defender)
     roll = exchange.attack
     rolled = f"{plain_roll(roll.roll)} = {roll.total}"
-    return f"{attacker.name} attacks {defender.name}: {rolled}; awaiting the defense"
+    waiting = f"awaiting the defense{situations_note(exchange.situations)}"
+    return f"{attacker.name} attacks {defender.name}: {rolled}; {waiting}"
 
 
 def plain_roll(roll: PoolRoll) -> str:
@@ -103,7 +109,7 @@ def ac_attack_log_line(encounter: Encounter, attack: AcAttack) -> str:
     damage = f", {attack.damage.lethal} damage" if attack.damage else ""
     return (
         f"{attacker.name} attacks {defender.name} against AC {attack.roll.armor_class}: "
-        f"{attack.roll.total}, {verdict}{damage}"
+        f"{attack.roll.total}, {verdict}{damage}{situations_note(attack.situations)}"
     )
 
 

@@ -20,7 +20,7 @@ from bot.rules.engagement import Distance, Range
 from bot.rules.equipment import Size
 
 from .fake_discord import World
-from .fights import dealt_fight, edit_fight, exchange_button, fight_of, tracker_message
+from .fights import channel_log, dealt_fight, edit_fight, exchange_button, fight_of, tracker_message
 from .harness import RunningBot
 
 CARDS = ("KS", "7D", "4C", "3C", "2C")
@@ -278,6 +278,9 @@ async def test_r25_each_situation_is_applied_from_the_fight_and_named_with_its_s
     assert reason in headline, headline
     exchange = (await fight_of(pommel, world)).exchanges[-1]
     assert reason in exchange.situations
+    logged = (await channel_log(pommel, world))[-1].text
+    assert logged.endswith("]")
+    assert reason in logged  # the log keeps the reasons, for the GM reading it later
 
 
 async def test_r25_an_incapacitated_target_is_hit_automatically_in_melee(

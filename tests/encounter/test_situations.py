@@ -186,6 +186,13 @@ def situations(encounter: Encounter, target: str, **declared: bool) -> list[str]
     return asked[0]
 
 
+def refusal(encounter: Encounter, target: str) -> str:
+    """Why /odds (and so /attack) refuses Alice's attack on ``target``."""
+    asked = _odds(encounter, target, False)
+    assert isinstance(asked, str), asked
+    return asked
+
+
 def test_r25_numbers_count_who_attacked_the_target_this_round() -> None:
     """Two or more attackers on a lone footman: Bob attacked Bandit 1 this round, so Alice has advantage;
     the deal forgets it."""
@@ -320,13 +327,9 @@ def test_r25_scaling_forbids_two_handed_weapons_and_a_shield() -> None:
     alice = encounter.combatant("Alice")
     alice.position.scaling = True
     alice.weapon = "longsword"
-    asked = _odds(encounter, "Bandit 1", False)
-    assert isinstance(asked, str)
-    assert "no two-handed weapons while scaling" in asked
+    assert "no two-handed weapons while scaling" in refusal(encounter, "Bandit 1")
     alice.weapon, alice.shield = "arming_sword", "buckler"
-    asked = _odds(encounter, "Bandit 1", False)
-    assert isinstance(asked, str)
-    assert "attack or use a shield, not both" in asked
+    assert "attack or use a shield, not both" in refusal(encounter, "Bandit 1")
 
 
 def test_r25_a_thrown_weapon_reaches_fifty_feet() -> None:
@@ -338,9 +341,7 @@ def test_r25_a_thrown_weapon_reaches_fifty_feet() -> None:
         "thrown attack at 25' or more: Alice and Bandit 1 are 25' to 50' apart"
     ]
     encounter.engagement(alice, bandit).distance = Distance.FAR
-    asked = _odds(encounter, "Bandit 1", False)
-    assert isinstance(asked, str)
-    assert "reach 50' at most" in asked
+    assert "reach 50' at most" in refusal(encounter, "Bandit 1")
 
 
 def test_r14_cover_gives_free_dice_to_an_active_defense_against_missiles() -> None:
