@@ -48,7 +48,7 @@ from ..rules.errors import IllegalAction, RulesError, shown
 from ..rules.initiative import RollKind
 from ..rules.morale import MoraleStanding
 from ..rules.pool import Spend
-from ..rules.situations import SituationResult, automatic_hit, lance_charge_doubles, out_of_reach
+from ..rules.situations import SituationResult, Steed, automatic_hit, lance_charge_doubles, out_of_reach
 from .document import Combatant, Encounter, Side
 from .done import Done
 from .errors import OtherFight, OutOfDate
@@ -259,7 +259,8 @@ def plan_attack(
     if owed is not None and owed.at is not None:
         at = owed.at
     state = attack_state(encounter, catalog, attacker, target, weapon, unseen_declared=declared.unseen)
-    _require_allowed(attacker, target, weapon, declared, state)
+    ridden = any(c.position.mount == attacker.id for c in encounter.combatants)
+    _require_allowed(attacker, target, weapon, declared, state, ridden=ridden)
     situations, labels = explained(state, attacker, target, declared.situation)
     notes: list[str] = []
     mount = state.mount
@@ -274,7 +275,7 @@ def plan_attack(
             f"Lance charge from {shown(mount.name)}, a heavy warhorse, with Knightly Combat: "
             "double damage (R25)"
         )
-    if declared.charge and mount is not None and mount.steed is not None and mount.steed.warhorse:
+    if mount is not None and tramples(declared, mount):
         notes.append(
             f"{shown(mount.name)} tramples on the charge: it may attack {shown(target.name)} with its "
             "hooves (R25)"
@@ -306,11 +307,28 @@ def plan_attack(
     return PlannedAttack(attack, situations, labels, state, notes)
 
 
+def tramples(declared: Declaration, mount: Combatant) -> bool:
+    """R25 mounted: a warhorse (heavy or not) tramples when its rider charges."""
+    return declared.charge and mount.steed is not None and mount.steed.warhorse
+
+
 def _require_allowed(
-    attacker: Combatant, target: Combatant, weapon: Weapon, declared: Declaration, state: AttackState
+    attacker: Combatant,
+    target: Combatant,
+    weapon: Weapon,
+    declared: Declaration,
+    state: AttackState,
+    *,
+    ridden: bool,
 ) -> None:
     """R25, R26: what the text forbids, refused before anything is spent: a thrown weapon past 50',
-    two-handed weapons or weapon and shield while scaling, two weapons on horseback, a charge on foot."""
+    two-handed weapons or weapon and shield while scaling, two weapons on horseback, a charge on foot,
+    a riding horse attacking with a rider on its back."""
+    if ridden and attacker.steed is Steed.RIDING:
+        raise IllegalAction(
+            f"{shown(attacker.name)} is a riding horse with a rider: it attacks only when attacked, unable "
+            "to flee, and riderless (R25)."
+        )
     if out_of_reach(state.facts):
         distance = state.facts.distance.label
         raise IllegalAction(
@@ -360,6 +378,9 @@ def declare_attack(
     check_attack(attacking, defending, attack)
     attacker.pool.spend(declared.dice, _SPEND[kind])
     record_blow(encounter, attacker, target, planned)
+    mount = planned.state.mount
+    if mount is not None and tramples(declared, mount) and may_take_attack_owed(mount):
+        owe(encounter, ReactionKind.TRAMPLE, mount, target, "tramples on the charge")
     if kind is not AttackKind.NORMAL:
         encounter.reactions = [
             r for r in encounter.reactions if not (r.by == attacker.id and r.against == target.id)
@@ -409,6 +430,7 @@ _SPEND = {
     AttackKind.NORMAL: Spend.ATTACK,
     AttackKind.COUNTERATTACK: Spend.COUNTERATTACK,
     AttackKind.OPPORTUNITY: Spend.OPPORTUNITY_ATTACK,
+    AttackKind.TRAMPLE: Spend.ATTACK,
 }
 
 

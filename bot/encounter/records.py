@@ -115,6 +115,8 @@ class Blow(BaseModel):
 class ReactionKind(StrEnum):
     COUNTERATTACK = "counterattack"
     OPPORTUNITY = "opportunity attack"
+    TRAMPLE = "trample"
+    """R25 mounted: a warhorse tramples the target of its rider's charge."""
 
 
 class Reaction(BaseModel):

@@ -65,6 +65,8 @@ class AttackKind(StrEnum):
     NORMAL = "attack"
     COUNTERATTACK = "counterattack"
     OPPORTUNITY = "opportunity attack"
+    TRAMPLE = "trample"
+    """R25 mounted: a warhorse's hooves when its rider charges."""
 
 
 class Attack(BaseModel):
@@ -91,10 +93,11 @@ class Attack(BaseModel):
 
 def weapon_bonus(weapon: Weapon, at: Range, kind: AttackKind = AttackKind.NORMAL) -> Modifier:
     """R11: Reach at Onset, Speed at Melee and Grapple, and always Speed for counterattacks and
-    opportunity attacks. A missile weapon's close-range bonus is its Reach."""
+    opportunity attacks. A missile weapon's close-range bonus is its Reach. A warhorse's trample
+    (R25) comes with its rider's charge, so it is weighed like its own attack."""
     if weapon.is_missile:
         return Modifier(label="Reach", value=weapon.reach)
-    if at is Range.ONSET and kind is AttackKind.NORMAL:
+    if at is Range.ONSET and kind in (AttackKind.NORMAL, AttackKind.TRAMPLE):
         return Modifier(label="Reach", value=weapon.reach)
     return Modifier(label="Speed", value=weapon.speed)
 

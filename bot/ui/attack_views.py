@@ -47,13 +47,22 @@ def reaction_custom_id(encounter: Encounter, reaction: Reaction, dice: int) -> s
     return f"pommel:react:{encounter.tag}:{reaction.by}:{reaction.against}:{dice}"
 
 
+REACTION_LABELS = {
+    ReactionKind.COUNTERATTACK: "Counterattack",
+    ReactionKind.OPPORTUNITY: "Opportunity attack",
+    ReactionKind.TRAMPLE: "Trample",
+}
+
+
 def reaction_buttons(encounter: Encounter, reaction: Reaction) -> list[Button]:
     """R12, R14: the attack owed, with 1..k of the striker's dice left (none when it has none)."""
     by = encounter.combatant(reaction.by)
-    label = "Counterattack" if reaction.kind is ReactionKind.COUNTERATTACK else "Opportunity attack"
+    label = REACTION_LABELS[reaction.kind]
     return [
         Button(
-            label=f"{label} {dice_count(n)}",
+            label=f"{by.name[:40]}: {label} {dice_count(n)}"
+            if reaction.kind is ReactionKind.TRAMPLE
+            else f"{label} {dice_count(n)}",
             emoji="↩️",
             style=discord.ButtonStyle.danger,
             custom_id=reaction_custom_id(encounter, reaction, n),
@@ -507,6 +516,10 @@ def follow_up_buttons(encounter: Encounter, exchange: Exchange) -> list[list[But
     owed = encounter.reaction(defender, attacker)
     if owed is not None:
         rows.append(reaction_buttons(encounter, owed))
+    mount = next((c for c in encounter.combatants if c.id == attacker.position.mount), None)
+    trample = encounter.reaction(mount, defender, ReactionKind.TRAMPLE) if mount is not None else None
+    if trample is not None:
+        rows.append(reaction_buttons(encounter, trample))
     return rows
 
 

@@ -331,9 +331,10 @@ async def test_r25_a_knights_lance_charge_from_a_heavy_warhorse_doubles_damage_a
     world: World, start_bot: Any
 ) -> None:
     """Advantage (Knightly rider against a footman): 15 and 3, the 15 counts; the lance's 1d10 shows 6,
-    doubled."""
+    doubled. The warhorse is owed a trample on the same target: its button attacks out of turn, with
+    advantage as the second attacker of a lone footman (14 and 4, hooves 1d8 showing 5)."""
     edit = together(KNIGHT, on("Alice", weapon="lance"))
-    pommel = await fight(world, start_bot, [15, 3, 6], edit)
+    pommel = await fight(world, start_bot, [15, 3, 6, 14, 4, 5], edit)
     await edit_fight(pommel, world, passive_npcs)
     result = await pommel.slash("attack", user=world.player, options={"target": "Bandit 1", "charge": True})
     lines = result.content.splitlines()
@@ -344,6 +345,16 @@ async def test_r25_a_knights_lance_charge_from_a_heavy_warhorse_doubles_damage_a
     assert "📌 Heavy Warhorse tramples on the charge: it may attack Bandit 1 with its hooves (R25)" in lines
     damage = next(line for line in lines if line.startswith("🩸"))
     assert damage.startswith("🩸 Damage: Lance, War [6] 6 +6 lance charge (double, R25) = 12")
+    assert result.message is not None
+    trample = exchange_button(result, "counter:1")
+    assert result.message.component(trample)["label"] == "Heavy Warhorse: Trample 1 die"
+    trampled = await pommel.click(result, trample, user=world.gm)
+    assert trampled.content.startswith("⚔️ **Heavy Warhorse** attacks **Bandit 1** (trample) — Hooves, bash")
+    assert (
+        "with advantage (2+ attackers against a lone footman: Alice, Heavy Warhorse on Bandit 1 this round)"
+        in trampled.content.splitlines()[0]
+    )
+    assert (await fight_of(pommel, world)).reactions == []
 
 
 async def test_r25_a_window_makes_the_target_at_least_ac_17_against_missiles(

@@ -446,3 +446,15 @@ def test_situation_distance_is_near_at_melee() -> None:
     encounter.engagement(alice, bandit).range = Range.MELEE
     with pytest.raises(RulesError, match="near each other"):
         positions.set_distance(encounter, ALICE, "alice", "Alice", "Bandit 1", Distance.FAR)
+
+
+def test_r25_a_ridden_riding_horse_does_not_attack_but_a_riderless_one_may() -> None:
+    encounter = skirmish()
+    nag = encounter.combatant("Nag")
+    encounter.combatant("Bob").position.mount = nag.id
+    encounter.initiative.turn_of = nag.holder
+    bandit = encounter.combatant("Bandit 1")
+    with pytest.raises(RulesError, match="riding horse with a rider"):
+        declare_attack(encounter, CATALOG, GM, nag, bandit, Declaration(dice=1), RandomDice.seeded(1), NOW)
+    encounter.combatant("Bob").position.mount = None
+    declare_attack(encounter, CATALOG, GM, nag, bandit, Declaration(dice=1), RandomDice.seeded(1), NOW)
