@@ -159,8 +159,17 @@ def set_position(
     if beside is not None and beside.position.beside is None:
         beside.position.beside = combatant.id  # side by side goes both ways
         changes.append((f"{beside.name} beside", "nobody", combatant.name))
+    notes: list[str] = []
+    if change.shield_wall:
+        notes.append("Forming or keeping a shield wall takes half of each one's move (R25).")
+    stood_up = change.prone is False and any(label == "prone" for label, _, _ in changes)
+    if stood_up and encounter.initiative.round:
+        notes.append(
+            "Getting up while carrying combat arms takes the whole round's actions; with empty hands an "
+            "active action; as a quick action, with an Acrobatics or Athletics check (R25)."
+        )
     return Done(
-        Repositioned(combatant, changes, []),
+        Repositioned(combatant, changes, notes),
         log=[position_log_line(by, combatant, changes)] if changes else [],
     )
 

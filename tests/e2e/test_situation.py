@@ -18,6 +18,7 @@ from bot.encounter.records import Blow, DefensePolicy
 from bot.rules.armor_class import Opening
 from bot.rules.engagement import Distance, Range
 from bot.rules.equipment import Size
+from bot.rules.morale import MoraleStanding
 
 from .fake_discord import World
 from .fights import channel_log, dealt_fight, edit_fight, exchange_button, fight_of, tracker_message
@@ -487,3 +488,21 @@ async def test_the_gm_makes_a_combatant_a_mount_and_gives_knightly_combat(
     assert (await fight_of(pommel, world)).combatant("Alice").position.mount == (
         await fight_of(pommel, world)
     ).combatant("Bob").id
+
+
+async def test_r21_merciful_names_the_surrender_of_a_frightened_target(world: World, start_bot: Any) -> None:
+    pommel = await fight(world, start_bot, [9, 12], on("Bandit 1", standing=MoraleStanding.FRIGHTENED))
+    asked = await pommel.slash("attack", user=world.player, options={"target": "Bandit 1", "merciful": True})
+    assert (
+        "📌 Bandit 1 is frightened and Alice shows mercy: it may surrender instead of fighting (R21); "
+        "the GM decides"
+    ) in asked.content.splitlines()
+    odds = await pommel.slash("odds", user=world.player, options={"target": "Bandit 1", "merciful": True})
+    assert "Bandit 1 is frightened and Alice shows mercy" in odds.content
+
+
+async def test_situation_set_standing_up_in_a_round_says_what_it_costs(world: World, start_bot: Any) -> None:
+    pommel = await fight(world, start_bot, [], prone("Alice"))
+    reply = await pommel.slash("situation set", user=world.player, options={"who": "Alice", "prone": False})
+    assert "- prone: yes → **no**" in reply.content
+    assert "Getting up while carrying combat arms takes the whole round's actions" in reply.content
