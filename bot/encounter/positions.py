@@ -146,6 +146,9 @@ def set_position(
             old.name if old is not None else "nobody",
             beside.name if beside is not None else "nobody",
         )
+        if old is not None and old is not beside and old.position.beside == combatant.id:
+            old.position.beside = None  # side by side goes both ways: the old partner stands alone
+            changes.append((f"{old.name} beside", combatant.name, "nobody"))
     for condition, asked in (("prone", change.prone), ("incapacitated", change.incapacitated)):
         if asked is None:
             continue

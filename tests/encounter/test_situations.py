@@ -400,6 +400,12 @@ def test_situation_set_changes_and_logs_and_refuses_a_shield_wall_without_a_shie
         encounter, GM, "gm", "Bandit 1", PositionChange(beside="Bandit 2", opening=OpeningChoice.WINDOW)
     )
     assert encounter.combatant("Bandit 2").position.beside == encounter.combatant("Bandit 1").id
+    done = positions.set_position(encounter, GM, "gm", "Bandit 1", PositionChange(beside="none"))
+    assert done.result.changes == [
+        ("beside", "Bandit 2", "nobody"),
+        ("Bandit 2 beside", "Bandit 1", "nobody"),
+    ]
+    assert encounter.combatant("Bandit 2").position.beside is None
 
 
 def test_situation_mount_costs_the_round_and_a_failed_quick_mount_leaves_the_rider_prone() -> None:
