@@ -464,3 +464,29 @@ def test_r25_a_ridden_riding_horse_does_not_attack_but_a_riderless_one_may() -> 
         declare_attack(encounter, CATALOG, GM, nag, bandit, Declaration(dice=1), RandomDice.seeded(1), NOW)
     encounter.combatant("Bob").position.mount = None
     declare_attack(encounter, CATALOG, GM, nag, bandit, Declaration(dice=1), RandomDice.seeded(1), NOW)
+
+
+NEW_COMBATANT_FIELDS = ("knightly_combat", "steed", "constructed", "position", "forfeit_round", "last_target")
+
+
+def test_a_fight_saved_before_situations_existed_still_loads_with_everyone_on_foot_in_the_open() -> None:
+    """The document gained fields with defaults (R25): one saved without them reads as before."""
+    encounter = skirmish()
+    encounter.engagement(encounter.combatant("Alice"), encounter.combatant("Bandit 1"))
+    old = encounter.model_dump(mode="json")
+    del old["blows"]
+    for combatant in old["combatants"]:
+        for field in NEW_COMBATANT_FIELDS:
+            del combatant[field]
+    for engagement in old["engagements"].values():
+        del engagement["distance"]
+    loaded = Encounter.model_validate(old)
+    alice = loaded.combatant("Alice")
+    assert (alice.position.mount, alice.position.cover, alice.knightly_combat, alice.steed) == (
+        None,
+        0,
+        False,
+        None,
+    )
+    assert loaded.blows == []
+    assert situations(loaded, "Bandit 1") == []
