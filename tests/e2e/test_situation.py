@@ -506,3 +506,16 @@ async def test_situation_set_standing_up_in_a_round_says_what_it_costs(world: Wo
     reply = await pommel.slash("situation set", user=world.player, options={"who": "Alice", "prone": False})
     assert "- prone: yes → **no**" in reply.content
     assert "Getting up while carrying combat arms takes the whole round's actions" in reply.content
+
+
+@pytest.mark.parametrize("nature", ["construct", "huge"])
+async def test_r25_numbers_give_no_advantage_against_a_construct_or_a_huge_monster(
+    world: World, start_bot: Any, nature: str
+) -> None:
+    fields: dict[str, Any] = {"constructed": True} if nature == "construct" else {"size": Size.VERY_LARGE}
+    pommel = await fight(
+        world, start_bot, [9], together(on("Bandit 1", **fields), attacked("Bandit 1", "Bob"))
+    )
+    asked = await pommel.slash("attack", user=world.player, options={"target": "Bandit 1"})
+    headline = asked.content.splitlines()[0]
+    assert headline == "⚔️ **Alice** attacks **Bandit 1** — Sword, Arming, pierce, 1 die at Onset", headline
