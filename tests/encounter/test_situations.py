@@ -22,6 +22,7 @@ from bot.encounter.odds import encounter_odds
 from bot.encounter.permissions import Actor
 from bot.encounter.positions import OpeningChoice, PositionChange, QuickCheck
 from bot.encounter.records import Blow, DefensePolicy
+from bot.encounter.results import ExchangeReport
 from bot.rules.armor_class import Opening
 from bot.rules.dice import Advantage, RandomDice, ScriptedDice
 from bot.rules.engagement import Distance, Range
@@ -186,6 +187,14 @@ def situations(encounter: Encounter, target: str, **declared: bool) -> list[str]
     return asked[0]
 
 
+def alice_attacks(
+    encounter: Encounter, declared: Declaration, dice: ScriptedDice | RandomDice
+) -> ExchangeReport:
+    """Alice's /attack on Bandit 1, on the document."""
+    alice, bandit = encounter.combatant("Alice"), encounter.combatant("Bandit 1")
+    return declare_attack(encounter, CATALOG, ALICE, alice, bandit, declared, dice, NOW)
+
+
 def refusal(encounter: Encounter, target: str) -> str:
     """Why /odds (and so /attack) refuses Alice's attack on ``target``."""
     asked = _odds(encounter, target, False)
@@ -213,7 +222,7 @@ def test_r25_numbers_count_who_attacked_the_target_this_round() -> None:
 def test_r25_an_attack_is_remembered_for_the_numbers_and_as_the_last_target() -> None:
     encounter = skirmish()
     alice, bandit = encounter.combatant("Alice"), encounter.combatant("Bandit 1")
-    declare_attack(encounter, CATALOG, ALICE, alice, bandit, Declaration(dice=1), RandomDice.seeded(3), NOW)
+    alice_attacks(encounter, Declaration(dice=1), RandomDice.seeded(3))
     assert [(b.by, b.against) for b in encounter.blows] == [(alice.id, bandit.id)]
     assert alice.last_target == bandit.id
 
@@ -269,21 +278,12 @@ def test_r25_the_long_spear_answers_the_rider_and_the_knight() -> None:
 
 def test_r25_a_lance_charge_from_a_heavy_warhorse_doubles_the_damage() -> None:
     encounter = skirmish()
-    alice, bandit = encounter.combatant("Alice"), encounter.combatant("Bandit 1")
+    alice = encounter.combatant("Alice")
     alice.weapon, alice.knightly_combat = "lance", True
     alice.position.mount = encounter.combatant("Destrier").id
     # 15 + 2 Prowess + 8 Reach, Knightly against a footman (advantage: one more die, the 3 drops); lance
     # 1d10 shows 6, doubled to 12; the gambeson's 3 DR is all taken by the lance's Armor Piercing 3.
-    report = declare_attack(
-        encounter,
-        CATALOG,
-        ALICE,
-        alice,
-        bandit,
-        Declaration(dice=1, charge=True),
-        ScriptedDice([15, 3, 6]),
-        NOW,
-    )
+    report = alice_attacks(encounter, Declaration(dice=1, charge=True), ScriptedDice([15, 3, 6]))
     result = report.exchange.result
     assert result is not None
     assert result.damage is not None
@@ -296,30 +296,12 @@ def test_r25_a_lance_charge_from_a_heavy_warhorse_doubles_the_damage() -> None:
 
 def test_r25_a_charge_needs_a_horse_and_two_weapons_are_not_for_horseback() -> None:
     encounter = skirmish()
-    alice, bandit = encounter.combatant("Alice"), encounter.combatant("Bandit 1")
+    alice = encounter.combatant("Alice")
     with pytest.raises(RulesError, match="mounted charge"):
-        declare_attack(
-            encounter,
-            CATALOG,
-            ALICE,
-            alice,
-            bandit,
-            Declaration(dice=1, charge=True),
-            RandomDice.seeded(1),
-            NOW,
-        )
+        alice_attacks(encounter, Declaration(dice=1, charge=True), RandomDice.seeded(1))
     alice.position.mount = encounter.combatant("Destrier").id
     with pytest.raises(RulesError, match="horseback"):
-        declare_attack(
-            encounter,
-            CATALOG,
-            ALICE,
-            alice,
-            bandit,
-            Declaration(dice=1, two_weapons=True),
-            RandomDice.seeded(1),
-            NOW,
-        )
+        alice_attacks(encounter, Declaration(dice=1, two_weapons=True), RandomDice.seeded(1))
 
 
 def test_r25_scaling_forbids_two_handed_weapons_and_a_shield() -> None:
@@ -416,16 +398,7 @@ def test_situation_mount_costs_the_round_and_a_failed_quick_mount_leaves_the_rid
     assert alice.forfeit_round == 1
     assert "whole round" in done.result.notes[0]
     with pytest.raises(RulesError, match="forfeited"):
-        declare_attack(
-            encounter,
-            CATALOG,
-            ALICE,
-            alice,
-            encounter.combatant("Bandit 1"),
-            Declaration(dice=1),
-            RandomDice.seeded(1),
-            NOW,
-        )
+        alice_attacks(encounter, Declaration(dice=1), RandomDice.seeded(1))
     bob = encounter.combatant("Bob")
     done = positions.mount(encounter, Actor(user_id=12), "bob", "Bob", "Nag", QuickCheck.FAILED)
     assert bob.position.mount is None
