@@ -68,6 +68,8 @@ class Character(BaseModel):
     shield: CatalogKey | None = None
     off_hand: CatalogKey | None = None
     """A second weapon for fighting with two (R26)."""
+    knightly_combat: bool = False
+    """Proficient in Knightly Combat (all knights and Templars are): R25 mounted combat."""
 
     @property
     def key(self) -> str:

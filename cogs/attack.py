@@ -108,6 +108,9 @@ class Attack(commands.Cog):
         helpless="The target is unaware or helpless: defense 2 in melee, 8 against missiles (R13)",
         against_ac="Roll a plain d20 against the target's Armor Class (R24)",
         hand="Strike with the main weapon (default), the off-hand one, or unarmed (at Grapple, R12)",
+        unseen="The GM rules the target cannot see the attacker (stealth or magic): advantage (R25)",
+        merciful="The attacker's side is known to show mercy: a frightened target may surrender (R21)",
+        charge="A mounted charge: a lance from a heavy warhorse doubles damage, a warhorse tramples (R25)",
     )
     @app_commands.guild_only()
     async def attack(
@@ -127,6 +130,9 @@ class Attack(commands.Cog):
         helpless: bool = False,
         against_ac: bool = False,
         hand: HandChoice | None = None,
+        unseen: bool = False,
+        merciful: bool = False,
+        charge: bool = False,
     ) -> None:
         declared = Declaration(
             dice=dice,
@@ -140,6 +146,9 @@ class Attack(commands.Cog):
             bonus=bonus,
             helpless=helpless,
             hand=Hand(hand) if hand else Hand.MAIN,
+            unseen=unseen,
+            merciful=merciful,
+            charge=charge,
         )
         if against_ac:
             await self.attack_against_ac(interaction, target, who, declared)

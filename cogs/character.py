@@ -90,6 +90,7 @@ class CharacterCommands(
         armor="Armor worn (default: none)",
         shield="Shield carried, if any",
         off_hand="A second weapon for two-weapon fighting (R26), if any",
+        knightly_combat="Proficient in Knightly Combat (knights, Templars): mounted combat (R25)",
         **_DESCRIBE_STATS,
     )
     @app_commands.autocomplete(
@@ -113,6 +114,7 @@ class CharacterCommands(
         int_score: Score | None = None,
         wis_score: Score | None = None,
         cha_score: Score | None = None,
+        knightly_combat: bool = False,
     ) -> None:
         guild_id, user_id = _guild(interaction), interaction.user.id
         character = _checked(
@@ -133,6 +135,7 @@ class CharacterCommands(
                 "int_score": int_score,
                 "wis_score": wis_score,
                 "cha_score": cha_score,
+                "knightly_combat": knightly_combat,
             },
         )
         # The store checks that the name is free in the same transaction (CharacterTaken otherwise).
@@ -154,6 +157,7 @@ class CharacterCommands(
         armor="Armor worn ('none' for no armor)",
         shield="Shield carried ('none' to put it away)",
         off_hand="Second weapon, R26 ('none' to put it away)",
+        knightly_combat="Proficient in Knightly Combat (knights, Templars): mounted combat (R25)",
         **_DESCRIBE_STATS,
     )
     @app_commands.autocomplete(
@@ -182,6 +186,7 @@ class CharacterCommands(
         int_score: Score | None = None,
         wis_score: Score | None = None,
         cha_score: Score | None = None,
+        knightly_combat: bool | None = None,
     ) -> None:
         guild_id, user_id = _guild(interaction), interaction.user.id
         given: dict[str, Any] = {
@@ -202,6 +207,7 @@ class CharacterCommands(
                 "int_score": int_score,
                 "wis_score": wis_score,
                 "cha_score": cha_score,
+                "knightly_combat": knightly_combat,
             }.items()
             if value is not None
         }

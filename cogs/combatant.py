@@ -31,12 +31,16 @@ from bot.interactions import (
     shield_or_nothing_choices,
     weapon_choices,
 )
+from bot.rules.equipment import Size
 from bot.rules.errors import RulesError
 from bot.rules.spirits import MAX_SCORE
 from bot.ui.buttons import view_of
 from bot.ui.combatant_choices import condition_choices
 from bot.ui.encounter_views import condition_reply, edit_reply, hp_announcement, hp_reply
 from bot.ui.morale_views import proposal_button
+
+SteedChoice = Literal["heavy warhorse", "warhorse", "riding horse", "none"]
+SizeChoice = Literal["T", "S", "M", "L", "VL"]
 
 
 class HpChangeTransformer(app_commands.Transformer):
@@ -162,6 +166,10 @@ class CombatantCog(
         off_hand=f"Second weapon, R26 ('{NOTHING}' to put it away)",
         repair="Mend the armor and shield: back to their full HP (R17)",
         leader="Make it its group's leader (R22, R23): the NPC group's, or the party's for a PC",
+        knightly_combat="Proficient in Knightly Combat: mounted combat (R25)",
+        steed="Make it a mount, of this kind, or 'none' (R25 mounted combat)",
+        construct="A construct: numbers never give advantage against it (R25)",
+        size="Its size: L is a large monster (horse, ogre), VL a huge one (dragon) for the numbers (R25)",
     )
     @app_commands.rename(intelligence="int")
     @app_commands.autocomplete(
@@ -191,6 +199,10 @@ class CombatantCog(
         off_hand: CatalogKey | None = None,
         repair: bool | None = None,
         leader: bool | None = None,
+        knightly_combat: bool | None = None,
+        steed: SteedChoice | None = None,
+        construct: bool | None = None,
+        size: SizeChoice | None = None,
     ) -> None:
         edit = CombatantEdit(
             name=name,
@@ -210,6 +222,10 @@ class CombatantCog(
             off_hand=off_hand,
             repair=bool(repair),
             leader=leader,
+            knightly_combat=knightly_combat,
+            steed=steed,
+            constructed=construct,
+            size=Size(size) if size else None,
         )
         actor = actor_of(interaction)
         by = interaction.user.display_name

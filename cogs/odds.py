@@ -43,6 +43,8 @@ class Odds(commands.Cog):
         void="The defender defends actively without weapon or shield DB: no Bind (R14 step 6)",
         missile="Without a target: a missile attack (a tie is a near miss, not a Bind)",
         public="Show the odds to the whole channel (default: only you)",
+        unseen="In a fight: the GM rules the target cannot see the attacker: advantage (R25)",
+        merciful="In a fight: the attacker's side shows mercy (a frightened target may surrender, R21)",
     )
     async def odds(
         self,
@@ -59,6 +61,8 @@ class Odds(commands.Cog):
         void: bool = False,
         missile: bool | None = None,
         public: bool = False,
+        unseen: bool = False,
+        merciful: bool = False,
     ) -> None:
         given = {
             "who": who,
@@ -68,6 +72,8 @@ class Odds(commands.Cog):
             "defense_dice": defense_dice,
             "defense_bonus": defense_bonus,
             "missile": missile,
+            "unseen": unseen or None,
+            "merciful": merciful or None,
         }
         require_options_fit(given, target=target is not None)
         encounter = await channel_encounter(interaction)
@@ -82,6 +88,8 @@ class Odds(commands.Cog):
                 attack_type=AttackType(attack_type) if attack_type else None,
                 extra=advantage_of(situation),
                 void=void,
+                unseen=unseen,
+                merciful=merciful,
             )
             reply = encounter_reply(asked)
         else:

@@ -20,6 +20,7 @@ Nothing here knows Discord; ``step`` numbers let buttons drawn for an earlier mo
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Literal
@@ -27,7 +28,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from ..catalog import Catalog
-from ..rules.armor_class import attack_against_ac, defender_armor_class
+from ..rules.armor_class import armor_class_behind, attack_against_ac, defender_armor_class
 from ..rules.combat import (
     Attack,
     AttackKind,
@@ -44,24 +45,28 @@ from ..rules.combat import (
 )
 from ..rules.dice import Advantage, DiceSource, sum_of
 from ..rules.engagement import Range
-from ..rules.equipment import AttackType
+from ..rules.equipment import AttackType, Weapon
 from ..rules.errors import IllegalAction, RulesError, shown
 from ..rules.initiative import RollKind
+from ..rules.morale import MoraleStanding
 from ..rules.pool import Spend
 from ..rules.saves import knockout_save
-from ..rules.situations import SituationResult, situational_advantage
+from ..rules.situations import SituationResult, Steed, automatic_hit, lance_charge_doubles, out_of_reach
 from .document import KNOCKED_OUT, MAX_CONDITIONS, Combatant, Encounter, Side
 from .done import Done
 from .errors import OtherFight, OutOfDate
 from .fighters import (
+    AttackState,
     Hand,
+    attack_state,
+    explained,
     fighter,
+    helpless_word,
     joker_bonus,
     may_defend_actively,
     may_take_attack_owed,
-    own_situations,
+    require_actions_left,
     shield_usable,
-    target_situations,
     undefended_because,
     wielded,
 )
@@ -70,6 +75,7 @@ from .morale import group_snapshot, propose_checks
 from .permissions import Actor, acting_combatant, require_control
 from .records import (
     Applied,
+    Blow,
     DefensePolicy,
     Exchange,
     ExchangeStatus,
@@ -103,6 +109,12 @@ class Declaration(BaseModel):
     bonus: int = 0
     helpless: bool = False
     """The target is unaware or helpless: it defends with 2 against melee, 8 against missiles (R13)."""
+    unseen: bool = False
+    """R25: the GM declares the target cannot see the attacker (stealth or magic): advantage."""
+    merciful: bool = False
+    """R21: the attacker's side is known to show mercy (a frightened target may surrender)."""
+    charge: bool = False
+    """R25 mounted: a charge (a lance from a heavy warhorse doubles damage; a warhorse tramples)."""
     hand: Hand = Hand.MAIN
     """What the attack is made with: the main weapon, the off-hand one, or bare hands (R12, R26)."""
 
@@ -147,6 +159,7 @@ def attack_kind(encounter: Encounter, attacker: Combatant, target: Combatant) ->
     """R1, R12, R14: an attack is made on one's own turn, or as a counterattack or opportunity attack
     the rules gave against this target."""
     if encounter.initiative.turn_of == attacker.holder and encounter.initiative.round > 0:
+        require_actions_left(encounter, attacker, "attack")
         return AttackKind.NORMAL
     reaction = encounter.reaction(attacker, target)
     if reaction is not None:
@@ -211,21 +224,36 @@ def _require_able(attacker: Combatant, target: Combatant) -> None:
     attacker.require_able("attack")
 
 
+@dataclass(frozen=True, slots=True)
+class PlannedAttack:
+    """The attack as it would be made now (:func:`plan_attack`): what the rules core rolls, the net
+    situation and each situation named with its source (R25), and notes for the message."""
+
+    attack: Attack
+    situations: SituationResult
+    labels: list[str]
+    state: AttackState
+    notes: list[str]
+
+
 def plan_attack(
     encounter: Encounter,
+    catalog: Catalog,
     attacking: Fighter,
     attacker: Combatant,
     target: Combatant,
     declared: Declaration,
     kind: AttackKind,
-) -> tuple[Attack, SituationResult]:
+) -> PlannedAttack:
     """The attack ``attacker`` would make on ``target`` now, and the situations on it; reading the
     fight changes nothing (``/attack`` and ``/odds`` both start here).
 
     R12: the range the attack happens at (the second attack of a round closes to Melee unless every
     attack of it used 2+ dice; missiles keep the range; a grappled target's opportunity attack is made
-    at the range before the Grapple). R25: the situations the fight knows, with the declared one. R3:
-    the Joker bonus of the attacker's turn.
+    at the range before the Grapple). R25: every situation the fight knows
+    (:func:`~bot.encounter.fighters.attack_state`), with the declared ones; the automatic hit on a
+    helpless target in melee; the lance charge; what scaling and horseback forbid. R3: the Joker bonus
+    of the attacker's turn.
     """
     weapon = attacking.weapon
     engagement = encounter.engagement_now(attacker, target)
@@ -233,10 +261,36 @@ def plan_attack(
     owed = encounter.reaction(attacker, target) if kind is not AttackKind.NORMAL else None
     if owed is not None and owed.at is not None:
         at = owed.at
-    situations = situational_advantage(
-        own_situations(encounter, attacker) + target_situations(target, missile=weapon.is_missile),
-        declared.situation,
+    state = attack_state(encounter, catalog, attacker, target, weapon, unseen_declared=declared.unseen)
+    ridden = any(c.position.mount == attacker.id for c in encounter.combatants)
+    _require_allowed(attacker, target, weapon, declared, state, ridden=ridden)
+    situations, labels = explained(state, attacker, target, declared.situation)
+    notes: list[str] = []
+    mount = state.mount
+    doubled = lance_charge_doubles(
+        knightly=attacker.knightly_combat,
+        lance=weapon.lance,
+        steed=mount.steed if mount is not None else None,
+        charging=declared.charge,
     )
+    if doubled and mount is not None:
+        notes.append(
+            f"Lance charge from {shown(mount.name)}, a heavy warhorse, with Knightly Combat: "
+            "double damage (R25)"
+        )
+    if mount is not None and tramples(declared, mount):
+        notes.append(
+            f"{shown(mount.name)} tramples on the charge: it may attack {shown(target.name)} with its "
+            "hooves (R25)"
+        )
+    automatic = automatic_hit(state.facts)
+    if automatic:
+        notes.append(f"{shown(target.name)} is {helpless_word(target)}: hit automatically in melee (R25)")
+    if declared.merciful and target.standing is MoraleStanding.FRIGHTENED:
+        notes.append(
+            f"{shown(target.name)} is frightened and {shown(attacker.name)} shows mercy: it may surrender "
+            "instead of fighting (R21); the GM decides"
+        )
     attack = Attack(
         attack_type=declared.attack_type or default_attack_type(weapon.types, weapon.primary),
         dice=declared.dice,
@@ -250,8 +304,57 @@ def plan_attack(
         holy_blessed=declared.holy_blessed,
         joker_bonus=joker_bonus(encounter, attacker, RollKind.ATTACK),
         situational=declared.bonus,
+        automatic=automatic,
+        double_damage=doubled,
     )
-    return attack, situations
+    return PlannedAttack(attack, situations, labels, state, notes)
+
+
+def tramples(declared: Declaration, mount: Combatant) -> bool:
+    """R25 mounted: a warhorse (heavy or not) tramples when its rider charges."""
+    return declared.charge and mount.steed is not None and mount.steed.warhorse
+
+
+def _require_allowed(
+    attacker: Combatant,
+    target: Combatant,
+    weapon: Weapon,
+    declared: Declaration,
+    state: AttackState,
+    *,
+    ridden: bool,
+) -> None:
+    """R25, R26: what the text forbids, refused before anything is spent: a thrown weapon past 50',
+    two-handed weapons or weapon and shield while scaling, two weapons on horseback, a charge on foot,
+    a riding horse attacking with a rider on its back."""
+    if ridden and attacker.steed is Steed.RIDING:
+        raise IllegalAction(
+            f"{shown(attacker.name)} is a riding horse with a rider: it attacks only when attacked, unable "
+            "to flee, and riderless (R25)."
+        )
+    if out_of_reach(state.facts):
+        distance = state.facts.distance.label
+        raise IllegalAction(
+            f"{weapon.name} is thrown, and {shown(target.name)} is {distance} away: thrown weapons reach "
+            "50' at most (R25). Close in first, or set the distance with `/situation distance`."
+        )
+    if attacker.position.scaling and weapon.two_handed:
+        raise IllegalAction(
+            f"{shown(attacker.name)} is scaling and cannot wield {weapon.name}: no two-handed weapons "
+            "while scaling (R25)."
+        )
+    if attacker.position.scaling and attacker.shield is not None:
+        raise IllegalAction(
+            f"{shown(attacker.name)} is scaling with a shield: a climber may attack or use a shield, "
+            "not both (R25). Put the shield away (`/combatant edit shield:none`) to attack."
+        )
+    if declared.two_weapons and state.mount is not None:
+        raise IllegalAction("Two-weapon fighting cannot be used on horseback (R26).")
+    if declared.charge and state.mount is None:
+        raise IllegalAction(
+            f"`charge:` is a mounted charge, and {shown(attacker.name)} is on foot "
+            "(mount with `/situation mount`)."
+        )
 
 
 def declare_attack(
@@ -273,9 +376,14 @@ def declare_attack(
     kind = attack_kind(encounter, attacker, target)
     weapon = _weapon_for(attacker, declared)
     attacking, defending = fighter(attacker, catalog, weapon=weapon), fighter(target, catalog)
-    attack, situations = plan_attack(encounter, attacking, attacker, target, declared, kind)
+    planned = plan_attack(encounter, catalog, attacking, attacker, target, declared, kind)
+    attack = planned.attack
     check_attack(attacking, defending, attack)
     attacker.pool.spend(declared.dice, _SPEND[kind])
+    record_blow(encounter, attacker, target, planned)
+    mount = planned.state.mount
+    if mount is not None and tramples(declared, mount) and may_take_attack_owed(mount):
+        owe(encounter, ReactionKind.TRAMPLE, mount, target, "tramples on the charge")
     if kind is not AttackKind.NORMAL:
         encounter.reactions = [
             r for r in encounter.reactions if not (r.by == attacker.id and r.against == target.id)
@@ -291,7 +399,9 @@ def declare_attack(
         weapon=weapon,
         round=encounter.initiative.round,
         asked_at=now,
-        situations=[situation.label for situation in situations.situations],
+        situations=planned.labels,
+        notes=planned.notes,
+        allies_in_melee=[c.name for c in planned.state.allies_in_melee] if rolled.missile else [],
     )
     encounter.next_exchange += 1
     encounter.exchanges.append(exchange)
@@ -306,10 +416,24 @@ def declare_attack(
     return awaiting(exchange, target, defending)
 
 
+def record_blow(encounter: Encounter, attacker: Combatant, target: Combatant, planned: PlannedAttack) -> None:
+    """R25: remember the attack for this round's numbers, and as the attacker's last target."""
+    encounter.blows.append(
+        Blow(
+            by=attacker.id,
+            against=target.id,
+            mounted=planned.state.mount is not None,
+            long_spear_or_bill=planned.state.facts.attacker.long_spear_or_bill,
+        )
+    )
+    attacker.last_target = target.id
+
+
 _SPEND = {
     AttackKind.NORMAL: Spend.ATTACK,
     AttackKind.COUNTERATTACK: Spend.COUNTERATTACK,
     AttackKind.OPPORTUNITY: Spend.OPPORTUNITY_ATTACK,
+    AttackKind.TRAMPLE: Spend.ATTACK,
 }
 
 
@@ -403,9 +527,16 @@ def _resolve(
     attacking, defending = fighter(attacker, catalog, weapon=exchange.weapon), fighter(defender, catalog)
     if choice.mode == "active":
         defense = roll_active_defense(
-            defending, exchange.attack, dice, committed=choice.dice, shield=choice.shield, void=choice.void
+            defending,
+            exchange.attack,
+            dice,
+            committed=choice.dice,
+            shield=choice.shield,
+            void=choice.void,
+            cover_quarters=defender.position.cover,
         )
         defender.pool.spend(choice.dice, Spend.ACTIVE_DEFENSE)
+        exchange.cover_dice = defender.position.cover if exchange.attack.missile else 0
     else:
         defense = passive_defense(defending, missile=exchange.attack.missile, undefended=exchange.undefended)
     before = group_snapshot(encounter, defender.group) if defender.group else None
@@ -630,6 +761,7 @@ def desperate_defense(
         dice,
         dice_left=left,
         defender_has_initiative=had_initiative,
+        cover_quarters=defender.position.cover,
         options=encounter.options,
     )
     if outcome.swap_initiative and defender.holder != attacker.holder:
@@ -754,9 +886,11 @@ def attack_armor_class(
     wielding = _weapon_for(attacker, declared)
     attacking, defending = fighter(attacker, catalog, weapon=wielding), fighter(target, catalog)
     weapon = attacking.weapon
-    attack, situations = plan_attack(encounter, attacking, attacker, target, declared, kind)
+    planned = plan_attack(encounter, catalog, attacking, attacker, target, declared, kind)
+    attack, situations = planned.attack, planned.situations
     check_attack(attacking, defending, attack)
     attacker.pool.spend(1, _SPEND[kind])
+    record_blow(encounter, attacker, target, planned)
     encounter.engagement(attacker, target).record_attack(1, missile=weapon.is_missile)
     ac = defender_armor_class(
         defending.armor,
@@ -764,6 +898,8 @@ def attack_armor_class(
         shield=defending.shield is not None,
         monster_modifier=target.ac_modifier if target.side is Side.NPC else None,
     )
+    if weapon.is_missile:
+        ac = armor_class_behind(ac, target.position.opening)
     parts = attack_bonus(attacking, defending, attack.model_copy(update={"joker_bonus": 0}))
     roll = attack_against_ac(
         dice,
@@ -772,6 +908,7 @@ def attack_armor_class(
         situations.advantage,
         attack.joker_bonus,
         natural_results=encounter.options.ac_natural_results,
+        automatic=attack.automatic,
     )
     hp_before = target.hp
     damage = None
@@ -790,6 +927,9 @@ def attack_armor_class(
         roll=roll,
         damage=damage,
         hp_before=hp_before,
+        situations=planned.labels,
+        notes=planned.notes,
+        allies_in_melee=[c.name for c in planned.state.allies_in_melee] if weapon.is_missile else [],
     )
 
 

@@ -16,6 +16,7 @@ from typing import Annotated
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StringConstraints
 
 from ..characters import MAX_NAME_LENGTH, Character, name_key
+from ..rules.armor_class import Opening
 from ..rules.dice import DiceSource
 from ..rules.engagement import Engagement, pair_key
 from ..rules.equipment import Armor, MonsterTemplate, Size
@@ -24,9 +25,10 @@ from ..rules.initiative import DealResult, InitiativeState
 from ..rules.morale import MoraleStanding
 from ..rules.options import DEFAULT_OPTIONS, RuleOptions
 from ..rules.pool import MartialPool, pool_size
+from ..rules.situations import Steed
 from ..rules.spirits import MAX_SCORE, SpiritEffect, SpiritTarget, banishment
 from ..rules.turns import Advance, ClaimPause, TurnFlow, act, begin_round, deal, drop_holder, hold, next_turn
-from .records import DefensePolicy, Exchange, MoraleProposal, Reaction, ReactionKind
+from .records import Blow, DefensePolicy, Exchange, MoraleProposal, Reaction, ReactionKind
 
 MAX_COMBATANTS = 60
 """More than a table can follow; also keeps the tracker within Discord's message limits."""
@@ -58,6 +60,31 @@ class Lasting(BaseModel):
     """It runs out when its holder's next turn ends."""
     skip_turn_end: bool = False
     """Put on during its holder's own turn: that turn is not the next one, so its end is skipped."""
+
+
+class Position(BaseModel):
+    """R25: where a combatant stands in the fight, as the situations of the text read it; set with
+    ``/situation`` and shown in the tracker. Prone and incapacitated are conditions."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    mount: str | None = None
+    """The id of the combatant it rides (a combatant with a :class:`Steed`)."""
+    shield_wall: bool = False
+    scaling: bool = False
+    """Scaling a wall, fence, rampart or stockade."""
+    unseen: bool = False
+    """Hidden from its foes by stealth or magic."""
+    cover: int = Field(default=0, ge=0, le=4)
+    """Cover against missiles, in quarters (25% each)."""
+    opening: Opening | None = None
+    """In a roofed area behind a window (at least AC 17), or behind an arrow slit (at least AC 21)."""
+    beside: str | None = None
+    """The id of the ally it stands side by side or back to back with."""
+
+    @property
+    def in_cover(self) -> bool:
+        return self.cover > 0 or self.opening is not None
 
 
 class Side(StrEnum):
@@ -127,6 +154,20 @@ class Combatant(BaseModel):
     """R21: Steady, Routed or Frightened."""
     moves: int = Field(default=0, ge=0)
     """R19: moves made this round."""
+    knightly_combat: bool = False
+    """R25 mounted: proficient in Knightly Combat (all knights and Templars are)."""
+    steed: Steed | None = None
+    """R25 mounted: it is a mount, and what kind."""
+    constructed: bool = False
+    """A construct: numbers never give advantage against it (R25)."""
+    position: Position = Field(default_factory=Position)
+    """R25: mounted, shield wall, scaling, unseen, cover, beside an ally."""
+    forfeit_round: int = 0
+    """R25: the round whose actions it forfeited (mounting, a failed quick mount or dismount): no move
+    and no attack on its own turn in it."""
+    last_target: str | None = None
+    """The id of whom its last attack was on (R25: a Knightly rider against the man who struck his
+    horse)."""
 
     @property
     def is_down(self) -> bool:
@@ -278,6 +319,8 @@ class Encounter(BaseModel):
     next_exchange: int = 1
     reactions: list[Reaction] = Field(default_factory=list)
     """Counterattacks and opportunity attacks owed this round (R12, R14)."""
+    blows: list[Blow] = Field(default_factory=list)
+    """Who attacked whom this round (R25 numbers); cleared at every deal."""
     morale_proposals: list[MoraleProposal] = Field(default_factory=list)
     """R22: morale checks the bot proposed and the GM has not rolled or dismissed yet."""
     next_proposal: int = 1
@@ -395,6 +438,7 @@ class Encounter(BaseModel):
             off_hand=character.off_hand,
             armor=character.armor,
             shield=character.shield,
+            knightly_combat=character.knightly_combat,
             pool=MartialPool.full(pool_size(character.prowess, armor)),
         )
         self.combatants.append(combatant)
@@ -467,6 +511,9 @@ class Encounter(BaseModel):
                 spirit=template.spirit,
                 demon=template.demon,
                 hit_dice=template.hit_dice,
+                knightly_combat=template.knightly_combat,
+                steed=Steed(template.steed) if template.steed else None,
+                constructed=template.constructed,
                 pool=MartialPool.full(pool_size(prowess, armor)),
             )
             for index, npc_name in enumerate(names)
@@ -491,6 +538,12 @@ class Encounter(BaseModel):
         gone = combatant.id
         self.exchanges = [e for e in self.exchanges if gone not in (e.attacker, e.defender)]
         self.reactions = [r for r in self.reactions if gone not in (r.by, r.against)]
+        self.blows = [b for b in self.blows if gone not in (b.by, b.against)]
+        for other in self.combatants:
+            if other.position.mount == gone:
+                other.position.mount = None
+            if other.position.beside == gone:
+                other.position.beside = None
         self.engagements = {pair: e for pair, e in self.engagements.items() if gone not in pair.split("|")}
         if self.members(combatant.holder):
             return None
@@ -591,6 +644,7 @@ class Encounter(BaseModel):
         for engagement in self.engagements.values():
             engagement.new_round()
         self.reactions = []
+        self.blows = []
         for exchange in self.exchanges:
             exchange.follow_ups = False
         return result, begin_round(self.initiative, self.flow, self.table.claim_pause)

@@ -3,15 +3,27 @@ the situations its own state puts on its rolls. Shared by every command that rol
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import StrEnum
 
 from ..catalog import Catalog
+from ..rules.armor_class import Opening
 from ..rules.combat import Fighter
-from ..rules.engagement import Range
+from ..rules.dice import Advantage
+from ..rules.engagement import Distance, Range
+from ..rules.equipment import Size, Weapon
 from ..rules.errors import IllegalAction, shown
 from ..rules.initiative import RollKind
 from ..rules.morale import MoraleStanding
-from ..rules.situations import Situation, morale_situation
+from ..rules.situations import (
+    AttackFacts,
+    Numbers,
+    Party,
+    Situation,
+    SituationResult,
+    situational_advantage,
+    situations_of,
+)
 from .document import Combatant, Encounter
 
 NO_ARMOR = "none"
@@ -104,6 +116,16 @@ def shield_usable(combatant: Combatant, at: Range) -> bool:
     return working and at is not Range.GRAPPLE
 
 
+def require_actions_left(encounter: Encounter, combatant: Combatant, doing: str) -> None:
+    """R25: refuse ``doing`` on its turn to a combatant that forfeited this round's actions (mounting,
+    or a failed quick mount or dismount)."""
+    if encounter.initiative.round and combatant.forfeit_round == encounter.initiative.round:
+        raise IllegalAction(
+            f"{shown(combatant.name)} forfeited this round's actions (mounting, or a failed quick mount or "
+            f"dismount, R25): it cannot {doing} until the next round."
+        )
+
+
 def joker_bonus(encounter: Encounter, combatant: Combatant, kind: RollKind) -> int:
     """R3: the Joker bonus to a roll of ``kind`` by ``combatant`` now (0 off its Joker turn)."""
     if encounter.initiative.round == 0:
@@ -111,17 +133,184 @@ def joker_bonus(encounter: Encounter, combatant: Combatant, kind: RollKind) -> i
     return encounter.initiative.bonus_for(combatant.holder, kind, encounter.options.joker_bonus)
 
 
-def target_situations(target: Combatant, *, missile: bool) -> list[Situation]:
-    """R25 situations the fight knows about the target: prone (a condition) helps in melee and hinders
-    missiles."""
-    if target.condition_named("prone") is None:
-        return []
-    return [Situation.PRONE_TARGET_RANGED if missile else Situation.PRONE_TARGET_MELEE]
+HELPLESS_CONDITIONS = ("unconscious", "incapacitated")
+"""R25: conditions that leave a target hit automatically in melee (besides being down or out cold)."""
 
 
-def own_situations(encounter: Encounter, combatant: Combatant) -> list[Situation]:
-    """R25 situations the fight knows about the attacker itself: Frightened (and, by option, Routed);
-    a person a possessing spirit was driven out of is Frightened until its CHA is healed to 3 (R27)."""
-    standing = MoraleStanding.FRIGHTENED if combatant.driven_out else combatant.standing
-    situation = morale_situation(standing, routed_too=encounter.options.routed_attack_disadvantage)
-    return [situation] if situation is not None else []
+def is_helpless(combatant: Combatant) -> bool:
+    """R25: unconscious or incapacitated: down, out cold (nonlethal damage), or with one of
+    :data:`HELPLESS_CONDITIONS`."""
+    if combatant.out_of_the_fight:
+        return True
+    return any(combatant.condition_named(c) is not None for c in HELPLESS_CONDITIONS)
+
+
+def helpless_word(combatant: Combatant) -> str:
+    """How a helpless combatant is named (R25): "down", "unconscious", or its condition."""
+    if combatant.state_label in ("down", "unconscious"):
+        return combatant.state_label
+    return next((c for c in HELPLESS_CONDITIONS if combatant.condition_named(c)), "helpless")
+
+
+def mount_of(encounter: Encounter, rider: Combatant) -> Combatant | None:
+    """The combatant ``rider`` rides, if it rides one still in the fight."""
+    wanted = rider.position.mount
+    return next((c for c in encounter.combatants if c.id == wanted), None) if wanted else None
+
+
+def ally_beside(encounter: Encounter, combatant: Combatant) -> Combatant | None:
+    """The ally ``combatant`` stands side by side or back to back with, if still in the fight."""
+    wanted = combatant.position.beside
+    return next((c for c in encounter.combatants if c.id == wanted), None) if wanted else None
+
+
+def _party(encounter: Encounter, combatant: Combatant, weapon: Weapon) -> Party:
+    """R25: what the situations of the text read of one side of an attack."""
+    position = combatant.position
+    mount = mount_of(encounter, combatant)
+    moving = mount is not None and (combatant.moves > 0 or mount.moves > 0)
+    return Party(
+        mounted=mount is not None,
+        knightly=combatant.knightly_combat,
+        moving=moving,
+        steed=combatant.steed is not None,
+        shield_wall=position.shield_wall,
+        scaling=position.scaling,
+        unseen=position.unseen,
+        prone=combatant.condition_named("prone") is not None,
+        helpless=is_helpless(combatant),
+        cover=position.cover,
+        opening=position.opening,
+        long_spear_or_bill=weapon.long_spear_or_bill,
+        # R27: a person a possessing spirit was driven out of is Frightened until its CHA is healed to 3.
+        standing=MoraleStanding.FRIGHTENED if combatant.driven_out else combatant.standing,
+        size=combatant.size,
+        constructed=combatant.constructed,
+        beside_ally=ally_beside(encounter, combatant) is not None,
+    )
+
+
+def _human_sized(combatant: Combatant) -> bool:
+    return combatant.steed is None and combatant.size in (Size.TINY, Size.SMALL, Size.MEDIUM)
+
+
+@dataclass(frozen=True, slots=True)
+class AttackState:
+    """R25: an attack as the fight stands: the facts the rules read (:func:`situations_of`) and who
+    they are about, so each situation can say where it came from."""
+
+    facts: AttackFacts
+    attackers: tuple[Combatant, ...]
+    """Everyone who has attacked the target (or the ally beside it) this round, this attacker too."""
+    allies_in_melee: tuple[Combatant, ...]
+    """The attacker's allies at Melee or Grapple with the target (a missile may hit them)."""
+    mount: Combatant | None
+
+
+def attack_state(
+    encounter: Encounter,
+    catalog: Catalog,
+    attacker: Combatant,
+    target: Combatant,
+    weapon: Weapon,
+    *,
+    unseen_declared: bool = False,
+) -> AttackState:
+    """R25: everything the fight knows that bears on ``attacker``'s attack on ``target`` with
+    ``weapon``: both sides' positions, the distance, who attacked whom this round, allies in the
+    melee. ``/attack`` and ``/odds`` both read it, so they name the same situations."""
+    by_id = {c.id: c for c in encounter.combatants}
+    beside = ally_beside(encounter, target)
+    pair = {target.id} | ({beside.id} if beside is not None else set())
+
+    def attackers_of(ids: set[str]) -> list[Combatant]:
+        found = [by_id[b.by] for b in encounter.blows if b.against in ids and b.by in by_id]
+        return list({c.id: c for c in [*found, attacker]}.values())
+
+    on_target = attackers_of({target.id})
+    qualified = {
+        b.by for b in encounter.blows if b.against == target.id and (b.mounted or b.long_spear_or_bill)
+    }
+    mount = mount_of(encounter, attacker)
+    if mount is not None or weapon.long_spear_or_bill:
+        qualified.add(attacker.id)
+    on_pair = attackers_of(pair)
+    numbers = Numbers(
+        attackers=len(on_target),
+        human_sized=sum(1 for c in on_target if _human_sized(c)),
+        riders_or_spears=len(qualified),
+        on_the_pair=len(on_pair),
+    )
+    allies = tuple(
+        c
+        for c in encounter.combatants
+        if c.side is attacker.side
+        and c.id not in (attacker.id, target.id)
+        and not c.out_of_the_fight
+        and encounter.engagement_now(c, target).range is not Range.ONSET
+    )
+    target_weapon = catalog.weapon(target.weapon)
+    facts = AttackFacts(
+        attacker=_party(encounter, attacker, weapon),
+        target=_party(encounter, target, target_weapon),
+        missile=weapon.is_missile,
+        thrown=weapon.kind == "thrown",
+        distance=encounter.engagement_now(attacker, target).distance if weapon.is_missile else Distance.NEAR,
+        numbers=numbers,
+        ally_in_melee=bool(allies),
+        struck_my_horse=mount is not None and target.last_target == mount.id,
+        unseen_declared=unseen_declared,
+        routed_too=encounter.options.routed_attack_disadvantage,
+    )
+    return AttackState(
+        facts=facts, attackers=tuple(on_pair if beside else on_target), allies_in_melee=allies, mount=mount
+    )
+
+
+def situation_source(state: AttackState, situation: Situation, attacker: Combatant, target: Combatant) -> str:
+    """Where the fight learned a situation, for the attack's message: "Alice is prone"."""
+    who, whom = shown(attacker.name), shown(target.name)
+    facts = state.facts
+    mount = shown(state.mount.name) if state.mount is not None else "a horse"
+    names = ", ".join(shown(c.name) for c in state.attackers)
+    allies = ", ".join(shown(c.name) for c in state.allies_in_melee)
+    opening = {Opening.WINDOW: "behind a window", Opening.ARROW_SLIT: "behind an arrow slit"}
+    cover = (
+        opening[facts.target.opening]
+        if facts.target.opening is not None
+        else f"{facts.target.cover * 25}% cover"
+    )
+    sources = {
+        Situation.UNTRAINED_MOUNTED_MELEE: f"{who} rides {mount} without Knightly Combat",
+        Situation.RANGED_FROM_MOVING_HORSE: f"{who} rides {mount}, which moved this round",
+        Situation.FOOTMAN_AGAINST_RIDER: f"{whom} is mounted, {who} on foot",
+        Situation.KNIGHT_AGAINST_FOOTMAN: f"{who} rides {mount} with Knightly Combat, {whom} is on foot",
+        Situation.KNIGHT_AGAINST_HORSE_ATTACKER: f"{whom}'s last attack was on {mount}",
+        Situation.PRONE_TARGET_MELEE: f"{whom}'s condition",
+        Situation.PRONE_TARGET_RANGED: f"{whom}'s condition",
+        Situation.NUMBERS_AGAINST_LONE_FOOTMAN: f"{names} on {whom} this round",
+        Situation.NUMBERS_AGAINST_LARGE_MONSTER: f"{names} on {whom} this round",
+        Situation.NUMBERS_AGAINST_TWO_FOOTMEN: f"{names} on {whom} and the ally beside this round",
+        Situation.SPEARS_AGAINST_LONE_HORSEMAN: f"{names} on {whom} this round",
+        Situation.SHIELD_WALL: f"{whom} stands in a shield wall",
+        Situation.ATTACKER_SCALING: f"{who} is scaling",
+        Situation.TARGET_SCALING: f"{whom} is scaling",
+        Situation.UNSEEN_ATTACKER: f"{who} is unseen" if facts.attacker.unseen else "declared with `unseen:`",
+        Situation.RANGED_LONG_RANGE: f"{who} and {whom} are {facts.distance.label} apart",
+        Situation.THROWN_LONG_RANGE: f"{who} and {whom} are {facts.distance.label} apart",
+        Situation.COVER: f"{whom} is {cover}" if facts.target.opening else f"{whom} has {cover}",
+        Situation.SHOOTING_INTO_MELEE: f"{whom} is in melee with {allies}",
+        Situation.ATTACKER_FRIGHTENED: f"{who}'s morale, R21",
+        Situation.ATTACKER_ROUTED: f"{who}'s morale, R21",
+    }
+    return sources[situation]
+
+
+def explained(
+    state: AttackState, attacker: Combatant, target: Combatant, extra: Advantage = Advantage.NONE
+) -> tuple[SituationResult, list[str]]:
+    """R25, R10: the situations of ``state`` with their net effect (``extra``: a bare advantage or
+    disadvantage the GM gave), and each named with where the fight learned it."""
+    found = situations_of(state.facts)
+    labels = [f"{s.label}: {situation_source(state, s, attacker, target)}" for s in found]
+    return situational_advantage(found, extra), labels

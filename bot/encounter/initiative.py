@@ -17,6 +17,7 @@ from .document import Combatant, Encounter, Lasting, player_holder
 from .done import Done
 from .errors import NotAllowed, OutOfDate
 from .log_lines import initiative_log_line
+from .morale import propose_mount_checks
 from .permissions import Actor, is_gm, require_gm, require_plays_holder
 from .reminders import note_wait
 from .results import RanOut, TurnAction, TurnMove
@@ -51,7 +52,8 @@ def apply(
     if action is TurnAction.DEAL:
         require_gm(encounter, actor, "deal the cards")
         dealt, advance = encounter.deal(dice)
-        return TurnMove(action, advance, actor.user_id, dealt, _round_counted(encounter))
+        ran_out = _round_counted(encounter)
+        return TurnMove(action, advance, actor.user_id, dealt, ran_out, propose_mount_checks(encounter))
     if action is TurnAction.NEXT:
         _require_may_move_on(encounter, actor)
         advance = encounter.next_turn()

@@ -35,6 +35,9 @@ from .results import (
     TurnMove,
 )
 
+Change = tuple[str, object, object]
+"""What an edit or an options change changed: a label (or an option's field), the old value and the new."""
+
 
 def dice_count(n: int) -> str:
     """``1 die``, ``3 dice``, ``no dice``."""
@@ -80,6 +83,7 @@ def exchange_log_line(encounter: Encounter, exchange: Exchange, report: Exchange
         line += f"; {result.shield_damage.damage} to the shield, {defender.shield_hp} HP left"
     if exchange.awaiting_knockout_save and not defender.out_of_the_fight:
         line += f"; Knock-Out threat {exchange.knockout_threat}: a Will save is owed"
+    line += situations_note(exchange.situations)
     banished = banishment_line(defender, report.hp_before)
     return f"{line}; {banished}" if banished else line
 
@@ -114,12 +118,18 @@ def knockout_save_log_line(encounter: Encounter, exchange: Exchange) -> str:
     )
 
 
+def situations_note(situations: Sequence[str]) -> str:
+    """R25: the situations on an attack, with their sources, for its log line (nothing when none)."""
+    return f" [{'; '.join(situations)}]" if situations else ""
+
+
 def request_log_line(encounter: Encounter, exchange: Exchange) -> str:
     attacker = encounter.combatant(exchange.attacker)
     defender = encounter.combatant(exchange.defender)
     roll = exchange.attack
     rolled = f"{plain_roll(roll.roll)} = {roll.total}"
-    return f"{attacker.name} attacks {defender.name}: {rolled}; awaiting the defense"
+    waiting = f"awaiting the defense{situations_note(exchange.situations)}"
+    return f"{attacker.name} attacks {defender.name}: {rolled}; {waiting}"
 
 
 def plain_roll(roll: PoolRoll) -> str:
@@ -137,7 +147,8 @@ def ac_attack_log_line(encounter: Encounter, attack: AcAttack) -> str:
     banished = banishment_line(defender, attack.hp_before)
     return (
         f"{attacker.name} attacks {defender.name} against AC {attack.roll.armor_class}: "
-        f"{attack.roll.total}, {verdict}{damage}" + (f"; {banished}" if banished else "")
+        f"{attack.roll.total}, {verdict}{damage}{situations_note(attack.situations)}"
+        + (f"; {banished}" if banished else "")
     )
 
 
@@ -372,6 +383,11 @@ def turn_move_lines(encounter: Encounter, move: TurnMove, voice: Voice) -> list[
         f"⌛ {voice.name(ran_out.combatant)} is no longer {voice.name(ran_out.condition)} (it ran out)."
         for ran_out in move.ran_out
     ]
+    lines += [
+        f"🐴 #{proposal.id} {voice.name(proposal.group)} should check morale: {voice.name(proposal.detail)} "
+        "The GM rolls it from `/morale proposals`."
+        for proposal in move.proposals
+    ]
     return lines + advance_lines(encounter, move.advance, voice, held=move.held)
 
 
@@ -589,3 +605,12 @@ def duration_label(lasting: Lasting) -> str:
 def edit_log_line(by: str, name: str, changes: Sequence[tuple[str, object, object]]) -> str:
     listed = "; ".join(f"{label} {old} → {new}" for label, old, new in changes)
     return f"{by} edited {name}: {listed}"
+
+
+def position_log_line(
+    by: str, combatant: Combatant, changes: Sequence[Change], notes: Sequence[str] = ()
+) -> str:
+    """``/situation``: what changed in where a combatant stands (R25), and what it cost."""
+    listed = "; ".join(f"{label} {old} → {new}" for label, old, new in changes) or "nothing changed"
+    extra = f" ({' '.join(notes)})" if notes else ""
+    return f"{by}: {combatant.name}'s situation: {listed}{extra}"

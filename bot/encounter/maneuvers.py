@@ -22,7 +22,7 @@ from .attacks import owe
 from .document import Combatant, Encounter
 from .done import Done
 from .errors import NotAllowed
-from .fighters import joker_bonus, may_take_attack_owed
+from .fighters import joker_bonus, may_take_attack_owed, require_actions_left
 from .log_lines import move_log_line, range_log_line, save_log_line
 from .permissions import Actor, acting_combatant, is_gm, require_turn
 from .records import Reaction, ReactionKind
@@ -70,6 +70,7 @@ def _mover(encounter: Encounter, actor: Actor, who: str | None) -> Combatant:
     combatant = acting_combatant(encounter, actor, who, "move")
     require_turn(encounter, combatant, "move")
     combatant.require_able("move")
+    require_actions_left(encounter, combatant, "move")
     return combatant
 
 

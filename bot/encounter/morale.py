@@ -34,10 +34,12 @@ from ..rules.morale import (
     MemberStatus,
     MoraleStanding,
     MoraleSubject,
+    MoraleTriggerReason,
     morale_check,
     morale_triggers,
 )
 from ..rules.morale import rally as roll_rally
+from ..rules.situations import Steed
 from .document import Combatant, Encounter, Side, group_holder
 from .done import Done
 from .errors import ProposalResolved
@@ -143,6 +145,33 @@ def propose_checks(encounter: Encounter, before: CombatGroup) -> list[MoraleProp
     encounter.next_proposal += 1
     encounter.morale_proposals.append(proposal)
     return [proposal]
+
+
+def propose_mount_checks(encounter: Encounter) -> list[MoraleProposal]:
+    """R25 mounted: at every deal, each NPC group with a riding horse (mule, pony, draft horse) still
+    in the fight is proposed a morale check, or the horse bolts from the fight; one proposal per
+    group, none while one is open. (Before closing with an enemy is the GM's to ask: /morale check.)"""
+    added: list[MoraleProposal] = []
+    for group in encounter.groups:
+        horses = [
+            c
+            for c in group_members(encounter, group)
+            if c.steed is Steed.RIDING and member_status(c) is MemberStatus.ACTIVE
+        ]
+        if not horses or all(morale_subject(c).immune for c in horses) or open_proposals(encounter, group):
+            continue
+        names = ", ".join(c.name for c in horses)
+        proposal = MoraleProposal(
+            id=encounter.next_proposal,
+            group=group,
+            reason=MoraleTriggerReason.RIDING_HORSE,
+            detail=f"{names}: a riding horse checks morale every round of combat, or bolts (R25).",
+            round=encounter.initiative.round,
+        )
+        encounter.next_proposal += 1
+        encounter.morale_proposals.append(proposal)
+        added.append(proposal)
+    return added
 
 
 def proposal(encounter: Encounter, proposal_id: int) -> MoraleProposal:

@@ -35,7 +35,7 @@ NUMBERS_HELP = (
 )
 """How ``/odds`` is asked, said with every refusal of a question it cannot answer."""
 SITUATION_GIVEN = "your `situation:`"
-FIGHT_ONLY = ("who", "attack_type")
+FIGHT_ONLY = ("who", "attack_type", "unseen", "merciful")
 """Options that name someone in a fight: they need ``target:``."""
 NUMBERS_ONLY = ("bonus", "defense", "defense_dice", "defense_bonus", "missile")
 """Options the fight supplies itself when ``target:`` is given."""
@@ -74,6 +74,8 @@ class DefenseOdds:
     void: bool = False
     undefended: str | None = None
     down: str | None = None
+    cover: int = 0
+    """R14: free dice from the target's cover against a missile (one per 25%)."""
 
     @property
     def active(self) -> bool:
@@ -174,6 +176,8 @@ def encounter_odds(
     attack_type: AttackType | None,
     extra: Advantage,
     void: bool,
+    unseen: bool = False,
+    merciful: bool = False,
 ) -> EncounterOdds:
     """The odds of ``attacker``'s next attack on ``target`` as the encounter stands (R3, R11-R14, R25).
 
@@ -185,6 +189,7 @@ def encounter_odds(
     """
     if attacker.id == target.id:
         raise IllegalAction(f"{shown(attacker.name)} cannot attack themselves; pick another target.")
+    attacker.require_able("attack")  # as /attack: a combatant down or knocked out makes no attack
     attacking, defending = fighter(attacker, catalog), fighter(target, catalog)
     weapon = attacking.weapon
     dice = dice or 1
@@ -193,13 +198,21 @@ def encounter_odds(
     reaction = encounter.reaction(attacker, target)
     kind = AttackKind(reaction.kind.value) if reaction is not None and not on_turn else AttackKind.NORMAL
     # Holy Blessed: whether the weapon can harm a spirit is a note below, not a refusal.
-    declared = Declaration(dice=dice, attack_type=attack_type, situation=extra, holy_blessed=True)
-    attack, situations = plan_attack(encounter, attacking, attacker, target, declared, kind)
+    declared = Declaration(
+        dice=dice,
+        attack_type=attack_type,
+        situation=extra,
+        holy_blessed=True,
+        unseen=unseen,
+        merciful=merciful,
+    )
+    planned = plan_attack(encounter, catalog, attacking, attacker, target, declared, kind)
+    attack, situations = planned.attack, planned.situations
     at, chosen = attack.range, attack.attack_type
     check_attack(attacking, defending, attack)
     bonus = tuple(attack_bonus(attacking, defending, attack))
     name, attacker_name = shown(target.name), shown(attacker.name)
-    notes: list[str] = []
+    notes: list[str] = list(planned.notes)
 
     def against(passive: int | None = None, rolled: int = 0, defense_bonus: int = 0) -> AttackOdds:
         return attack_odds(
@@ -211,6 +224,7 @@ def encounter_odds(
             attack_advantage=situations.advantage,
             void=void and rolled > 0,
             missile=missile,
+            automatic=attack.automatic,
             options=encounter.options,
         )
 
@@ -223,8 +237,9 @@ def encounter_odds(
         # R12: passive only at Grapple; a void defense uses neither weapon nor shield (R14 step 6).
         shield = shield_usable(target, at) and not void
         parts = tuple(active_defense_bonus(defending, missile=missile, at=at, shield=shield, void=void))
-        odds = against(rolled=left + int(shield), defense_bonus=sum_of(parts))
-        defenses.append(DefenseOdds(odds, parts, dice=left, shield=shield, void=void))
+        cover = target.position.cover if missile else 0
+        odds = against(rolled=left + int(shield) + cover, defense_bonus=sum_of(parts))
+        defenses.append(DefenseOdds(odds, parts, dice=left, shield=shield, void=void, cover=cover))
         notes.append(
             f"A counterattack needs dice left after the defense (R14); with all of them in it, {name} "
             "would have none."
@@ -240,7 +255,7 @@ def encounter_odds(
         )
     if target.spirit and not attacker.spirit:
         notes.append(f"{name} is a spirit: only a Holy Blessed weapon harms it (R27).")
-    labels = situations.labels + ((SITUATION_GIVEN,) if extra is not Advantage.NONE else ())
+    labels = tuple(planned.labels) + ((SITUATION_GIVEN,) if extra is not Advantage.NONE else ())
     return EncounterOdds(
         attacker=attacker.name,
         target=target.name,
@@ -270,6 +285,8 @@ def odds_in_encounter(
     attack_type: AttackType | None,
     extra: Advantage,
     void: bool,
+    unseen: bool = False,
+    merciful: bool = False,
 ) -> EncounterOdds:
     """``/odds target:``: the attacker is the one named in ``who:`` (yours, or anyone for the GM), else
     yours (:func:`~bot.encounter.permissions.acting_combatant`)."""
@@ -285,4 +302,6 @@ def odds_in_encounter(
         attack_type=attack_type,
         extra=extra,
         void=void,
+        unseen=unseen,
+        merciful=merciful,
     )

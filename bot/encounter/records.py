@@ -79,6 +79,12 @@ class Exchange(BaseModel):
     """Declared against an unaware or helpless target (R13)."""
     situations: list[str] = Field(default_factory=list)
     """The R25 situations that gave the attack advantage or disadvantage, as the message names them."""
+    notes: list[str] = Field(default_factory=list)
+    """What else the situations of the fight did to the attack (R25: automatic hit, lance charge)."""
+    allies_in_melee: list[str] = Field(default_factory=list)
+    """A missile shot into a melee: the attacker's allies in it, one of whom a fumble hits (R25)."""
+    cover_dice: int = Field(default=0, ge=0)
+    """R14: free dice the defender's cover gave its active defense against the missile."""
     defense: Defense | None = None
     result: AttackResult | None = None
     applied: Applied = Field(default_factory=Applied)
@@ -110,9 +116,23 @@ class Exchange(BaseModel):
         return self.pending and self.deadline is not None and now >= self.deadline
 
 
+class Blow(BaseModel):
+    """An attack made this round, as the numbers of R25 count it: by whom, on whom, and whether it
+    came from a rider or a footman with a long spear or bill."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    by: str
+    against: str
+    mounted: bool = False
+    long_spear_or_bill: bool = False
+
+
 class ReactionKind(StrEnum):
     COUNTERATTACK = "counterattack"
     OPPORTUNITY = "opportunity attack"
+    TRAMPLE = "trample"
+    """R25 mounted: a warhorse tramples the target of its rider's charge."""
 
 
 class Reaction(BaseModel):

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from ..notation import NotationRoll
 from ..rules.armor_class import AcAttackResult
@@ -147,6 +147,8 @@ class TurnMove:
     """Who pressed: the announcement never pings them."""
     dealt: DealResult | None = None
     ran_out: list[RanOut] = field(default_factory=list)
+    proposals: list[MoraleProposal] = field(default_factory=list)
+    """R25: the morale checks the deal proposed (riding horses check every round)."""
 
     @property
     def held(self) -> bool:
@@ -187,3 +189,8 @@ class AcAttack(BaseModel):
     roll: AcAttackResult
     damage: DamageRoll | None = None
     hp_before: int
+    situations: list[str] = Field(default_factory=list)
+    """The R25 situations on the roll, each with its source."""
+    notes: list[str] = Field(default_factory=list)
+    allies_in_melee: list[str] = Field(default_factory=list)
+    """A missile shot into a melee: the attacker's allies in it, one of whom a natural 1 hits (R25)."""

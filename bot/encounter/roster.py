@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
+from enum import StrEnum
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, ValidationError
 
@@ -23,17 +24,19 @@ from ..catalog import Catalog
 from ..characters import NOTHING, Character
 from ..guild_settings import GuildSettings
 from ..rules.cards import Card
-from ..rules.equipment import Armor, Shield, Weapon
+from ..rules.equipment import Armor, Shield, Size, Weapon
 from ..rules.errors import IllegalAction, RulesError, shown
 from ..rules.hands import check_hands
 from ..rules.options import RuleOptions
 from ..rules.pool import pool_size
+from ..rules.situations import Steed
 from .document import MAX_CONDITION_ROUNDS, Combatant, Encounter, Lasting, Side, TableOptions, group_holder
 from .done import Done
 from .errors import NotAllowed, OtherFight, OutOfDate
 from .fighters import NO_ARMOR
 from .log_lines import (
     TURN_CUT_SHORT,
+    Change,
     card_discarded_log_line,
     condition_log_line,
     defaults_log_line,
@@ -54,9 +57,6 @@ from .morale import group_snapshot, propose_checks
 from .permissions import Actor, is_gm, may_run_fights, require_control, require_gm, require_may_run_fights
 from .records import MoraleProposal
 from .results import HpChange
-
-Change = tuple[str, object, object]
-"""What an edit or an options change changed: a label (or an option's field), the old value and the new."""
 
 # ----------------------------------------------------------------------------- the fight
 
@@ -587,6 +587,11 @@ class CombatantEdit:
     off_hand: str | None = None
     repair: bool = False
     leader: bool | None = None
+    knightly_combat: bool | None = None
+    steed: str | None = None
+    """A :class:`~bot.rules.situations.Steed` value, or :data:`NOTHING` for none (R25 mounted)."""
+    constructed: bool | None = None
+    size: Size | None = None
 
     def __post_init__(self) -> None:
         given = [getattr(self, f.name) for f in fields(self) if f.name != "repair"]
@@ -613,8 +618,12 @@ def gear_name(catalog: Catalog, field: str, value: object) -> object:
     }
     if field in ("armor_hp", "shield_hp") and value is None:
         return "whole"
-    if field == "leader":
+    if isinstance(value, bool):
         return "yes" if value else "no"
+    if isinstance(value, StrEnum):
+        return value.value
+    if field == "steed" and value is None:
+        return "none"
     entry = tables[field].get(value) if field in tables and isinstance(value, str) else None
     return entry.name if entry is not None else value
 
@@ -700,6 +709,24 @@ def edit_combatant(
                     other.leader = False
                     changes.append((f"{other.name} leader", "yes", "no"))
         put("leader", "leader", edit.leader)
+    if edit.knightly_combat is not None:
+        put("Knightly Combat", "knightly_combat", edit.knightly_combat)
+    if edit.steed is not None:
+        steed = None if _nothing(edit.steed) else Steed(edit.steed)
+        if steed is not None and combatant.position.mount is not None:
+            raise IllegalAction(f"{shown(combatant.name)} is riding; a rider cannot be a mount too.")
+        if steed is None:
+            for rider in draft.combatants:
+                if rider.position.mount == combatant.id:
+                    raise IllegalAction(
+                        f"{shown(rider.name)} rides {shown(combatant.name)}: "
+                        "dismount first (/situation dismount)."
+                    )
+        put("mount", "steed", steed)
+    if edit.constructed is not None:
+        put("construct", "constructed", edit.constructed)
+    if edit.size is not None:
+        put("size", "size", edit.size)
     if edit.repair or edit.armor is not None:  # new armor comes whole
         put("armor HP", "armor_hp", None)
     if edit.repair or edit.shield is not None:

@@ -101,6 +101,7 @@ def attack_against_ac(
     advantage: Advantage = Advantage.NONE,
     joker_bonus: int = 0,
     natural_results: bool = True,
+    automatic: bool = False,
 ) -> AcAttackResult:
     """R24: d20 (2d20 keep-high/low under advantage/disadvantage, R10) + bonus hits on total >= AC.
 
@@ -112,8 +113,9 @@ def attack_against_ac(
     modifiers = with_joker([Modifier(label="attack", value=attack_bonus)], joker_bonus)
     check = roll_check(dice, modifiers, advantage)
     roll, total = check.roll, check.total
-    automatic = natural_results and (roll.natural_20 or roll.natural_1)
-    hit = roll.natural_20 if automatic else total >= ac
+    decided = natural_results and (roll.natural_20 or roll.natural_1)
+    hit = automatic or (roll.natural_20 if decided else total >= ac)
+    automatic = automatic or decided
     return AcAttackResult(
         roll=roll,
         modifiers=check.modifiers,

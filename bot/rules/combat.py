@@ -66,6 +66,8 @@ class AttackKind(StrEnum):
     NORMAL = "attack"
     COUNTERATTACK = "counterattack"
     OPPORTUNITY = "opportunity attack"
+    TRAMPLE = "trample"
+    """R25 mounted: a warhorse's hooves when its rider charges."""
 
 
 class Attack(BaseModel):
@@ -84,14 +86,19 @@ class Attack(BaseModel):
     joker_bonus: int = 0
     situational: int = 0
     """Any other flat modifier the GM allows."""
+    automatic: bool = False
+    """R25: an unconscious or incapacitated target is hit automatically in melee."""
+    double_damage: bool = False
+    """R25 mounted: a Knightly lance charge from a heavy warhorse scores double damage."""
 
 
 def weapon_bonus(weapon: Weapon, at: Range, kind: AttackKind = AttackKind.NORMAL) -> Modifier:
     """R11: Reach at Onset, Speed at Melee and Grapple, and always Speed for counterattacks and
-    opportunity attacks. A missile weapon's close-range bonus is its Reach."""
+    opportunity attacks. A missile weapon's close-range bonus is its Reach. A warhorse's trample
+    (R25) comes with its rider's charge, so it is weighed like its own attack."""
     if weapon.is_missile:
         return Modifier(label="Reach", value=weapon.reach)
-    if at is Range.ONSET and kind is AttackKind.NORMAL:
+    if at is Range.ONSET and kind in (AttackKind.NORMAL, AttackKind.TRAMPLE):
         return Modifier(label="Reach", value=weapon.reach)
     return Modifier(label="Speed", value=weapon.speed)
 
@@ -330,11 +337,14 @@ def judge(
     defense_total: int,
     void: bool = False,
     missile: bool = False,
+    automatic: bool = False,
     options: RuleOptions | None = None,
 ) -> Judgement:
     """R13, R14, R16, R18 on bare numbers. ``defense_face`` is None for a passive defense.
 
-    A critical needs a natural 20 that counts and a total above the defense's total (R16)."""
+    A critical needs a natural 20 that counts and a total above the defense's total (R16). An
+    ``automatic`` hit (R25: a helpless target in melee) hits whatever the dice show; a natural 20
+    above the defense is still a critical."""
     options = options or DEFAULT_OPTIONS
     tie_is_near_miss = missile and options.missile_tie is MissileTie.NEAR_MISS
 
@@ -347,6 +357,8 @@ def judge(
             return _verdict(outcome=Outcome.MISS, near_miss=True, rule=rule)
         return _verdict(outcome=Outcome.BIND, rule=rule)
 
+    if automatic:
+        return hit("R25")
     if defense_face is None:
         if attack_fumble:
             return _verdict(outcome=Outcome.MISS, fumble=True, rule="R18")
@@ -399,11 +411,14 @@ class DamageRoll(BaseModel):
     """R16 option: the TN of the Will save a Bash critical forces."""
     armor_damage: int = 0
     """R17: damage to the armor itself when attacking the armor (after its Hardness)."""
+    doubled: int = 0
+    """R25 mounted: the damage a lance charge from a heavy warhorse added (the weapon damage again)."""
 
     @property
     def before_dr(self) -> int:
         """Weapon damage (the better of two weapons, R26) + Joker + crit dice."""
-        return max(self.weapon_damage, self.off_hand_damage or 0) + self.joker_bonus + self.critical_damage
+        weapon = max(self.weapon_damage, self.off_hand_damage or 0) + self.joker_bonus
+        return weapon + self.doubled + self.critical_damage
 
 
 def _dr(defender: Fighter, attack: Attack, weapon: Weapon, options: RuleOptions) -> tuple[int, int]:
@@ -461,6 +476,9 @@ def roll_damage(
             result.critical_damage = sum(result.critical_faces)
             result.critical_die = sides
             result.dynamic = dynamic
+    if attack.double_damage:
+        result.doubled = base
+        base *= 2
     combined = base + result.critical_damage
     if attack.at_armor and defender.armor is not None:
         result.armor = defender.armor.name
@@ -540,6 +558,7 @@ def judge_exchange(attack: AttackRoll, defense: Defense, options: RuleOptions | 
         defense_total=defense.total,
         void=defense.void,
         missile=attack.missile,
+        automatic=attack.attack.automatic,
         options=options,
     )
 
@@ -637,6 +656,7 @@ def desperation_defense(
     *,
     dice_left: int,
     defender_has_initiative: bool,
+    cover_quarters: int = 0,
     options: RuleOptions | None = None,
 ) -> Desperation:
     """R15: a defender hit while defending actively may spend all remaining dice on a second active
@@ -652,7 +672,13 @@ def desperation_defense(
         raise IllegalAction("A desperation defense needs at least one die left in your Martial Pool.")
     shield = first.defense.shield and defender.shield_intact
     second = roll_active_defense(
-        defender, first.attack, dice, committed=dice_left, shield=shield, void=first.defense.void
+        defender,
+        first.attack,
+        dice,
+        committed=dice_left,
+        shield=shield,
+        void=first.defense.void,
+        cover_quarters=cover_quarters,
     )
     improved = _defender_rank(judge_exchange(first.attack, second, options)) > _defender_rank(first.judgement)
     stood = (

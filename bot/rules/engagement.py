@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from enum import IntEnum
+from enum import IntEnum, StrEnum
 
 from pydantic import BaseModel, Field
 
@@ -22,6 +22,32 @@ class Range(IntEnum):
         return self.name.capitalize()
 
 
+class Distance(StrEnum):
+    """How far apart a pair is, for missiles (R25): thrown weapons reach 50' and are at disadvantage
+    from 25'; ranged weapons are at disadvantage from 150'. Melee happens at Near."""
+
+    NEAR = "near"
+    """Under 25' (5")."""
+    MIDDLE = "middle"
+    """25' to 50' (5" to 10")."""
+    FAR = "far"
+    """50' to 150' (10" to 30")."""
+    VERY_FAR = "very far"
+    """150' (30") or more."""
+
+    @property
+    def label(self) -> str:
+        return _DISTANCE_LABELS[self]
+
+
+_DISTANCE_LABELS = {
+    Distance.NEAR: "under 25'",
+    Distance.MIDDLE: "25' to 50'",
+    Distance.FAR: "50' to 150'",
+    Distance.VERY_FAR: "150' or more",
+}
+
+
 def pair_key(a: str, b: str) -> str:
     """The key of a pair, the same whichever side is named first."""
     first, second = sorted((a, b))
@@ -35,6 +61,8 @@ class Engagement(BaseModel):
     attacks_this_round: int = Field(default=0, ge=0)
     all_multi_die: bool = True
     """Every attack this round between the pair used 2+ dice (which maintains Onset)."""
+    distance: Distance = Distance.NEAR
+    """R25: how far apart the pair is for a missile; it persists until changed."""
 
     def range_for_attack(self, dice: int) -> Range:
         """R12: the range the next attack happens at. The second attack in a round puts the pair in

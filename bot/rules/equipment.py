@@ -115,6 +115,10 @@ class Weapon(_Record):
     martial: bool = True
     """Lords of Hack: a martial (not simple) weapon; R26 allows only one in a pair."""
     spear_or_lance: bool = False
+    lance: bool = False
+    """R25 mounted: a lance (a Knightly charge from a heavy warhorse with it does double damage)."""
+    long_spear_or_bill: bool = False
+    """R25 mounted: a long spear or a bill, the footman's answer to riders."""
 
     _parse_damage = field_validator("damage", mode="before")(_damage)
 
@@ -200,3 +204,9 @@ class MonsterTemplate(_Record):
     """R27: a spirit that is a demon (sent back to Hell at 0 HP rather than dissipated)."""
     hit_dice: int | None = Field(default=None, ge=1, le=100)
     """R27: a spirit at 0 HP is gone for 100 ÷ HD days."""
+    knightly_combat: bool = False
+    """R25 mounted: proficient in Knightly Combat."""
+    steed: Literal["heavy warhorse", "warhorse", "riding horse"] | None = None
+    """R25 mounted: a mount ("heavy warhorse", "warhorse" or "riding horse"), None for anything else."""
+    constructed: bool = False
+    """A construct: numbers never give advantage against it (R25)."""

@@ -260,6 +260,8 @@ class CombatGroup(BaseModel):
 class MoraleTriggerReason(StrEnum):
     LEADER_LOST = "leader lost"
     HALF_DOWN = "half the group down"
+    RIDING_HORSE = "riding horse in combat"
+    """R25 mounted: a riding horse, mule, pony or draft horse checks before closing and every round."""
 
 
 class MoraleTrigger(BaseModel):

@@ -73,6 +73,7 @@ def attack_odds(
     defense_advantage: Advantage = Advantage.NONE,
     void: bool = False,
     missile: bool = False,
+    automatic: bool = False,
     options: RuleOptions | None = None,
 ) -> AttackOdds:
     """The exact odds of hit, critical, bind, fumble and counterattack (R9-R10, R13-R16, R18).
@@ -103,6 +104,7 @@ def attack_odds(
                 defense_total=d_total,
                 void=void,
                 missile=missile,
+                automatic=automatic,
                 options=options,
             )
             n = a_ways * d_ways

@@ -5,9 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from enum import StrEnum
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
+from .armor_class import Opening
 from .dice import Advantage
+from .engagement import Distance
+from .equipment import Size
 from .morale import MoraleStanding
 
 
@@ -163,3 +166,186 @@ def hits_automatically(target_helpless: bool, ranged: bool) -> bool:
     defense of 8 against missiles, R13, or its AC).
     """
     return target_helpless and not ranged
+
+
+class Steed(StrEnum):
+    """Lords of Hack mounts: what a horse does in a fight (R25 mounted combat)."""
+
+    HEAVY_WARHORSE = "heavy warhorse"
+    """A lance charge from it does double damage; it tramples and strikes like a warhorse."""
+    WARHORSE = "warhorse"
+    """Tramples when its rider charges, strikes out with its hooves in a round it does not move."""
+    RIDING = "riding horse"
+    """A riding horse, mule, pony or draft horse: checks morale before closing and every round."""
+
+    @property
+    def warhorse(self) -> bool:
+        return self is not Steed.RIDING
+
+
+class Party(BaseModel):
+    """One side of an attack as the situations of R25 see it (what the fight knows of it)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    mounted: bool = False
+    knightly: bool = False
+    """Proficient in Knightly Combat."""
+    moving: bool = False
+    """Mounted, and the rider or the mount has moved this round."""
+    steed: bool = False
+    """It is a mount itself."""
+    shield_wall: bool = False
+    scaling: bool = False
+    unseen: bool = False
+    prone: bool = False
+    helpless: bool = False
+    """Unconscious or incapacitated."""
+    cover: int = Field(default=0, ge=0, le=4)
+    """Cover against missiles, in quarters (25% each)."""
+    opening: Opening | None = None
+    """In a roofed area behind a window, or behind an arrow slit."""
+    long_spear_or_bill: bool = False
+    """The weapon in hand is a long spear or a bill."""
+    standing: MoraleStanding = MoraleStanding.STEADY
+    size: Size = Size.MEDIUM
+    constructed: bool = False
+    """A construct (golem, animated statue): numbers never help against it."""
+    beside_ally: bool = False
+    """Side by side or back to back with an ally (not alone)."""
+
+    @property
+    def footman(self) -> bool:
+        """A man on foot: not mounted, not a mount, not bigger than a man."""
+        return not self.mounted and not self.steed and self.size in (Size.TINY, Size.SMALL, Size.MEDIUM)
+
+    @property
+    def in_cover(self) -> bool:
+        return self.cover > 0 or self.opening is not None
+
+
+class Numbers(BaseModel):
+    """Who has attacked the target this round, this attack included (R25 numbers)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    attackers: int = 1
+    """Different attackers of the target."""
+    human_sized: int = 1
+    """Of them, men or smaller (not mounts, not monsters bigger than a man)."""
+    riders_or_spears: int = 0
+    """Of them, riders, or footmen with a long spear or a bill."""
+    on_the_pair: int = 1
+    """Different attackers of the target and of the ally beside it."""
+
+
+class AttackFacts(BaseModel):
+    """Everything R25 needs to know of one attack: both sides, the weapon, the distance, this round's
+    attacks and what the GM declared. :func:`situations_of` reads it; so /attack and /odds agree."""
+
+    model_config = ConfigDict(frozen=True)
+
+    attacker: Party = Field(default_factory=Party)
+    target: Party = Field(default_factory=Party)
+    missile: bool = False
+    thrown: bool = False
+    distance: Distance = Distance.NEAR
+    numbers: Numbers = Field(default_factory=Numbers)
+    ally_in_melee: bool = False
+    """A missile at a target in melee with one of the attacker's allies."""
+    struck_my_horse: bool = False
+    """The target's last attack was on the attacker's mount."""
+    unseen_declared: bool = False
+    """The GM declares the target cannot see the attacker (a named choice of the command)."""
+    routed_too: bool = True
+    """``RuleOptions.routed_attack_disadvantage``."""
+
+
+def numbers_target(target: Party) -> NumbersTarget | None:
+    """R25: what kind of target a band of attackers gangs up on (None: numbers never help)."""
+    if target.constructed or target.size is Size.VERY_LARGE:
+        return NumbersTarget.CONSTRUCT if target.constructed else NumbersTarget.HUGE_MONSTER
+    if target.size is Size.LARGE and not target.mounted:
+        return NumbersTarget.LARGE_MONSTER
+    if target.mounted:
+        return None if target.beside_ally else NumbersTarget.LONE_HORSEMAN
+    if target.footman:
+        return NumbersTarget.TWO_FOOTMEN if target.beside_ally else NumbersTarget.LONE_FOOTMAN
+    return None
+
+
+def _numbers(facts: AttackFacts) -> Situation | None:
+    target = numbers_target(facts.target)
+    if target is None:
+        return None
+    counted = {
+        NumbersTarget.LONE_FOOTMAN: facts.numbers.attackers,
+        NumbersTarget.TWO_FOOTMEN: facts.numbers.on_the_pair,
+        NumbersTarget.LARGE_MONSTER: facts.numbers.human_sized,
+        NumbersTarget.LONE_HORSEMAN: facts.numbers.riders_or_spears,
+    }.get(target, 0)
+    return numbers_situation(counted, target)
+
+
+def situations_of(facts: AttackFacts) -> list[Situation]:
+    """R25: every situation of the text that applies to this attack, in the order of the text.
+
+    Mounted combat, prone, numbers, shield wall, scaling, unseen, distance, cover, shooting into a
+    melee, and the attacker's morale (R21). The Long Spear and Bill exceptions: a footman holding one
+    is not at disadvantage against a rider, a Knightly rider has no advantage against him, and he
+    counts toward the numbers against a lone horseman. Huge monsters and constructs give no numbers.
+    """
+    attacker, target, missile = facts.attacker, facts.target, facts.missile
+    found: list[Situation] = []
+    if attacker.mounted and not missile and not attacker.knightly:
+        found.append(Situation.UNTRAINED_MOUNTED_MELEE)
+    if attacker.mounted and missile and attacker.moving:
+        found.append(Situation.RANGED_FROM_MOVING_HORSE)
+    if attacker.footman and target.mounted and not missile and not attacker.long_spear_or_bill:
+        found.append(Situation.FOOTMAN_AGAINST_RIDER)
+    knight = attacker.mounted and attacker.knightly and not missile
+    if knight and target.footman and not target.shield_wall and not target.long_spear_or_bill:
+        found.append(Situation.KNIGHT_AGAINST_FOOTMAN)
+    if knight and target.footman and facts.struck_my_horse:
+        found.append(Situation.KNIGHT_AGAINST_HORSE_ATTACKER)
+    if target.prone:
+        found.append(Situation.PRONE_TARGET_RANGED if missile else Situation.PRONE_TARGET_MELEE)
+    numbers = _numbers(facts)
+    if numbers is not None:
+        found.append(numbers)
+    if target.shield_wall:
+        found.append(Situation.SHIELD_WALL)
+    if attacker.scaling:
+        found.append(Situation.ATTACKER_SCALING)
+    if target.scaling:
+        found.append(Situation.TARGET_SCALING)
+    if attacker.unseen or facts.unseen_declared:
+        found.append(Situation.UNSEEN_ATTACKER)
+    if missile and facts.thrown and facts.distance is Distance.MIDDLE:
+        found.append(Situation.THROWN_LONG_RANGE)
+    if missile and not facts.thrown and facts.distance is Distance.VERY_FAR:
+        found.append(Situation.RANGED_LONG_RANGE)
+    if missile and target.in_cover:
+        found.append(Situation.COVER)
+    if missile and facts.ally_in_melee:
+        found.append(Situation.SHOOTING_INTO_MELEE)
+    morale = morale_situation(attacker.standing, routed_too=facts.routed_too)
+    if morale is not None:
+        found.append(morale)
+    return found
+
+
+def out_of_reach(facts: AttackFacts) -> bool:
+    """R25: a thrown weapon reaches at most 50'."""
+    return facts.missile and facts.thrown and facts.distance in (Distance.FAR, Distance.VERY_FAR)
+
+
+def automatic_hit(facts: AttackFacts) -> bool:
+    """R25: :func:`hits_automatically` for these facts."""
+    return hits_automatically(facts.target.helpless, facts.missile)
+
+
+def lance_charge_doubles(*, knightly: bool, lance: bool, steed: Steed | None, charging: bool) -> bool:
+    """R25 mounted: a rider proficient in Knightly Combat scores double damage when charging with a
+    lance from a heavy warhorse."""
+    return charging and knightly and lance and steed is Steed.HEAVY_WARHORSE

@@ -59,13 +59,22 @@ def reaction_custom_id(encounter: Encounter, reaction: Reaction, dice: int) -> s
     return f"pommel:react:{encounter.tag}:{reaction.by}:{reaction.against}:{dice}"
 
 
+REACTION_LABELS = {
+    ReactionKind.COUNTERATTACK: "Counterattack",
+    ReactionKind.OPPORTUNITY: "Opportunity attack",
+    ReactionKind.TRAMPLE: "Trample",
+}
+
+
 def reaction_buttons(encounter: Encounter, reaction: Reaction) -> list[Button]:
     """R12, R14: the attack owed, with 1..k of the striker's dice left (none when it has none)."""
     by = encounter.combatant(reaction.by)
-    label = "Counterattack" if reaction.kind is ReactionKind.COUNTERATTACK else "Opportunity attack"
+    label = REACTION_LABELS[reaction.kind]
     return [
         Button(
-            label=f"{label} {dice_count(n)}",
+            label=f"{by.name[:40]}: {label} {dice_count(n)}"
+            if reaction.kind is ReactionKind.TRAMPLE
+            else f"{label} {dice_count(n)}",
             emoji="↩️",
             style=discord.ButtonStyle.danger,
             custom_id=reaction_custom_id(encounter, reaction, n),
@@ -116,10 +125,31 @@ def attack_headline(encounter: Encounter, exchange: Exchange, weapon: str) -> st
         if flag
     ]
     extra = f", {', '.join(extras)}" if extras else ""
-    return (
+    headline = (
         f"⚔️ **{name(attacker.name)}** attacks **{name(defender.name)}**{kind} — {weapon}, "
         f"{attack.attack_type.value}, {dice_count(attack.dice)} at {attack.range.label}"
         f"{extra}{_situation(exchange.attack.roll.advantage, exchange.situations)}"
+    )
+    return "\n".join([headline, *notes_lines(exchange.notes)])
+
+
+def notes_lines(notes: Sequence[str]) -> list[str]:
+    """What the fight's situations did besides advantage (R25): each on a line of its own."""
+    return [f"📌 {note}" for note in notes]
+
+
+def stray_line(allies: Sequence[str], target: str) -> str:
+    """R25: a critical failure shooting into a melee hits the ally instead of the target: named when
+    there is one, else the GM picks which."""
+    if len(allies) == 1:
+        return (
+            f"🎯 Shooting into the melee, the fumble hits **{name(allies[0])}** instead of {target} (R25): "
+            "the GM applies the damage with `/combatant hp`."
+        )
+    listed = ", ".join(name(ally) for ally in allies)
+    return (
+        f"🎯 Shooting into the melee, the fumble hits one of {listed} instead of {target} (R25): "
+        "the GM picks which and applies the damage with `/combatant hp`."
     )
 
 
@@ -152,6 +182,7 @@ _RULE_TEXT = {
     "R13": "against the passive defense",
     "R16": "a natural 20",
     "R18": "every die that could count shows 1",
+    "R25": "a helpless target is hit automatically in melee",
 }
 
 
@@ -186,6 +217,8 @@ def damage_line(
         )
     if damage.joker_bonus:
         parts.append(f"+{damage.joker_bonus} Joker")
+    if damage.doubled:
+        parts.append(f"+{damage.doubled} lance charge (double, R25)")
     if damage.critical_faces:
         dynamic = " dynamic" if damage.dynamic else ""
         die = f"d{damage.critical_die}" if damage.critical_die else "crit"
@@ -299,6 +332,11 @@ def result_content(encounter: Encounter, exchange: Exchange, weapon: str, report
             f"**{encounter.table.defense_policy.value}** (the table's policy)."
         )
     lines.append(defense_line(result.defense))
+    if exchange.cover_dice and result.defense.active:
+        lines.append(
+            f"🧱 {name(defender.name)}'s cover: +{dice_count(exchange.cover_dice)} free against the missile "
+            "(one per 25%, R14)"
+        )
     if result.desperation is not None:
         stood = _which_defense_stands(result, improved=bool(report.desperation_improved))
         lines.append(
@@ -315,6 +353,8 @@ def result_content(encounter: Encounter, exchange: Exchange, weapon: str, report
         who = attacker if report.chose_die == "attacker" else defender
         lines.append(f"🎯 {name(who.name)} counts another die to force a Bind (R9).")
     lines.append(outcome_line(result.judgement, name(attacker.name), name(defender.name)))
+    if result.judgement.fumble and exchange.allies_in_melee:
+        lines.append(stray_line(exchange.allies_in_melee, name(defender.name)))
     if result.outcome is Outcome.BIND:
         lines.append(BIND_FOLLOWS)
     if exchange.applied.range_before is not None:
@@ -436,16 +476,22 @@ def ac_attack_content(encounter: Encounter, attack: AcAttack, weapon: str) -> st
     attacker = encounter.combatant(attack.attacker)
     defender = encounter.combatant(attack.defender)
     roll = attack.roll
+    opening = {17: " (at least 17 through a window, R25)", 21: " (at least 21 behind an arrow slit, R25)"}
+    behind = opening.get(roll.armor_class, "") if defender.position.opening == roll.armor_class else ""
     lines = [
-        f"⚔️ **{name(attacker.name)}** attacks **{name(defender.name)}** against AC — {weapon}",
+        f"⚔️ **{name(attacker.name)}** attacks **{name(defender.name)}** against AC — {weapon}"
+        f"{_situation(roll.advantage, attack.situations)}",
+        *notes_lines(attack.notes),
         f"🎲 {breakdown(roll.roll, attack.bonus + [m for m in roll.modifiers if m.label == 'Joker'])} "
-        f"against **AC {roll.armor_class}** (R24)",
+        f"against **AC {roll.armor_class}**{behind} (R24)",
     ]
     if roll.hit:
         crit = " — **natural 20: critical!**" if roll.natural_20 else ""
         lines.append(f"💥 **Hit**{crit}")
     else:
         lines.append("💨 **Miss**" + (" — natural 1" if roll.natural_1 and roll.automatic else ""))
+        if roll.natural_1 and attack.allies_in_melee:
+            lines.append(stray_line(attack.allies_in_melee, name(defender.name)))
     if attack.damage is not None:
         lines.append(damage_line(attack.damage, attack.damage.weapon))
         lines.append(hp_line(defender, attack.hp_before, defender.nonlethal - attack.damage.nonlethal))
@@ -536,6 +582,10 @@ def follow_up_buttons(encounter: Encounter, exchange: Exchange) -> list[list[But
     owed = encounter.reaction(defender, attacker)
     if owed is not None:
         rows.append(reaction_buttons(encounter, owed))
+    mount = next((c for c in encounter.combatants if c.id == attacker.position.mount), None)
+    trample = encounter.reaction(mount, defender, ReactionKind.TRAMPLE) if mount is not None else None
+    if trample is not None:
+        rows.append(reaction_buttons(encounter, trample))
     return rows
 
 

@@ -48,6 +48,7 @@ FIELD_LABELS = {
     "armor": "armor",
     "shield": "shield",
     "off_hand": "off hand",
+    "knightly_combat": "Knightly Combat",
 }
 
 
@@ -199,6 +200,8 @@ def sheet_embed(character: Character, catalog: Catalog, owner_id: int) -> discor
             value=shield_text(gear.shield) if gear.shield is not None else missing_text(character.shield),
             inline=False,
         )
+    if character.knightly_combat:
+        embed.add_field(name="Proficiencies", value="Knightly Combat (mounted combat, R25)", inline=False)
     return embed
 
 
@@ -239,6 +242,8 @@ def changes_text(before: Character, after: Character, catalog: Catalog) -> str:
 def _value(field: str, value: object, catalog: Catalog) -> str:
     if value is None:
         return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
     if isinstance(value, str):
         entry: Weapon | Armor | Shield | None = None
         if field in ("weapon", "off_hand"):

@@ -14,8 +14,8 @@ import discord
 
 from ..catalog import Catalog
 from ..encounter.document import Combatant, Encounter, Side, TableOptions
-from ..encounter.log_lines import TURN_CUT_SHORT, banishment_line, listing, option_label, option_value
-from ..encounter.roster import Change, HandedOver, HpChanged, option_changes
+from ..encounter.log_lines import TURN_CUT_SHORT, Change, banishment_line, listing, option_label, option_value
+from ..encounter.roster import HandedOver, HpChanged, option_changes
 from ..guild_settings import GuildSettings
 from ..rules.cards import Card
 from ..rules.options import DEFAULT_OPTIONS, RuleOptions

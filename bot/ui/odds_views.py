@@ -84,6 +84,8 @@ def defense_heading(target: str, defense: DefenseOdds) -> str:
         )
         return f"**{how}**: {total} ({parts}) (R13)"
     shield = " + 1 free shield die" if defense.shield else ""
+    if defense.cover:
+        shield += f" + {defense.cover} free cover {'die' if defense.cover == 1 else 'dice'} (R14)"
     void = ", void: no DB and no Bind" if defense.void else ""
     return (
         f"**If {target} defends actively with all {dice_count(defense.dice)} left{shield}**{void}: "
@@ -105,10 +107,10 @@ def encounter_reply(fight: EncounterOdds) -> str:
     ]
     situation = SITUATION_WORDS.get(fight.advantage)
     if situation:
-        why = f": {', '.join(fight.situations)} (R25)" if fight.situations else ""
+        why = f": {'; '.join(fight.situations)} (R25)" if fight.situations else ""
         lines.append(f"Attacking {situation}{why}")
     elif fight.situations:
-        lines.append(f"No net advantage: {', '.join(fight.situations)} cancel out (R10, R25)")
+        lines.append(f"No net advantage: {'; '.join(fight.situations)} cancel out (R10, R25)")
     for defense in fight.defenses:
         lines.append(defense_heading(target, defense))
         lines.append(odds_line(defense.odds, active=defense.active, missile=fight.missile))

@@ -9,6 +9,7 @@ after a restart and a stale click never advances the fight twice. Posting and ed
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import discord
@@ -20,6 +21,7 @@ from ..rules.cards import Card
 from ..rules.engagement import Range
 from ..rules.errors import shown
 from .buttons import button_view, tracker_buttons
+from .situation_views import position_labels
 
 DESCRIPTION_LIMIT = 4000
 """Discord allows 4096 characters in an embed's description; a little is kept spare."""
@@ -54,7 +56,8 @@ def _card_shown(encounter: Encounter, holder: str, card: Card, reveal: bool) -> 
     return card.label
 
 
-def combatant_line(combatant: Combatant) -> str:
+def combatant_line(combatant: Combatant, where: Sequence[str] = ()) -> str:
+    """Name, pool, HP, state, conditions, and ``where`` it stands (R25: mounted, cover, shield wall...)."""
     hp = f"HP {combatant.hp}/{combatant.max_hp}"
     parts = [f"{name(combatant.name)}", pool_pips(combatant), hp]
     label = combatant.state_label  # down, unconscious, routed, frightened (R21, R25)
@@ -62,6 +65,8 @@ def combatant_line(combatant: Combatant) -> str:
         parts.append(f"**{label}**")
     if combatant.conditions:
         parts.append(conditions_label(combatant))
+    if where:
+        parts.append(f"*{', '.join(where)}*")
     if combatant.leader:
         parts[0] += " (leader)"
     return " · ".join(parts)
@@ -175,7 +180,8 @@ def _turn_lines(encounter: Encounter, *, reveal: bool) -> list[str]:
         lines.append("**Combatants**")
         acting = state.turn_of
         lines.extend(
-            ("▶️ " if combatant.holder == acting else "") + combatant_line(combatant)
+            ("▶️ " if combatant.holder == acting else "")
+            + combatant_line(combatant, position_labels(encounter, combatant))
             for combatant in encounter.combatants
         )
     else:

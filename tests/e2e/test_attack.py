@@ -999,7 +999,7 @@ async def test_r25_a_frightened_attacker_attacks_at_disadvantage(world: World, s
     lines = asked.content.splitlines()
     assert lines[0] == (
         "⚔️ **Bandit** attacks **Alice** — Sword, Messer, chop, 1 die at Onset, "
-        "at disadvantage (attacker is frightened)"
+        "at disadvantage (attacker is frightened: Bandit's morale, R21)"
     )
     assert (
         lines[1] == "🎲 Attack: ~~18~~, **6** +1 Prowess +3 Reach = **10**"
@@ -1014,7 +1014,7 @@ async def test_r25_a_prone_target_is_attacked_with_advantage_in_melee(world: Wor
     pommel = await dealt_fight(world, start_bot, faces=[5, 17], edit=both(bandits_turn, prone("Alice")))
     asked = await attack(pommel, world, user=world.gm, target="Alice")
     lines = asked.content.splitlines()
-    assert lines[0].endswith("1 die at Onset, with advantage (prone target, in melee)")
+    assert lines[0].endswith("1 die at Onset, with advantage (prone target, in melee: Alice's condition)")
     assert lines[1] == "🎲 Attack: ~~5~~, **17** +1 Prowess +3 Reach = **21**"
     all_rolled(pommel)
 
@@ -1031,7 +1031,8 @@ async def test_r25_r10_a_frightened_attacker_against_a_prone_target_has_neither(
     asked = await attack(cancelled, world, user=world.gm, target="Alice")
     first = asked.content.splitlines()[0]
     assert first.endswith(
-        "advantage and disadvantage cancel (attacker is frightened; prone target, in melee)"
+        "advantage and disadvantage cancel (prone target, in melee: Alice's condition; "
+        "attacker is frightened: Bandit's morale, R21)"
     )
     all_rolled(cancelled)
 

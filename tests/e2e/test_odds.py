@@ -266,7 +266,7 @@ async def test_r25_a_frightened_attacker_has_disadvantage(world: World, start_bo
     await change(pommel, world, frighten)
     result = await pommel.slash("odds", user=world.player, options={"target": "Bandit"})
     assert "Attacking with disadvantage" in result.content
-    assert "attacker is frightened (R25)" in result.content
+    assert "attacker is frightened: Ansel's morale, R21 (R25)" in result.content
     expected = attack_odds(
         attack_dice=1, attack_bonus=5, passive_defense=10, attack_advantage=Advantage.DISADVANTAGE
     )
@@ -363,25 +363,31 @@ def rolled_against(attacked: str) -> int:
     return int(found[1])
 
 
-async def test_r13_a_downed_target_defends_passively_with_what_attack_rolls_against(
+async def test_r13_r25_a_downed_target_defends_passively_and_is_hit_automatically_in_melee(
     world: World, start_bot: Any
 ) -> None:
     """R13: a combatant down or out cold defends passively, without being asked (docs/CHOICES.md):
-    /odds quotes the very defense /attack then rolls against, and no active defense."""
+    /odds quotes the very defense /attack then rolls against, and no active defense. R25: in melee it
+    is hit automatically, so a 2 (2 + 5 = 7 against 10) hits, and both say why."""
 
     def fell(encounter: Encounter) -> None:
         encounter.combatant("Bandit").hp = 0
 
-    pommel = await dealt_fight(world, start_bot, faces=[2], edit=fell)
+    pommel = await dealt_fight(world, start_bot, faces=[2, 5], edit=fell)
     odds = await pommel.slash("odds", user=world.player, options={"target": "Bandit"})
     assert "**Bandit is down and defends passively**: 10 (Base +8, Prowess +1, Dex +1) (R13)" in odds.content
-    assert line(attack_odds(attack_dice=1, attack_bonus=5, passive_defense=10), active=False) in odds.content
+    automatic = attack_odds(attack_dice=1, attack_bonus=5, passive_defense=10, automatic=True)
+    assert line(automatic, active=False) in odds.content
+    assert "Hit **100.0%**" in odds.content
+    assert "Bandit is down: hit automatically in melee (R25)" in odds.content
     assert "defends actively" not in odds.content
     assert "no Martial Pool dice left" not in odds.content
 
     attacked = await pommel.slash("attack", user=world.player, options={"target": "Bandit"})
     assert not attacked.ephemeral, attacked.content
     assert "🛡️ Passive defense (R13)" in attacked.content
+    assert "📌 Bandit is down: hit automatically in melee (R25)" in attacked.content
+    assert "💥 **Hit** — a helpless target is hit automatically in melee (R25)" in attacked.content
     assert rolled_against(attacked.content) == quoted_defense(
         odds.content, "Bandit is down and defends passively"
     )

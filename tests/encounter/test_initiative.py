@@ -10,18 +10,19 @@ from typing import Any
 
 import pytest
 
+from bot.catalog import load_catalog
 from bot.encounter import roster
 from bot.encounter.document import Encounter, TableOptions, group_holder, player_holder
 from bot.encounter.done import Done
 from bot.encounter.errors import NotAllowed, OutOfDate
-from bot.encounter.fighters import target_situations
+from bot.encounter.fighters import attack_state
 from bot.encounter.initiative import press
 from bot.encounter.permissions import Actor
 from bot.encounter.results import RanOut, TurnAction, TurnMove
 from bot.rules.dice import ScriptedDice
 from bot.rules.equipment import MonsterTemplate
 from bot.rules.errors import RulesError
-from bot.rules.situations import Situation
+from bot.rules.situations import Situation, situations_of
 from bot.rules.turns import ClaimPause
 from tests.rules.conftest import deck_dealing
 from tests.sheets import character
@@ -321,6 +322,17 @@ def next_round(encounter: Encounter) -> Done[TurnMove]:
     return press(encounter, DEAL, GM_ACTOR, NO_SHUFFLE)
 
 
+CATALOG = load_catalog()
+
+
+def situations_on(encounter: Encounter, who: str) -> list[Situation]:
+    """R25: the situations a melee attack on ``who`` by another combatant of the fight has."""
+    target = encounter.combatant(who)
+    attacker = next(c for c in encounter.combatants if c.id != target.id)
+    weapon = CATALOG.weapon(attacker.weapon)
+    return situations_of(attack_state(encounter, CATALOG, attacker, target, weapon).facts)
+
+
 def test_a_two_round_condition_runs_out_at_the_second_deal_and_the_log_says_so() -> None:
     encounter = dealt("KS", "QS", "2C")
     lasting(encounter, "Ansel", "prone", rounds=2)
@@ -328,12 +340,12 @@ def test_a_two_round_condition_runs_out_at_the_second_deal_and_the_log_says_so()
     assert done.result.ran_out == []
     assert encounter.combatant("Ansel").conditions == ["prone"]
     assert encounter.combatant("Ansel").lasting["prone"].rounds_left == 1
-    assert target_situations(encounter.combatant("Ansel"), missile=False) == [Situation.PRONE_TARGET_MELEE]
+    assert situations_on(encounter, "Ansel") == [Situation.PRONE_TARGET_MELEE]
     done = next_round(encounter)
     assert done.result.ran_out == [RanOut("Ansel", "prone")]
     assert encounter.combatant("Ansel").conditions == []
     assert encounter.combatant("Ansel").lasting == {}
-    assert target_situations(encounter.combatant("Ansel"), missile=False) == []
+    assert situations_on(encounter, "Ansel") == []
     assert "Ansel is no longer prone (it ran out)." in done.log[0]
 
 

@@ -9,6 +9,7 @@ defense :func:`~bot.encounter.attacks.declare_attack` really resolves against. A
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from fractions import Fraction
 
 import pytest
 
@@ -94,9 +95,10 @@ def test_r13_a_target_with_dice_left_defends_passively_or_actively() -> None:
 
 
 @pytest.mark.parametrize("how", ["down", "unconscious"])
-def test_r13_a_target_out_of_the_fight_defends_passively_as_attack_rolls_against(how: str) -> None:
+def test_r13_r25_a_target_out_of_the_fight_defends_passively_and_is_hit_automatically(how: str) -> None:
     """A combatant down or out cold defends passively, without being asked (docs/CHOICES.md): the
-    passive defense /attack uses, and no active line (it cannot defend actively, R13)."""
+    passive defense /attack uses, and no active line (it cannot defend actively, R13); in melee it is
+    hit automatically (R25), which /odds says."""
     encounter = duel()
     bandit = encounter.combatant("Bandit")
     if how == "down":
@@ -108,7 +110,10 @@ def test_r13_a_target_out_of_the_fight_defends_passively_as_attack_rolls_against
     assert (passive.active, passive.undefended, passive.down) == (False, None, how)
     assert [(m.label, m.value) for m in passive.bonus] == [("Base", 8), ("Prowess", 1), ("Dex", 1)]
     assert sum(m.value for m in passive.bonus) == rolled_against(encounter) == 10
-    assert passive.odds == attack_odds(attack_dice=1, attack_bonus=5, passive_defense=10)
+    assert passive.odds == attack_odds(attack_dice=1, attack_bonus=5, passive_defense=10, automatic=True)
+    assert passive.odds.hit == 1
+    assert passive.odds.critical == Fraction(1, 20)  # a natural 20 above the defense is still a critical
+    assert f"Bandit is {how}: hit automatically in melee (R25)" in odds.notes
     assert not any("Martial Pool" in note for note in odds.notes)
 
 

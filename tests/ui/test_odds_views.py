@@ -120,5 +120,5 @@ def test_fight_reply_escapes_names_and_lists_notes() -> None:
     assert (
         "**\\*Ansel\\***: 1 die, Sword, Arming, chop at Onset range: +4 (Prowess +1, Reach +3) (R11)" in reply
     )
-    assert "No net advantage: attacker is frightened, your `situation:` cancel out (R10, R25)" in reply
+    assert "No net advantage: attacker is frightened; your `situation:` cancel out (R10, R25)" in reply
     assert reply.endswith("-# Bandit is a spirit.")

@@ -1,0 +1,289 @@
+"""``/situation``: where combatants stand in the fight, as the Lords of Hack situations read it (R25).
+
+A combatant's :class:`~bot.encounter.document.Position` (shield wall, scaling, unseen, cover, an ally
+beside it, the horse it rides), its prone or incapacitated condition, and the distance between a
+pair for missiles. The attacks read them (:func:`~bot.encounter.fighters.attack_state`); the tracker
+shows them. Mounting and dismounting cost what the text says (a full round, a move, or a quick action
+with a Riding or Acrobatics check the player rolls).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from enum import StrEnum
+
+from ..rules.armor_class import Opening
+from ..rules.engagement import Distance, Range
+from ..rules.errors import IllegalAction, RulesError, shown
+from .document import Combatant, Encounter
+from .done import Done
+from .fighters import ally_beside, mount_of
+from .log_lines import Change, position_log_line
+from .permissions import Actor, require_control
+
+MAX_COVER = 100
+"""Cover is given in percent, in steps of 25 (R14, R25)."""
+
+
+class OpeningChoice(StrEnum):
+    """What the combatant shoots from, if anything (R25: a minimum AC against missiles)."""
+
+    NONE = "none"
+    WINDOW = "window"
+    ARROW_SLIT = "arrow slit"
+
+    @property
+    def opening(self) -> Opening | None:
+        return {OpeningChoice.WINDOW: Opening.WINDOW, OpeningChoice.ARROW_SLIT: Opening.ARROW_SLIT}.get(self)
+
+
+def opening_label(opening: Opening | None) -> str:
+    """The opening as the reply and the tracker name it."""
+    if opening is None:
+        return "none"
+    return {Opening.WINDOW: "behind a window (AC 17+)", Opening.ARROW_SLIT: "behind an arrow slit (AC 21+)"}[
+        opening
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class PositionChange:
+    """What ``/situation set`` asked for; None leaves a thing as it is. ``beside`` names an ally, or
+    ``"none"`` for none."""
+
+    shield_wall: bool | None = None
+    scaling: bool | None = None
+    unseen: bool | None = None
+    cover: int | None = None
+    opening: OpeningChoice | None = None
+    prone: bool | None = None
+    incapacitated: bool | None = None
+    beside: str | None = None
+
+    @property
+    def empty(self) -> bool:
+        return all(getattr(self, f.name) is None for f in fields(self))
+
+
+@dataclass(frozen=True, slots=True)
+class Repositioned:
+    """What a ``/situation`` command changed: whose, and each change (label, old, new)."""
+
+    combatant: Combatant
+    changes: list[Change]
+    notes: list[str]
+
+
+def _yes(value: bool) -> str:
+    return "yes" if value else "no"
+
+
+def set_position(
+    encounter: Encounter, actor: Actor, by: str, who: str, change: PositionChange
+) -> Done[Repositioned]:
+    """Change where ``who`` stands (its player or the GM). Checked before anything changes: a shield
+    wall needs a shield; a mount or a rider cannot scale (horses cannot); cover is 0 to 100% in steps
+    of 25; the ally beside must be on the same side."""
+    if change.empty:
+        raise RulesError(
+            "Say what to change: shield_wall, scaling, unseen, cover, opening, prone, incapacitated "
+            "or beside."
+        )
+    combatant = encounter.combatant(who)
+    require_control(encounter, actor, combatant, "change where they stand")
+    position = combatant.position
+    name = shown(combatant.name)
+    if change.shield_wall and combatant.shield is None:
+        raise IllegalAction(f"{name} has no shield: a shield wall is footmen with round shields (R25).")
+    if change.shield_wall and position.mount is not None:
+        raise IllegalAction(f"{name} is mounted: a shield wall is made by footmen (R25).")
+    if change.scaling and (combatant.steed is not None or position.mount is not None):
+        raise IllegalAction("Horses cannot scale walls, fences, ramparts, towers or buildings (R25).")
+    if change.cover is not None and (change.cover % 25 or not 0 <= change.cover <= MAX_COVER):
+        raise RulesError(
+            "Cover is 0, 25, 50, 75 or 100 (percent): each 25% is a free die against missiles (R14)."
+        )
+    beside: Combatant | None = None
+    if change.beside is not None and change.beside.strip().casefold() != "none":
+        beside = encounter.combatant(change.beside)
+        if beside.id == combatant.id:
+            raise IllegalAction(f"{name} cannot stand beside themselves; name an ally.")
+        if beside.side is not combatant.side:
+            raise IllegalAction(
+                f"{shown(beside.name)} is not {name}'s ally; side by side is with an ally (R25)."
+            )
+    changes: list[Change] = []
+
+    def put(label: str, field: str, value: object, shown_old: object, shown_new: object) -> None:
+        if getattr(position, field) != value:
+            changes.append((label, shown_old, shown_new))
+            setattr(position, field, value)
+
+    if change.shield_wall is not None:
+        put(
+            "shield wall",
+            "shield_wall",
+            change.shield_wall,
+            _yes(position.shield_wall),
+            _yes(change.shield_wall),
+        )
+    if change.scaling is not None:
+        put("scaling", "scaling", change.scaling, _yes(position.scaling), _yes(change.scaling))
+    if change.unseen is not None:
+        put("unseen", "unseen", change.unseen, _yes(position.unseen), _yes(change.unseen))
+    if change.cover is not None:
+        quarters = change.cover // 25
+        put("cover", "cover", quarters, f"{position.cover * 25}%", f"{change.cover}%")
+    if change.opening is not None:
+        wanted = change.opening.opening
+        put("opening", "opening", wanted, opening_label(position.opening), opening_label(wanted))
+    if change.beside is not None:
+        old = ally_beside(encounter, combatant)
+        put(
+            "beside",
+            "beside",
+            beside.id if beside is not None else None,
+            old.name if old is not None else "nobody",
+            beside.name if beside is not None else "nobody",
+        )
+        if old is not None and old is not beside and old.position.beside == combatant.id:
+            old.position.beside = None  # side by side goes both ways: the old partner stands alone
+            changes.append((f"{old.name} beside", combatant.name, "nobody"))
+    for condition, asked in (("prone", change.prone), ("incapacitated", change.incapacitated)):
+        if asked is None:
+            continue
+        has = combatant.condition_named(condition) is not None
+        if asked and not has:
+            combatant.add_condition(condition)
+        elif has and not asked:
+            combatant.remove_condition(condition)
+        if asked != has:
+            changes.append((condition, _yes(has), _yes(asked)))
+    if beside is not None and beside.position.beside is None:
+        beside.position.beside = combatant.id  # side by side goes both ways
+        changes.append((f"{beside.name} beside", "nobody", combatant.name))
+    notes: list[str] = []
+    if change.shield_wall:
+        notes.append("Forming or keeping a shield wall takes half of each one's move (R25).")
+    stood_up = change.prone is False and any(label == "prone" for label, _, _ in changes)
+    if stood_up and encounter.initiative.round:
+        notes.append(
+            "Getting up while carrying combat arms takes the whole round's actions; with empty hands an "
+            "active action; as a quick action, with an Acrobatics or Athletics check (R25)."
+        )
+    return Done(
+        Repositioned(combatant, changes, notes),
+        log=[position_log_line(by, combatant, changes)] if changes else [],
+    )
+
+
+def set_distance(
+    encounter: Encounter, actor: Actor, by: str, who: str, other: str, distance: Distance
+) -> Done[Repositioned]:
+    """R25: how far apart two combatants are for missiles (the player of either, or the GM). A pair
+    at Melee or Grapple is near by definition."""
+    first, second = encounter.combatant(who), encounter.combatant(other)
+    if first.id == second.id:
+        raise IllegalAction("A distance is between two combatants; name another one.")
+    require_control(encounter, actor, first, "set distances")
+    engagement = encounter.engagement(first, second)
+    if distance is not Distance.NEAR and engagement.range is not Range.ONSET:
+        raise IllegalAction(
+            f"{shown(first.name)} and {shown(second.name)} are at {engagement.range.label} range, "
+            "so they are near each other: leave combat range first (/range)."
+        )
+    changes: list[Change] = []
+    if engagement.distance is not distance:
+        changes.append((f"distance to {second.name}", engagement.distance.label, distance.label))
+        engagement.distance = distance
+    return Done(
+        Repositioned(first, changes, []), log=[position_log_line(by, first, changes)] if changes else []
+    )
+
+
+class QuickCheck(StrEnum):
+    """A quick mount or dismount: the Riding or Acrobatics check the player rolled (R25)."""
+
+    PASSED = "passed"
+    FAILED = "failed"
+
+
+def mount(
+    encounter: Encounter, actor: Actor, by: str, who: str, horse: str, quick: QuickCheck | None
+) -> Done[Repositioned]:
+    """R25: mounting takes a full round (no quick, move or active action left), or a quick action with
+    a Riding or Acrobatics check; a failed check leaves the rider prone and its round forfeit."""
+    rider, steed = encounter.combatant(who), encounter.combatant(horse)
+    require_control(encounter, actor, rider, "mount")
+    rider.require_able("mount")
+    name = shown(rider.name)
+    if steed.steed is None:
+        raise IllegalAction(
+            f"{shown(steed.name)} is not a mount: the GM makes it one with `/combatant edit steed:`, or adds "
+            "a horse with `/npc add template:warhorse`."
+        )
+    if rider.steed is not None:
+        raise IllegalAction(f"{name} is a mount and cannot ride.")
+    if mount_of(encounter, rider) is not None:
+        raise IllegalAction(f"{name} is already mounted; dismount first.")
+    other = next((c for c in encounter.combatants if c.position.mount == steed.id), None)
+    if other is not None:
+        raise IllegalAction(f"{shown(other.name)} already rides {shown(steed.name)}.")
+    if rider.position.scaling or rider.position.shield_wall:
+        raise IllegalAction(f"{name} is scaling or in a shield wall; leave it first (/situation set).")
+    notes = [_forfeits(encounter, rider, quick, "Mounting")]
+    changes: list[Change] = []
+    if quick is not QuickCheck.FAILED:
+        rider.position.mount = steed.id
+        changes.append(("mounted", "no", steed.name))
+    else:
+        _fall_prone(rider, changes)
+    return Done(Repositioned(rider, changes, notes), log=[position_log_line(by, rider, changes, notes)])
+
+
+def dismount(
+    encounter: Encounter, actor: Actor, by: str, who: str, quick: QuickCheck | None
+) -> Done[Repositioned]:
+    """R25: dismounting takes a move action, or a quick action with a Riding or Acrobatics check; a
+    failed check leaves the rider prone (on the ground, off the horse) and its round forfeit."""
+    rider = encounter.combatant(who)
+    require_control(encounter, actor, rider, "dismount")
+    steed = mount_of(encounter, rider)
+    if steed is None:
+        raise IllegalAction(f"{shown(rider.name)} is not mounted.")
+    if quick is None:
+        if rider.moves >= 3:
+            raise IllegalAction(
+                f"{shown(rider.name)} has made every move of the round (R19): no move left to dismount."
+            )
+        rider.moves += 1
+        notes = [f"Dismounting takes {shown(rider.name)}'s move action (R25): one move of the round (R19)."]
+    else:
+        notes = [_forfeits(encounter, rider, quick, "Dismounting")]
+    rider.position.mount = None
+    changes: list[Change] = [("mounted", steed.name, "no")]
+    if quick is QuickCheck.FAILED:
+        _fall_prone(rider, changes)
+    return Done(Repositioned(rider, changes, notes), log=[position_log_line(by, rider, changes, notes)])
+
+
+def _forfeits(encounter: Encounter, rider: Combatant, quick: QuickCheck | None, doing: str) -> str:
+    """What mounting or a quick mount or dismount costs (R25), put on the rider: a forfeit round
+    leaves no move and no attack of its own this round."""
+    name = shown(rider.name)
+    if quick is QuickCheck.PASSED:
+        return f"{doing} as a quick action: the Riding or Acrobatics check passed (R25)."
+    rider.moves = max(rider.moves, 3)
+    rider.forfeit_round = encounter.initiative.round
+    if quick is QuickCheck.FAILED:
+        return (
+            f"The Riding or Acrobatics check failed: {name} falls prone and forfeits the rest of the "
+            "round (R25)."
+        )
+    return f"{doing} takes {name}'s whole round: no quick, move or active action left this round (R25)."
+
+
+def _fall_prone(rider: Combatant, changes: list[Change]) -> None:
+    if rider.condition_named("prone") is None:
+        rider.add_condition("prone")
+        changes.append(("prone", "no", "yes"))

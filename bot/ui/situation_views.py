@@ -1,0 +1,43 @@
+"""What ``/situation`` says, and how the tracker names where a combatant stands (R25)."""
+
+from __future__ import annotations
+
+from ..encounter.document import Combatant, Encounter
+from ..encounter.positions import Repositioned, opening_label
+from ..rules.errors import shown
+
+
+def situation_reply(changed: Repositioned) -> str:
+    """The changes, one a line, and what they cost; or that nothing changed."""
+    who = shown(changed.combatant.name)
+    if not changed.changes:
+        return f"📍 **{who}**: those were already so; nothing changed."
+    listed = "\n".join(
+        f"- {shown(label)}: {shown(str(old))} → **{shown(str(new))}**" for label, old, new in changed.changes
+    )
+    notes = "".join(f"\n📌 {note}" for note in changed.notes)
+    return f"📍 **{who}**'s situation (R25):\n{listed}{notes}"
+
+
+def position_labels(encounter: Encounter, combatant: Combatant) -> list[str]:
+    """Where a combatant stands, as the tracker lists it: "on Bucephalus", "shield wall", "50% cover"."""
+    position = combatant.position
+    by_id = {c.id: c for c in encounter.combatants}
+    labels: list[str] = []
+    if combatant.steed is not None:
+        labels.append(combatant.steed.value)
+    if position.mount in by_id:
+        labels.append(f"on {shown(by_id[position.mount].name)}")
+    if position.shield_wall:
+        labels.append("shield wall")
+    if position.scaling:
+        labels.append("scaling")
+    if position.unseen:
+        labels.append("unseen")
+    if position.cover:
+        labels.append(f"{position.cover * 25}% cover")
+    if position.opening is not None:
+        labels.append(opening_label(position.opening))
+    if position.beside in by_id:
+        labels.append(f"beside {shown(by_id[position.beside].name)}")
+    return labels
