@@ -138,7 +138,7 @@ def test_one_known_biased_sample() -> None:
     result = fairness(counts, rolls=900)
     assert result.dice == 1025
     assert result.verdict is Verdict.VERY_UNEVEN
-    # Expected 51.25 each: (26.25² + 18 × 1.25² + 48.75²) / 51.25.
+    # Expected 51.25 each: (26.25² + 18 * 1.25² + 48.75²) / 51.25.
     assert result.statistic == pytest.approx(3093.75 / 51.25)
     assert result.p_value is not None
     assert 1e-6 < result.p_value < 1e-5

@@ -57,6 +57,7 @@ from .base import (
     DatabaseDamaged,
     DatabaseInUse,
     DatabaseTooNew,
+    DiceTally,
     EncounterChange,
     EndedEncounter,
     EndedGone,
@@ -774,6 +775,40 @@ class SqliteStore(Store):
         )
         return [_log_entry(row) for row in rows]
 
+    # ------------------------------------------------------------------------------ the d20 faces rolled
+
+    async def tally_d20(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int | None = None,
+        user_id: int | None = None,
+        since: datetime | None = None,
+        through_id: int | None = None,
+        viewer: int | None = None,
+        gm: bool = False,
+    ) -> DiceTally:
+        # log_d20 (migration 0005) has one row per roll, its faces counted when it was logged.
+        conditions = ["guild_id = ?"]
+        parameters: list[Any] = [guild_id]
+        for column, value in (("channel_id", channel_id), ("user_id", user_id), ("log_id", through_id)):
+            if value is not None:
+                conditions.append(f"{column} {'<=' if column == 'log_id' else '='} ?")
+                parameters.append(value)
+        if since is not None:
+            conditions.append("at >= ?")
+            parameters.append(since.astimezone(UTC).isoformat())
+        where = " AND ".join(conditions)
+        visible = "(private = 0 OR ? OR user_id IS ?)"
+        seen = [int(gm), viewer]
+        [counted] = await self._fetch_all(
+            f"SELECT COUNT(*), {_FACE_SUMS} FROM log_d20 WHERE {where} AND {visible}", [*parameters, *seen]
+        )
+        [hidden] = await self._fetch_all(
+            f"SELECT COUNT(*) FROM log_d20 WHERE {where} AND NOT {visible}", [*parameters, *seen]
+        )
+        return DiceTally(tuple(int(times or 0) for times in counted[1:]), int(counted[0]), int(hidden[0]))
+
 
 # ---------------------------------------------------------------------------- on the connection's thread
 
@@ -1033,6 +1068,9 @@ def _is_damage(error: sqlite3.DatabaseError) -> bool:
 def _not_a_database(error: sqlite3.DatabaseError) -> bool:
     return (getattr(error, "sqlite_errorcode", 0) & 0xFF) == sqlite3.SQLITE_NOTADB
 
+
+_FACE_SUMS = ", ".join(f"SUM(f{face})" for face in range(1, 21))
+"""How often each face came up, in the rows of log_d20 read (f1 ... f20: each roll's dice showing it)."""
 
 _LOG_COLUMNS = (
     "id, at, guild_id, channel_id, user_id, kind, text, data,"

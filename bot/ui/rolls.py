@@ -102,9 +102,6 @@ def _natural(natural_20: bool, natural_1: bool) -> str | None:
 
 ROLL_KINDS = ("roll", "save")
 """The log entries that are rolls a player may make privately: ``/roll dice | pool`` and ``/save``."""
-D20_FACE_KEYS = ("faces", "d20")
-"""Where a roll's log entry lists the d20 faces it showed: ``faces`` for a pool (``/roll pool``,
-``/save``), ``d20`` for the d20s of ``/roll dice`` (logged since ``/stats dice``; older ones have none)."""
 ROLL_LOG_DEFAULT = 15
 ROLL_LOG_MAX = 50
 
