@@ -12,8 +12,9 @@ down or out cold defends passively. Nothing is rolled, spent or logged; the docu
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import TypeVar
 
 from ..catalog import Catalog
 from ..rules.combat import AttackKind, active_defense_bonus, attack_bonus, check_attack, passive_defense
@@ -288,3 +289,24 @@ def odds_in_encounter(
         extra=extra,
         void=void,
     )
+
+
+# ----------------------------------------------------------------------------- the plan (the chart)
+
+PLAN_DICE = 4
+"""``/odds`` charts the same attack with 1 to this many dice (to the number asked, when more)."""
+
+Asked = TypeVar("Asked")
+
+
+def odds_plan(ask: Callable[[int], Asked], dice: int) -> tuple[tuple[int, Asked], ...]:
+    """The same question asked with each number of attack dice from 1 to :data:`PLAN_DICE` (or ``dice``,
+    when more), for the chart of ``/odds``: where another die stops paying. A number of dice the
+    question refuses (``ask`` raising a :class:`RulesError`) is left out."""
+    plan = []
+    for count in range(1, max(PLAN_DICE, dice) + 1):
+        try:
+            plan.append((count, ask(count)))
+        except RulesError:
+            continue
+    return tuple(plan)
