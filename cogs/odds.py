@@ -92,7 +92,7 @@ class Odds(commands.Cog):
             )
             asked = ask(dice=dice)
             reply = encounter_reply(asked)
-            draw = lambda: encounter_chart(asked, odds_plan(lambda n: ask(dice=n), asked.dice))  # noqa: E731
+            draw = lambda: encounter_chart(asked, odds_plan(lambda n: ask(dice=n)))  # noqa: E731
         else:
             ask_numbers = partial(
                 numbers_odds,
@@ -108,7 +108,7 @@ class Odds(commands.Cog):
             asked_numbers = ask_numbers(dice=dice or 1)
             reply = numbers_reply(asked_numbers)
             draw = lambda: numbers_chart(  # noqa: E731
-                asked_numbers, odds_plan(lambda n: ask_numbers(dice=n), asked_numbers.dice)
+                asked_numbers, odds_plan(lambda n: ask_numbers(dice=n))
             )
         attached = {"file": chart_file(await drawn(draw))} if chart else {}
         await answer(interaction, reply, ephemeral=not public, **attached)
