@@ -41,11 +41,12 @@ def thousands(number: int) -> str:
 
 
 def p_value_text(p_value: float) -> str:
-    """``p = 0.42``, ``p = 0.003``, ``p < 0.0001``: enough digits to tell it from the thresholds."""
+    """``p = 0.42``, ``p = 0.0499``, ``p = 0.00012``, ``p < 0.0001``: below 0.1, three significant digits,
+    so a p-value never rounds onto the other side of 0.05 or 0.001."""
     if p_value < 0.0001:
         return "p < 0.0001"
-    if p_value < 0.01:
-        return f"p = {p_value:.4f}"
+    if p_value < 0.1:
+        return f"p = {p_value:.3g}"
     return f"p = {p_value:.2f}"
 
 
@@ -102,13 +103,13 @@ def hidden_note(hidden: int, private: str) -> str | None:
     """Why some rolls were not counted: private rolls this answer may not show."""
     if not hidden:
         return None
-    rolls = "roll" if hidden == 1 else "rolls"
+    rolls, are = ("roll", "is") if hidden == 1 else ("rolls", "are")
     if private == "own":
         return (
-            f"{thousands(hidden)} private {rolls} of other members are not counted (only the GM sees them)."
+            f"{thousands(hidden)} private {rolls} of other members {are} not counted (only the GM sees them)."
         )
     return (
-        f"{thousands(hidden)} private {rolls} are not counted in a public answer; "
+        f"{thousands(hidden)} private {rolls} {are} not counted in a public answer; "
         "`private:true` counts your own (and a GM's, everyone's)."
     )
 
