@@ -104,9 +104,7 @@ async def main() -> None:
             print(f"wrote {args.lines:,} log lines in {time.perf_counter() - began:.1f} s")
             began = time.perf_counter()
             store = await open_store(path)
-            print(
-                f"opened it, counting the rolls' faces (migration 0005), in {time.perf_counter() - began:.1f} s"
-            )
+            print(f"opened it, counting the faces (migration 0005), in {time.perf_counter() - began:.1f} s")
             try:
                 tally = await timed(
                     "tally: the whole server, as its GM",
