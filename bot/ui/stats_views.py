@@ -4,9 +4,11 @@ uneven, and a small sample says nothing at all. (No Discord here: the chart's al
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..dice_stats import MIN_DICE, SIGNIFICANCE, Fairness, Verdict
+from ..rules.errors import shown
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,10 +28,18 @@ class DiceQuestion:
 
     @property
     def whose(self) -> str:
-        """``Alice's rolls in #table over the last 30 days``."""
-        who = f"{self.member}'s rolls" if self.member else "Rolls"
+        """``Alice's rolls in #table over the last 30 days``, as typed (for the chart)."""
+        return self._whose(lambda text: text)
+
+    @property
+    def whose_shown(self) -> str:
+        """The same for a message: the names in it (the member's, the channel's) read as typed."""
+        return self._whose(shown)
+
+    def _whose(self, name: Callable[[str], str]) -> str:
+        who = f"{name(self.member)}'s rolls" if self.member else "Rolls"
         span = f" over the last {_days(self.days)}" if self.days is not None else ""
-        return f"{who} in {self.scope}{span}"
+        return f"{who} in {name(self.scope)}{span}"
 
 
 def _days(days: int) -> str:
@@ -117,7 +127,7 @@ def hidden_note(hidden: int, private: str) -> str | None:
 def dice_reply(question: DiceQuestion, result: Fairness, hidden: int) -> str:
     """The text beside the chart: whose rolls, how many, what the test says, what was left out."""
     lines = [
-        f"🎲 **{question.whose}**: {dice_counted(result)}.",
+        f"🎲 **{question.whose_shown}**: {dice_counted(result)}.",
         verdict_sentence(result),
         band_sentence(result),
     ]

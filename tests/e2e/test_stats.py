@@ -169,7 +169,7 @@ async def test_a_member_a_channel_and_a_time_span(world: World, start_bot: Any) 
     lobby = await pommel.slash(
         "stats dice", user=world.player, channel=world.lobby, options={"of": "channel"}
     )
-    assert "**Rolls in #lobby**: 1 d20 from 1 roll." in lobby.content
+    assert "**Rolls in \\#lobby**: 1 d20 from 1 roll." in lobby.content
     recent = await pommel.slash("stats dice", user=world.player, options={"days": 30})
     assert "**Rolls in the server over the last 30 days**: 3 d20s from 3 rolls." in recent.content
     assert "Rolls in the server over the last 30 days: 3 d20s" in the_chart(recent, "d20-faces.png")
@@ -186,13 +186,13 @@ async def test_a_fights_rolls_are_those_made_in_its_channel_since_it_started(
     await start(pommel, world)
     await pommel.slash("roll pool", user=world.player, options={"dice": 2})
     running = await pommel.slash("stats dice", user=world.player, options={"of": "fight"})
-    assert "**Rolls in the fight in #table**: 2 d20s from 1 roll." in running.content
+    assert "**Rolls in the fight in \\#table**: 2 d20s from 1 roll." in running.content
     asked = await pommel.slash("encounter end", user=world.gm)
     [end] = [c for c in asked.message.custom_ids() if c.endswith(":end")] if asked.message else []
     await pommel.click(asked, end, user=world.gm)
     await pommel.slash("roll dice", user=world.player, options={"expression": "1d20 after"})  # 13
     ended = await pommel.slash("stats dice", user=world.player, options={"of": "fight"})
-    assert "**Rolls in the last fight in #table**: 2 d20s from 1 roll." in ended.content
+    assert "**Rolls in the last fight in \\#table**: 2 d20s from 1 roll." in ended.content
     channel = await pommel.slash("stats dice", user=world.player, options={"of": "channel"})
     assert "7 d20s from 6 rolls" in channel.content
 

@@ -6,6 +6,12 @@ from bot.dice_stats import FACES, fairness
 from bot.ui.stats_views import DiceQuestion, dice_reply, hidden_note, p_value_text, verdict_sentence
 
 
+def test_names_in_the_reply_read_as_typed() -> None:
+    question = DiceQuestion("#a_b", member="*Al*")
+    assert question.whose == "*Al*'s rolls in #a_b"
+    assert question.whose_shown == "\\*Al\\*'s rolls in \\#a\\_b"
+
+
 def test_whose_rolls() -> None:
     assert DiceQuestion("the server").whose == "Rolls in the server"
     assert (
