@@ -213,7 +213,7 @@ async def test_drawing_a_chart_never_delays_another_command(
     await asyncio.sleep(0.3)
     began = time.monotonic()
     roll = await pommel.slash("roll dice", user=world.player2, options={"expression": "1d20"})
-    assert time.monotonic() - began < 0.8
+    assert time.monotonic() - began < 1.0  # a roll takes tens of milliseconds; the chart 1.5 s more
     assert "1d20 (9)" in roll.content
     assert not stats.done()
     the_chart(await stats, "d20-faces.png")
