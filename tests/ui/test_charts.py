@@ -113,3 +113,13 @@ async def test_charts_are_drawn_on_their_own_thread() -> None:
     assert where[0].startswith("pommel-charts")
     assert where[0] != threading.main_thread().name
     assert charts.DPI * 12 == WIDTH
+
+
+def test_the_count_axis_starts_at_0_unless_many_dice_would_make_every_bar_look_alike() -> None:
+    rng = Random(15)
+    assert charts.axis_floor(fairness(Counter(rng.choices(list(FACES), k=1400)), rolls=700)) == 0
+    many = fairness(Counter(rng.choices(list(FACES), k=100_000)), rolls=60_000)
+    floor = charts.axis_floor(many)
+    assert 0 < floor < min(min(many.counts), many.band[0])
+    assert floor > 4000
+    check(dice_chart(many, "Rolls in the server"))
