@@ -4,8 +4,10 @@ the GM see."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 import sqlite3
+import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -160,3 +162,31 @@ async def test_the_counts_agree_with_the_log_read_back(store: Store) -> None:
 async def test_a_line_with_no_d20_face_is_no_roll(store: Store, key: str) -> None:
     await store.append_log(roll([], key=key))
     assert await store.tally_d20(guild_id=10) == DiceTally((0,) * 20, rolls=0, hidden=0)
+
+
+async def test_a_long_count_never_holds_up_the_other_reads(tmp_path: Path) -> None:
+    """On a file the count has a connection (and thread) of its own: while it is busy, a command's read of
+    its fight goes through at once."""
+    store = await open_store(tmp_path / "pommel.sqlite3")
+    assert isinstance(store, SqliteStore)
+    try:
+        await store.append_log(roll([7]))
+        counter = store._counter
+        assert counter is not None
+        busy = asyncio.create_task(
+            counter.execute_fetchall(
+                "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 3000000)"
+                " SELECT COUNT(*) FROM n"
+            )
+        )
+        await asyncio.sleep(0.05)
+        tally = asyncio.create_task(store.tally_d20(guild_id=10))  # queued behind the busy counter
+        began = time.perf_counter()
+        assert await store.load_encounter(100) is None
+        assert time.perf_counter() - began < 0.2
+        assert not busy.done()
+        assert not tally.done()
+        await busy
+        assert (await tally).rolls == 1
+    finally:
+        await store.close()
