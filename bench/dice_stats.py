@@ -6,8 +6,8 @@ Run on demand (``make bench``), never as a pass/fail test. It writes a database 
 of them private, over 8 channels and 40 members; the rest are other lines of fights (attacks, moves).
 Opening it applies migration 0005, which counts the faces of every roll already logged (timed). Then it
 times the store's count (:meth:`Store.tally_d20`) for the whole server, one channel, one member and the
-last 30 days, the statistics, and the whole command through the real bot and the fake Discord: from the
-interaction to the answer with its chart uploaded.
+last 30 days, the statistics, the whole command through the real bot and the fake Discord (from the
+interaction to the answer with its chart uploaded), and a ``/roll dice`` answered while it runs.
 """
 
 from __future__ import annotations
@@ -159,6 +159,21 @@ async def main() -> None:
                     report(f"{what}, answered", times)
                     report("  of which to the first callback", first)
                 print(f"  e.g. {result.content.splitlines()[0]}")
+                # Another command while the biggest count runs and its chart is drawn.
+                alone, beside = [], []
+                for _ in range(args.runs):
+                    began = time.perf_counter()
+                    await pommel.slash("roll dice", user=world.player2, options={"expression": "1d20"})
+                    alone.append(time.perf_counter() - began)
+                    stats = asyncio.create_task(pommel.slash("stats dice", user=world.player, timeout=60))
+                    await asyncio.sleep(0.05)
+                    began = time.perf_counter()
+                    await pommel.slash("roll dice", user=world.player2, options={"expression": "1d20"})
+                    beside.append(time.perf_counter() - began)
+                    assert not stats.done(), "the /stats dice ended before the roll: nothing was measured"
+                    await stats
+                report("/roll dice alone, answered", alone)
+                report("/roll dice during a server-wide /stats dice", beside)
 
 
 if __name__ == "__main__":
