@@ -29,6 +29,8 @@ bench: $(STAMP)
 	$(BIN)/python bench/odds_simulation.py
 	$(BIN)/python bench/burst.py
 	$(BIN)/python bench/history_cost.py
+	$(BIN)/python bench/charts.py
+	$(BIN)/python bench/dice_stats.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis

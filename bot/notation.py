@@ -119,6 +119,9 @@ class NotationRoll:
     natural_20: bool
     """A kept d20 shows 20."""
     natural_1: bool
+    d20_faces: tuple[int, ...] = ()
+    """Every face a d20 of the roll showed, dropped and rerolled ones too (before ``mi``/``ma`` changed
+    it), for ``/stats dice``."""
 
 
 def roll_notation(text: str, dice: DiceSource) -> NotationRoll:
@@ -164,6 +167,7 @@ def roll_notation(text: str, dice: DiceSource) -> NotationRoll:
         comment=result.comment,
         natural_20=20 in kept_d20s,
         natural_1=1 in kept_d20s,
+        d20_faces=tuple(_rolled_faces(result.expr, 20)),
     )
 
 
@@ -245,3 +249,15 @@ def _kept_faces(node: Any, size: int) -> list[int]:
     for child in parts:
         faces.extend(_kept_faces(child, size))
     return faces
+
+
+def _rolled_faces(node: Any, size: int) -> Iterator[int]:
+    """Every face the dice of ``size`` sides showed anywhere in an evaluated d20 expression, kept or not:
+    each die's first value (``mi``/``ma`` add a changed one after it), a reroll a die of its own."""
+    if isinstance(node, d20_expression.Die):
+        if node.size == size:
+            yield from (int(value.values[0]) for value in node.values)
+        return
+    parts = node.values if isinstance(node, d20_expression.Set) else node.children
+    for child in parts:
+        yield from _rolled_faces(child, size)

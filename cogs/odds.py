@@ -6,6 +6,8 @@ fight supplies the numbers (:mod:`bot.encounter.odds`). Nothing is rolled, spent
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import Literal
 
 import discord
@@ -13,12 +15,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import Pommel
-from bot.encounter.odds import numbers_odds, odds_in_encounter, require_options_fit
+from bot.encounter.odds import PLAN_DICE, numbers_odds, odds_in_encounter, odds_plan, require_options_fit
 from bot.interactions import CombatantName, actor_of, answer, channel_encounter
 from bot.rules.equipment import AttackType
 from bot.rules.options import DEFAULT_OPTIONS
 from bot.rules.pool import MAX_POOL
-from bot.ui.odds_views import encounter_reply, numbers_reply
+from bot.ui.attachments import chart_file
+from bot.ui.charts import Chart, drawn
+from bot.ui.odds_views import encounter_chart, encounter_reply, numbers_chart, numbers_reply
 from bot.ui.rolls import SituationChoice, advantage_of
 
 AttackTypeChoice = Literal["bash", "pierce", "chop", "slash"]
@@ -45,6 +49,7 @@ class Odds(commands.Cog):
         public="Show the odds to the whole channel (default: only you)",
         unseen="In a fight: the GM rules the target cannot see the attacker: advantage (R25)",
         merciful="In a fight: the attacker's side shows mercy (a frightened target may surrender, R21)",
+        chart=f"Attach a chart of the same attack with 1 to {PLAN_DICE} dice (default: yes)",
     )
     async def odds(
         self,
@@ -63,6 +68,7 @@ class Odds(commands.Cog):
         public: bool = False,
         unseen: bool = False,
         merciful: bool = False,
+        chart: bool = True,
     ) -> None:
         given = {
             "who": who,
@@ -77,24 +83,27 @@ class Odds(commands.Cog):
         }
         require_options_fit(given, target=target is not None)
         encounter = await channel_encounter(interaction)
+        draw: Callable[[], Chart]
         if target is not None:
-            asked = odds_in_encounter(
+            ask = partial(
+                odds_in_encounter,
                 encounter,
                 self.bot.catalog,
                 actor_of(interaction),
                 target=target,
                 attacker=who,
-                dice=dice,
                 attack_type=AttackType(attack_type) if attack_type else None,
                 extra=advantage_of(situation),
                 void=void,
                 unseen=unseen,
                 merciful=merciful,
             )
+            asked = ask(dice=dice)
             reply = encounter_reply(asked)
+            draw = lambda: encounter_chart(asked, odds_plan(lambda n: ask(dice=n)))  # noqa: E731
         else:
-            asked_numbers = numbers_odds(
-                dice=dice or 1,
+            ask_numbers = partial(
+                numbers_odds,
                 bonus=bonus or 0,
                 defense=defense,
                 defense_dice=defense_dice,
@@ -104,8 +113,13 @@ class Odds(commands.Cog):
                 missile=bool(missile),
                 options=encounter.options if encounter is not None else DEFAULT_OPTIONS,
             )
+            asked_numbers = ask_numbers(dice=dice or 1)
             reply = numbers_reply(asked_numbers)
-        await answer(interaction, reply, ephemeral=not public)
+            draw = lambda: numbers_chart(  # noqa: E731
+                asked_numbers, odds_plan(lambda n: ask_numbers(dice=n))
+            )
+        attached = {"file": chart_file(await drawn(draw))} if chart else {}
+        await answer(interaction, reply, ephemeral=not public, **attached)
 
 
 async def setup(bot: Pommel) -> None:

@@ -78,6 +78,7 @@ class Roll(commands.GroupCog, group_name="roll", group_description="Roll dice"):
             {
                 "expression": roll.expression,
                 "total": roll.total,
+                "d20": list(roll.d20_faces),
                 "private": private,
                 "by": interaction.user.display_name,
             },

@@ -195,3 +195,23 @@ def test_advantage_counts_both_rolls_against_the_dice_limit() -> None:
 
 def test_an_advantage_word_alone_asks_for_dice() -> None:
     assert refusal_of("adv").startswith("Give the dice to roll")
+
+
+@pytest.mark.parametrize(
+    ("text", "faces", "d20_faces"),
+    [
+        ("4d20kh1+5", [8, 19, 18, 5], (8, 19, 18, 5)),  # dropped dice showed their faces too
+        ("1d20 adv", [3, 17], (3, 17)),
+        ("2d6+1d20", [4, 2, 11], (11,)),  # only the d20s
+        ("3d6", [1, 2, 3], ()),
+        ("1d20ro1", [1, 14], (1, 14)),  # the 1 was rolled, then the reroll
+        ("1d20mi10", [4], (4,)),  # the face shown, not the minimum it was raised to
+        ("(1d20 + 1, 1d20)kh1", [5, 9], (5, 9)),  # the dropped set too
+    ],
+)
+def test_every_d20_face_rolled_is_kept_for_the_statistics(
+    text: str, faces: list[int], d20_faces: tuple[int, ...]
+) -> None:
+    dice = ScriptedDice(faces)
+    assert roll_notation(text, dice).d20_faces == d20_faces
+    assert dice.remaining == 0

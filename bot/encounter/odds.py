@@ -12,8 +12,9 @@ down or out cold defends passively. Nothing is rolled, spent or logged; the docu
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import TypeVar
 
 from ..catalog import Catalog
 from ..rules.combat import AttackKind, active_defense_bonus, attack_bonus, check_attack, passive_defense
@@ -22,6 +23,7 @@ from ..rules.equipment import AttackType
 from ..rules.errors import IllegalAction, RulesError, shown
 from ..rules.odds import AttackOdds, attack_odds
 from ..rules.options import RuleOptions
+from ..rules.pool import MAX_POOL
 from .attacks import Declaration, plan_attack
 from .document import Combatant, Encounter
 from .fighters import fighter, may_defend_actively, shield_usable, undefended_because
@@ -305,3 +307,24 @@ def odds_in_encounter(
         unseen=unseen,
         merciful=merciful,
     )
+
+
+# ----------------------------------------------------------------------------- the plan (the chart)
+
+PLAN_DICE = MAX_POOL
+"""``/odds`` charts the same attack with 1 to this many dice (4: the most an attack may commit, R9)."""
+
+Asked = TypeVar("Asked")
+
+
+def odds_plan(ask: Callable[[int], Asked]) -> tuple[tuple[int, Asked], ...]:
+    """The same question asked with each number of attack dice from 1 to :data:`PLAN_DICE`, for the chart
+    of ``/odds``: where another die stops paying. A number of dice the question refuses (``ask`` raising
+    a :class:`RulesError`) is left out."""
+    plan = []
+    for count in range(1, PLAN_DICE + 1):
+        try:
+            plan.append((count, ask(count)))
+        except RulesError:
+            continue
+    return tuple(plan)

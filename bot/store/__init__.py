@@ -11,6 +11,8 @@ from pathlib import Path
 from ..characters import Character
 from ..guild_settings import GuildSettings
 from .base import (
+    D20_FACE_KEYS,
+    D20_ROLL_KINDS,
     ENDED_KEPT,
     HISTORY_KEPT,
     MAX_LOG_PAGE,
@@ -18,6 +20,7 @@ from .base import (
     DatabaseDamaged,
     DatabaseInUse,
     DatabaseTooNew,
+    DiceTally,
     EncounterChange,
     EndedEncounter,
     EndedGone,
@@ -39,6 +42,8 @@ from .base import (
 from .sqlite import SqliteStore
 
 __all__ = [
+    "D20_FACE_KEYS",
+    "D20_ROLL_KINDS",
     "ENDED_KEPT",
     "HISTORY_KEPT",
     "MAX_LOG_PAGE",
@@ -47,6 +52,7 @@ __all__ = [
     "DatabaseDamaged",
     "DatabaseInUse",
     "DatabaseTooNew",
+    "DiceTally",
     "EncounterChange",
     "EndedEncounter",
     "EndedGone",

@@ -676,3 +676,46 @@ class Store(ABC):
         """Log lines with an id below ``before_id`` (the newest when None), newest first, at most ``limit``
         (up to :data:`MAX_LOG_PAGE`), of one channel, guild and/or user and of these kinds when given;
         page on with the last id read as ``before_id``."""
+
+    # ------------------------------------------------------------------------------ the d20 faces rolled
+
+    @abstractmethod
+    async def tally_d20(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int | None = None,
+        user_id: int | None = None,
+        since: datetime | None = None,
+        through_id: int | None = None,
+        viewer: int | None = None,
+        gm: bool = False,
+    ) -> DiceTally:
+        """How often each face of the d20 came up in the guild's rolls: its log lines of the kinds in
+        :data:`D20_ROLL_KINDS` that list d20 faces (1 to 20) under the keys of :data:`D20_FACE_KEYS`, of
+        one channel and/or user when given, logged at ``since`` or later and with an id up to
+        ``through_id`` when given.
+
+        A line marked private (``data["private"]`` true) counts only for the GM (``gm``) and for the
+        user who logged it (``viewer``); the others that would have counted are ``hidden``. A year of a
+        server's rolls must add up in well under a second: count as the lines are logged, not by reading
+        them all back (the SQLite store keeps a table of faces per roll, filled by a trigger).
+        """
+
+
+D20_ROLL_KINDS = ("roll", "save")
+"""The kinds of log lines :meth:`Store.tally_d20` counts: ``/roll dice | pool`` and ``/save``."""
+D20_FACE_KEYS = ("faces", "d20")
+"""Where such a line lists its d20 faces: ``faces`` for a pool (``/roll pool``, ``/save``), ``d20`` for the
+d20s of ``/roll dice`` (logged since ``/stats dice`` came; older ones list none)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DiceTally:
+    """What :meth:`Store.tally_d20` counted: ``faces[f - 1]`` is how often face f came up, ``rolls`` in how
+    many rolls (log lines), and ``hidden`` how many rolls were left out as private ones the reader may
+    not see."""
+
+    faces: tuple[int, ...]
+    rolls: int
+    hidden: int

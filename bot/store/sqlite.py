@@ -57,6 +57,7 @@ from .base import (
     DatabaseDamaged,
     DatabaseInUse,
     DatabaseTooNew,
+    DiceTally,
     EncounterChange,
     EndedEncounter,
     EndedGone,
@@ -162,6 +163,10 @@ class SqliteStore(Store):
         """Reads go through a connection (and a thread) of their own, so a write waiting for the file's
         write lock never holds up a read: WAL readers do not wait for writers. (None: reads share the
         writer, for ":memory:", whose every connection is a database of its own.)"""
+        self._counter: aiosqlite.Connection | None = None
+        """The long reads (:meth:`tally_d20`: up to half a second on a year of a busy server's rolls) have
+        a connection and a thread of their own too, so the other commands' reads never queue behind one.
+        (None: they share the reader, in memory.)"""
         self._location = location
         self._lock = lock
         self._closed = False
@@ -200,9 +205,8 @@ class SqliteStore(Store):
                 await store._configure(busy_timeout_ms)
                 await store._migrate(bundled_migrations() if migrations is None else migrations)
                 if location != MEMORY:
-                    store._reader = await aiosqlite.connect(location, isolation_level=None)
-                    await store._reader.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
-                    await store._reader.execute("PRAGMA query_only = ON")
+                    store._reader = await _read_only(location, busy_timeout_ms)
+                    store._counter = await _read_only(location, busy_timeout_ms)
             except sqlite3.DatabaseError as error:
                 if not _is_damage(error):
                     raise
@@ -268,7 +272,7 @@ class SqliteStore(Store):
         self._closed = True
         try:
             # aiosqlite closes after the calls already queued, so a transaction in progress finishes first.
-            for connection in (self._reader, self._db):
+            for connection in (self._counter, self._reader, self._db):
                 if connection is not None:
                     await connection.close()
                     # aiosqlite returns before its thread has ended; wait for it, so that nothing of the
@@ -300,11 +304,14 @@ class SqliteStore(Store):
             raise
         return result
 
-    async def _fetch_all(self, sql: str, parameters: Iterable[Any] = ()) -> list[sqlite3.Row]:
+    async def _fetch_all(
+        self, sql: str, parameters: Iterable[Any] = (), *, long: bool = False
+    ) -> list[sqlite3.Row]:
         """A read: one call on the reader's thread (the writer's, in memory), so it never lands inside
-        another's transaction and never waits behind a write."""
+        another's transaction and never waits behind a write; a ``long`` one on the counter's thread."""
         self._check_open()
-        reader = self._reader if self._reader is not None else self._db
+        reader = self._counter if long and self._counter is not None else self._reader
+        reader = reader if reader is not None else self._db
         return list(await reader.execute_fetchall(sql, tuple(parameters)))
 
     def _check_open(self) -> None:
@@ -835,6 +842,42 @@ class SqliteStore(Store):
         )
         return [_log_entry(row) for row in rows]
 
+    # ------------------------------------------------------------------------------ the d20 faces rolled
+
+    async def tally_d20(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int | None = None,
+        user_id: int | None = None,
+        since: datetime | None = None,
+        through_id: int | None = None,
+        viewer: int | None = None,
+        gm: bool = False,
+    ) -> DiceTally:
+        # log_d20 (migration 0005) has one row per roll, its faces counted when it was logged.
+        conditions = ["guild_id = ?"]
+        parameters: list[Any] = [guild_id]
+        for column, value in (("channel_id", channel_id), ("user_id", user_id), ("log_id", through_id)):
+            if value is not None:
+                conditions.append(f"{column} {'<=' if column == 'log_id' else '='} ?")
+                parameters.append(value)
+        if since is not None:
+            conditions.append("at >= ?")
+            parameters.append(since.astimezone(UTC).isoformat())
+        where = " AND ".join(conditions)
+        visible = "(private = 0 OR ? OR user_id IS ?)"
+        seen = [int(gm), viewer]
+        [counted] = await self._fetch_all(
+            f"SELECT COUNT(*), {_FACE_SUMS} FROM log_d20 WHERE {where} AND {visible}",
+            [*parameters, *seen],
+            long=True,
+        )
+        [hidden] = await self._fetch_all(
+            f"SELECT COUNT(*) FROM log_d20 WHERE {where} AND NOT {visible}", [*parameters, *seen], long=True
+        )
+        return DiceTally(tuple(int(times or 0) for times in counted[1:]), int(counted[0]), int(hidden[0]))
+
 
 # ---------------------------------------------------------------------------- on the connection's thread
 
@@ -1085,6 +1128,14 @@ def _stale(db: sqlite3.Connection, encounter: Encounter) -> StaleEncounter:
 # ---------------------------------------------------------------------------- opening
 
 
+async def _read_only(location: str, busy_timeout_ms: int) -> aiosqlite.Connection:
+    """A connection of its own (and so a thread) for reads only."""
+    connection = await aiosqlite.connect(location, isolation_level=None)
+    await connection.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+    await connection.execute("PRAGMA query_only = ON")
+    return connection
+
+
 def _lock_beside(location: str) -> int | None:
     """Take the exclusive lock on ``<database>.lock`` beside the database; returns its descriptor.
 
@@ -1124,6 +1175,9 @@ def _is_damage(error: sqlite3.DatabaseError) -> bool:
 def _not_a_database(error: sqlite3.DatabaseError) -> bool:
     return (getattr(error, "sqlite_errorcode", 0) & 0xFF) == sqlite3.SQLITE_NOTADB
 
+
+_FACE_SUMS = ", ".join(f"SUM(f{face})" for face in range(1, 21))
+"""How often each face came up, in the rows of log_d20 read (f1 ... f20: each roll's dice showing it)."""
 
 _LOG_COLUMNS = (
     "id, at, guild_id, channel_id, user_id, kind, text, data,"

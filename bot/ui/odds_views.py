@@ -11,6 +11,7 @@ from ..encounter.odds import DefenseOdds, EncounterOdds, NumbersOdds
 from ..rules.dice import Advantage, Modifier, sum_of
 from ..rules.errors import shown
 from ..rules.odds import AttackOdds
+from .charts import Chart, PlannedDefense, odds_chart
 
 SITUATION_WORDS = {
     Advantage.ADVANTAGE: "with advantage (one extra die, R10)",
@@ -116,3 +117,50 @@ def encounter_reply(fight: EncounterOdds) -> str:
         lines.append(odds_line(defense.odds, active=defense.active, missile=fight.missile))
     lines.extend(f"-# {note}" for note in fight.notes)
     return "\n".join(lines)
+
+
+# ----------------------------------------------------------------------------- the plan, as a chart
+
+SITUATION_SHORT = {Advantage.ADVANTAGE: " with advantage", Advantage.DISADVANTAGE: " with disadvantage"}
+
+
+def numbers_defense_label(asked: NumbersOdds) -> str:
+    """``against passive defense 14 (R13)``, ``against an active defense of 2 dice +3 (R14)``."""
+    if asked.passive_defense is not None:
+        return f"against passive defense {asked.passive_defense} (R13)"
+    void = ", void: no Bind" if asked.void else ""
+    active = f"{dice_count(asked.defense_dice)} {signed(asked.defense_bonus)}"
+    return f"against an active defense of {active}{void} (R14)"
+
+
+def numbers_chart(asked: NumbersOdds, plan: Sequence[tuple[int, NumbersOdds]]) -> Chart:
+    """``/odds`` with numbers: the same attack with 1 to 4 dice against the defense given."""
+    attack = "a missile attack" if asked.missile else "an attack"
+    title = f"Odds of {attack} {signed(asked.bonus)}{SITUATION_SHORT.get(asked.advantage, '')}"
+    defense = PlannedDefense(
+        numbers_defense_label(asked),
+        active=asked.passive_defense is None,
+        odds=tuple((dice, odds.odds) for dice, odds in plan),
+    )
+    return odds_chart(title, [defense], asked=asked.dice)
+
+
+def encounter_chart(asked: EncounterOdds, plan: Sequence[tuple[int, EncounterOdds]]) -> Chart:
+    """``/odds target:``: the same attack with 1 to 4 dice against each way the target may defend (its
+    passive defense, and its active one with all its dice left, when it may)."""
+    kind = "missile attack" if asked.missile else f"{asked.attack_type} at {asked.range_label} range"
+    situation = SITUATION_SHORT.get(asked.advantage, "")
+    title = (
+        f"{asked.attacker} → {asked.target}: {asked.weapon}, {kind}, {signed(sum_of(asked.bonus))}{situation}"
+    )
+    defenses = [
+        PlannedDefense(
+            defense_heading(asked.target, defense).replace("**", ""),
+            active=defense.active,
+            odds=tuple(
+                (dice, fight.defenses[index].odds) for dice, fight in plan if len(fight.defenses) > index
+            ),
+        )
+        for index, defense in enumerate(asked.defenses)
+    ]
+    return odds_chart(title, defenses, asked=asked.dice)

@@ -52,6 +52,7 @@ async def test_roll_dice_public_shows_every_die_and_logs_it(world: World, start_
     assert entry.user_id == world.player.id
     assert entry.guild_id == world.guild.id
     assert entry.data["total"] == 25
+    assert entry.data["d20"] == [8, 20, 18, 5]  # every d20 face, for /stats dice
     assert entry.data["private"] is False
 
 

@@ -1,0 +1,192 @@
+"""``Store.tally_d20``: the d20 faces of ``/stats dice``, counted by the store as rolls are logged (and,
+for rolls logged before, by the migration), with its filters and the private rolls only the roller and
+the GM see."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sqlite3
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.store import D20_FACE_KEYS, D20_ROLL_KINDS, DiceTally, LogEntry, Store, open_store
+from bot.store.sqlite import SqliteStore, bundled_migrations
+
+NOW = datetime(2026, 12, 1, 20, 0, tzinfo=UTC)
+
+
+def roll(
+    faces: list[Any],
+    *,
+    key: str = "faces",
+    user_id: int = 1,
+    channel_id: int = 100,
+    guild_id: int | None = 10,
+    kind: str = "roll",
+    private: bool = False,
+    at: datetime = NOW,
+) -> LogEntry:
+    return LogEntry(
+        at=at,
+        guild_id=guild_id,
+        channel_id=channel_id,
+        user_id=user_id,
+        kind=kind,
+        text="a roll",
+        data={key: faces, "private": private},
+    )
+
+
+def counts(**faces: int) -> tuple[int, ...]:
+    """``counts(f4=1, f17=3)``: the twenty counts with these set."""
+    return tuple(faces.get(f"f{face}", 0) for face in range(1, 21))
+
+
+def test_the_kinds_and_keys_are_those_of_the_rolls() -> None:
+    assert D20_ROLL_KINDS == ("roll", "save")
+    assert D20_FACE_KEYS == ("faces", "d20")
+
+
+async def test_every_face_listed_under_either_key_is_counted(store: Store) -> None:
+    await store.append_logs(
+        [
+            roll([4, 17, 17]),
+            roll([17], key="d20"),
+            roll([], key="d20"),  # a /roll dice without a d20: not a roll of the count
+            roll([20, "x", 2.5, None, 0, 21]),  # only the faces of a d20 count
+            roll(["7"]),  # a face written as text is no face
+        ]
+    )
+    tally = await store.tally_d20(guild_id=10)
+    assert tally == DiceTally(counts(f4=1, f17=3, f20=1), rolls=3, hidden=0)
+
+
+async def test_the_filters_narrow_the_count(store: Store) -> None:
+    await store.append_logs(
+        [
+            roll([1], user_id=1, channel_id=100, at=NOW - timedelta(days=40)),
+            roll([2], user_id=2, channel_id=100),
+            roll([3], user_id=1, channel_id=200),
+            roll([4], kind="save"),
+            roll([5], kind="attack"),  # not a roll the count knows
+            roll([6], guild_id=11),
+            roll([7], guild_id=None),  # a DM (never logged by /roll, but the store would take it)
+        ]
+    )
+    later = await store.append_log(roll([8]))
+    assert later.id is not None
+
+    async def faces(**filters: Any) -> set[int]:
+        tally = await store.tally_d20(guild_id=10, **filters)
+        return {face for face, times in zip(range(1, 21), tally.faces, strict=True) if times}
+
+    assert await faces() == {1, 2, 3, 4, 8}
+    assert await faces(user_id=1) == {1, 3, 4, 8}
+    assert await faces(channel_id=200) == {3}
+    assert await faces(since=NOW - timedelta(days=30)) == {2, 3, 4, 8}
+    assert await faces(through_id=later.id - 1) == {1, 2, 3, 4}
+    assert await faces(channel_id=100, user_id=2) == {2}
+    assert (await store.tally_d20(guild_id=11)).rolls == 1
+
+
+async def test_private_rolls_count_only_for_the_roller_and_the_gm(store: Store) -> None:
+    await store.append_logs(
+        [
+            roll([10]),
+            roll([11], user_id=1, private=True),
+            roll([12, 12], user_id=2, private=True),
+        ]
+    )
+    public = await store.tally_d20(guild_id=10)
+    assert public == DiceTally(counts(f10=1), rolls=1, hidden=2)
+    roller = await store.tally_d20(guild_id=10, viewer=1)
+    assert roller == DiceTally(counts(f10=1, f11=1), rolls=2, hidden=1)
+    gm = await store.tally_d20(guild_id=10, viewer=3, gm=True)
+    assert gm == DiceTally(counts(f10=1, f11=1, f12=2), rolls=3, hidden=0)
+
+
+async def test_rolls_logged_before_the_migration_are_counted_too(tmp_path: Path) -> None:
+    """A database migrated up to 0004 with rolls in its log: 0005 counts them as the trigger would."""
+    path = tmp_path / "pommel.sqlite3"
+    before = [m for m in bundled_migrations() if m.version < 5]
+    old = await SqliteStore.open(path, migrations=before)
+    await old.append_logs(
+        [roll([3, 3, 9]), roll([9], key="d20", private=True, user_id=2), roll([5], kind="attack")]
+    )
+    await old.close()
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT name FROM sqlite_master WHERE name = 'log_d20'").fetchall() == []
+    store = await open_store(path)
+    try:
+        assert await store.tally_d20(guild_id=10) == DiceTally(counts(f3=2, f9=1), rolls=1, hidden=1)
+        assert await store.tally_d20(guild_id=10, viewer=2) == DiceTally(
+            counts(f3=2, f9=2), rolls=2, hidden=0
+        )
+        await store.append_log(roll([20]))
+        assert (await store.tally_d20(guild_id=10)).rolls == 2
+    finally:
+        await store.close()
+
+
+async def test_the_counts_agree_with_the_log_read_back(store: Store) -> None:
+    """Many rolls: the store's count is the count of the faces read back line by line."""
+    rng = random.Random(15)
+    entries = [
+        roll(
+            [rng.randint(1, 20) for _ in range(rng.randint(1, 4))],
+            key=rng.choice(D20_FACE_KEYS),
+            user_id=rng.randint(1, 3),
+            kind=rng.choice(D20_ROLL_KINDS),
+            private=rng.random() < 0.2,
+        )
+        for _ in range(500)
+    ]
+    await store.append_logs(entries)
+    expected = [0] * 20
+    for entry in entries:
+        if not entry.data["private"] or entry.user_id == 2:
+            for key in D20_FACE_KEYS:
+                for face in entry.data.get(key) or []:  # type: ignore[union-attr]
+                    expected[int(face) - 1] += 1  # type: ignore[arg-type]
+    tally = await store.tally_d20(guild_id=10, viewer=2)
+    assert tally.faces == tuple(expected)
+    assert tally.rolls + tally.hidden == 500
+
+
+@pytest.mark.parametrize("key", ["faces", "d20"])
+async def test_a_line_with_no_d20_face_is_no_roll(store: Store, key: str) -> None:
+    await store.append_log(roll([], key=key))
+    assert await store.tally_d20(guild_id=10) == DiceTally((0,) * 20, rolls=0, hidden=0)
+
+
+async def test_a_long_count_never_holds_up_the_other_reads(tmp_path: Path) -> None:
+    """On a file the count has a connection (and thread) of its own: while it is busy, a command's read of
+    its fight goes through at once."""
+    store = await open_store(tmp_path / "pommel.sqlite3")
+    assert isinstance(store, SqliteStore)
+    try:
+        await store.append_log(roll([7]))
+        counter = store._counter
+        assert counter is not None
+        busy = asyncio.create_task(
+            counter.execute_fetchall(
+                "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 3000000)"
+                " SELECT COUNT(*) FROM n"
+            )
+        )
+        await asyncio.sleep(0.05)
+        tally = asyncio.create_task(store.tally_d20(guild_id=10))  # queued behind the busy counter
+        began = time.perf_counter()
+        assert await store.load_encounter(100) is None
+        assert time.perf_counter() - began < 0.2
+        assert not busy.done()
+        assert not tally.done()
+        await busy
+        assert (await tally).rolls == 1
+    finally:
+        await store.close()
