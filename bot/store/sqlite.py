@@ -96,11 +96,10 @@ class Migration:
     sql: str
 
 
-def bundled_migrations() -> list[Migration]:
-    """The scripts shipped in ``bot/store/migrations``, in order; numbered 1, 2, 3... without gaps."""
-    folder = files(__package__).joinpath("migrations")
+def bundled_migrations(folder: str = "migrations") -> list[Migration]:
+    """The scripts shipped in ``bot/store/<folder>``, in order; numbered 1, 2, 3... without gaps."""
     migrations = []
-    for entry in folder.iterdir():
+    for entry in files(__package__).joinpath(folder).iterdir():
         matched = MIGRATION_NAME.match(entry.name)
         if matched:
             migrations.append(Migration(int(matched[1]), entry.name, entry.read_text(encoding="utf-8")))
