@@ -223,6 +223,12 @@ class DatabaseInUse(StoreUnavailable):
         self.holder = holder
 
 
+class ShardTaken(StoreUnavailable):
+    """Another running process has claimed one of this process's shards, or runs another shard count.
+
+    Two processes on one shard would both get its guilds' commands and answer each of them twice."""
+
+
 class DatabaseDamaged(StoreUnavailable):
     """The database file is damaged, or is not a database at all; it was left as it was.
 
@@ -419,6 +425,16 @@ class Store(ABC):
     @abstractmethod
     async def close(self) -> None:
         """Finish the transaction in progress and release the database; a second call does nothing."""
+
+    async def claim_shards(  # noqa: B027 (not abstract: most stores have nothing to claim)
+        self, shard_count: int, shard_ids: Sequence[int], *, on_lost: Callable[[], None] | None = None
+    ) -> None:
+        """Claim this process's shards for as long as the store is open, or raise :class:`ShardTaken`.
+
+        ``on_lost`` is called when the claim ends without :meth:`close` (the database went away): the
+        process must then stop serving those shards. A store that one process at a time can open (SQLite,
+        see :class:`DatabaseInUse`) has nothing to claim.
+        """
 
     # ------------------------------------------------------------------------------ fights
 

@@ -49,6 +49,7 @@ from .base import (
     LogEntry,
     NothingToUndo,
     SetAsideFight,
+    ShardTaken,
     StaleCharacter,
     StaleEncounter,
     Store,
@@ -196,11 +197,58 @@ class PostgresStore(Store):
         if self._pending:
             await asyncio.gather(*self._pending, return_exceptions=True)
         try:
-            if self._lease is not None:
-                lease, self._lease = self._lease, None
-                await lease.close()
+            await self._release_lease()
         finally:
             await self._pool.close()
+
+    # ------------------------------------------------------------------------------ shard leases
+
+    async def claim_shards(
+        self, shard_count: int, shard_ids: Sequence[int], *, on_lost: Callable[[], None] | None = None
+    ) -> None:
+        """Take a session advisory lock per shard on a connection of its own, kept while the store is open.
+
+        The server ends the locks with the connection, so a process that dies (SIGKILL included) frees
+        its shards at once, and a successor can claim them; one that is alive keeps them, and a second
+        process claiming one is refused with :class:`ShardTaken`, naming the holder (``shard_leases``).
+        Every process must run the same shard count: a count unlike the one a live holder runs would
+        give a guild two owners, and is refused too.
+        """
+        self._check_open()
+        if self._lease is not None:
+            raise RuntimeError("this store has claimed its shards already")
+        lease = await asyncpg.connect(self._url, server_settings={"application_name": "pommel shard lease"})
+        try:
+            key = int(await lease.fetchval(f"SELECT {_LEASE_KEY}"))
+            for shard in shard_ids:
+                if not await lease.fetchval("SELECT pg_try_advisory_lock($1, $2)", key, shard):
+                    raise await _shard_taken(lease, shard, shard_count)
+            await _check_shard_count(lease, key, shard_count)
+            await lease.executemany(
+                "INSERT INTO shard_leases (shard_id, shard_count, holder, since) VALUES ($1, $2, $3, now())"
+                " ON CONFLICT (shard_id) DO UPDATE SET shard_count = excluded.shard_count,"
+                " holder = excluded.holder, since = excluded.since",
+                [(shard, shard_count, holder_name()) for shard in shard_ids],
+            )
+        except BaseException:
+            await lease.close()  # and with it every lock taken so far
+            raise
+        self._lease = lease
+
+        def lost(connection: Any) -> None:
+            if self._lease is connection:  # not closed by close()
+                self._lease = None
+                logger.error("the connection holding shards %s ended: their leases are lost", list(shard_ids))
+                if on_lost is not None:
+                    on_lost()
+
+        lease.add_termination_listener(lost)
+        logger.info("claimed shards %s of %d in %s", list(shard_ids), shard_count, self)
+
+    async def _release_lease(self) -> None:
+        lease, self._lease = self._lease, None
+        if lease is not None:
+            await lease.close()
 
     def __repr__(self) -> str:
         return f"PostgresStore({shown_url(self._url)!r})"
@@ -934,6 +982,42 @@ def _log_entry(row: Any) -> LogEntry:
         data=_LOG_DATA.validate_json(row[7]),
         undone_by=row[8],
     )
+
+
+_LEASE_KEY = "hashtext(current_schema() || ':pommel shards') & 2147483647"
+"""The first key of the shards' advisory locks (the shard is the second): one per schema, positive so
+that ``pg_locks.classid`` shows it as is."""
+
+
+async def _shard_taken(lease: Connection, shard: int, shard_count: int) -> ShardTaken:
+    row = await lease.fetchrow(
+        "SELECT holder, since, shard_count FROM shard_leases WHERE shard_id = $1", shard
+    )
+    holder = f"{row['holder']} (since {row['since']:%Y-%m-%d %H:%M} UTC)" if row else "another process"
+    return ShardTaken(
+        f"Shard {shard} (of {shard_count}) is already served by {holder} on this database: two processes "
+        "on one shard would answer every command twice. Stop that process first, or give this one "
+        "other SHARD_IDS."
+    )
+
+
+async def _check_shard_count(lease: Connection, key: int, shard_count: int) -> None:
+    """Refuse a shard count unlike the one a live holder of another shard runs."""
+    other = await lease.fetchrow(
+        "SELECT shard_id, shard_count, holder FROM shard_leases WHERE shard_count <> $2 AND EXISTS"
+        " (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 2"
+        " AND classid = $1::int4::oid AND objid = shard_id::oid AND pid <> pg_backend_pid()"
+        " AND database = (SELECT oid FROM pg_database WHERE datname = current_database()))"
+        " ORDER BY shard_id LIMIT 1",
+        key,
+        shard_count,
+    )
+    if other is not None:
+        raise ShardTaken(
+            f"This process runs {shard_count} shards in all (SHARD_COUNT), but {other['holder']} serves "
+            f"shard {other['shard_id']} of {other['shard_count']} on this database: with two counts a "
+            "guild would have two owners. Give every process the same SHARD_COUNT."
+        )
 
 
 def holder_name() -> str:

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import sys
 from collections.abc import AsyncIterator
 
 import asyncpg
 import pytest
 
-from bot.store import DatabaseTooNew, StoreUnavailable, open_store
-from bot.store.postgres import PostgresStore, postgres_migrations, shown_url
+from bot.store import DatabaseTooNew, ShardTaken, StoreUnavailable, open_store
+from bot.store.postgres import PostgresStore, holder_name, postgres_migrations, shown_url
 from bot.store.sqlite import Migration, bundled_migrations
 from tests.postgres import fresh_schema
 
@@ -146,3 +147,131 @@ async def test_a_server_that_does_not_answer_is_refused_in_one_line_without_the_
 def test_a_url_is_shown_without_its_password() -> None:
     assert shown_url("postgresql://me:pw@db:5432/x") == "postgresql://me:***@db:5432/x"
     assert shown_url("postgresql://db/x") == "postgresql://db/x"
+
+
+# ---------------------------------------------------------------------------------- shard leases
+
+
+async def test_a_second_process_claiming_a_shard_is_refused_naming_the_holder(url: str) -> None:
+    first, second = await PostgresStore.open(url), await PostgresStore.open(url)
+    try:
+        await first.claim_shards(2, [0])
+        with pytest.raises(ShardTaken) as refused:
+            await second.claim_shards(2, [1, 0])
+        message = str(refused.value)
+        assert "Shard 0 (of 2) is already served by" in message
+        assert holder_name() in message
+        assert "SHARD_IDS" in message
+        assert "\n" not in message
+        await second.claim_shards(2, [1])  # the refusal let go of shard 1, taken first; it is free
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_a_shard_is_free_again_once_its_store_is_closed(url: str) -> None:
+    first = await PostgresStore.open(url)
+    await first.claim_shards(1, [0])
+    await first.close()
+    second = await PostgresStore.open(url)
+    try:
+        await second.claim_shards(1, [0])
+    finally:
+        await second.close()
+
+
+async def test_another_shard_count_than_a_live_holders_is_refused(url: str) -> None:
+    first, second = await PostgresStore.open(url), await PostgresStore.open(url)
+    try:
+        await first.claim_shards(2, [0])
+        with pytest.raises(ShardTaken, match=r"runs 3 shards in all .* serves shard 0 of 2"):
+            await second.claim_shards(3, [1, 2])
+    finally:
+        await first.close()
+    try:
+        await second.claim_shards(3, [1, 2])  # its holder gone, the old count binds nobody
+    finally:
+        await second.close()
+
+
+async def test_schemas_lease_their_shards_apart() -> None:
+    """Two deployments (here: two test schemas) on one server do not share shard 0."""
+    async with fresh_schema() as one, fresh_schema() as other:
+        first, second = await PostgresStore.open(one), await PostgresStore.open(other)
+        try:
+            await first.claim_shards(1, [0])
+            await second.claim_shards(1, [0])
+        finally:
+            await first.close()
+            await second.close()
+
+
+LEASING_PROCESS = """
+import asyncio, sys
+from bot.store.postgres import PostgresStore
+
+async def main() -> None:
+    store = await PostgresStore.open(sys.argv[1])
+    await store.claim_shards(2, [1])
+    print("claimed", flush=True)
+    await asyncio.sleep(600)
+
+asyncio.run(main())
+"""
+
+
+async def test_the_shards_of_a_killed_process_can_be_claimed_at_once(url: str) -> None:
+    """SIGKILL: no close, no cleanup; the server ends the dead process's session and its leases."""
+    holder = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", LEASING_PROCESS, url, stdout=asyncio.subprocess.PIPE
+    )
+    store = await PostgresStore.open(url)
+    try:
+        assert holder.stdout is not None
+        assert (await asyncio.wait_for(holder.stdout.readline(), 30)).strip() == b"claimed"
+        with pytest.raises(ShardTaken, match="Shard 1"):
+            await store.claim_shards(2, [1])
+        holder.kill()
+        await holder.wait()
+        deadline = asyncio.get_running_loop().time() + 10
+        while True:
+            try:
+                await store.claim_shards(2, [1])
+                break
+            except ShardTaken:
+                if asyncio.get_running_loop().time() > deadline:
+                    raise
+                await asyncio.sleep(0.05)
+    finally:
+        if holder.returncode is None:
+            holder.kill()
+            await holder.wait()
+        await store.close()
+
+
+async def test_a_lease_whose_connection_ends_is_reported_lost(url: str) -> None:
+    store = await PostgresStore.open(url)
+    lost = asyncio.Event()
+    try:
+        await store.claim_shards(1, [0], on_lost=lost.set)
+        admin = await asyncpg.connect(url)
+        try:
+            await admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE application_name = 'pommel shard lease' AND pid = $1",
+                store._lease.get_server_pid(),
+            )
+        finally:
+            await admin.close()
+        await asyncio.wait_for(lost.wait(), 10)
+    finally:
+        await store.close()
+
+
+async def test_closing_the_store_is_no_lost_lease(url: str) -> None:
+    store = await PostgresStore.open(url)
+    lost: list[bool] = []
+    await store.claim_shards(1, [0], on_lost=lambda: lost.append(True))
+    await store.close()
+    await asyncio.sleep(0.05)
+    assert lost == []
