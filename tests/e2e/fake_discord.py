@@ -1015,9 +1015,11 @@ class FakeDiscord:
         """A new snowflake whose guild would be on ``shard`` (its time part moved on to the next fit)."""
         value = self.snowflake()
         stamp = value >> 22
+        if shard_of(value, self.shard_count) == shard:
+            return value
         while shard_of(stamp << 22, self.shard_count) != shard:
             stamp += 1
-        self._last_snowflake = (stamp << 22) | (1 << 17)
+        self._last_snowflake = (stamp << 22) | (1 << 17)  # a later time part: above every id made so far
         return self._last_snowflake
 
     def create_guild(

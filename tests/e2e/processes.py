@@ -16,25 +16,30 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from bot.store import is_postgres_url
+
 from .fake_discord import FakeChannel, FakeDiscord, FakeInteraction, FakeMessage, FakeUser
 from .payloads import command_data, component_data
 
 ROOT = Path(__file__).resolve().parents[2]
+SETTINGS = ("DATABASE_URL", "DATABASE_PATH", "SHARD_COUNT", "SHARD_IDS", "DEV_GUILD_ID", "DISCORD_TOKEN")
+"""Pommel's settings, never inherited from the environment the tests run in."""
 
 
 class BotProcess:
-    """One Pommel process serving ``shard_ids`` of ``shard_count``, its log in ``log_path``."""
+    """One Pommel process serving ``shard_ids`` of ``shard_count``, its log in ``log_path``; ``database``
+    is a ``postgresql://`` URL or a SQLite file's path."""
 
     def __init__(
         self,
         fake: FakeDiscord,
-        database_url: str,
+        database: str,
         shard_ids: Sequence[int],
         shard_count: int,
         log_path: Path,
     ) -> None:
         self.fake = fake
-        self.database_url = database_url
+        self.database = database
         self.shard_ids = list(shard_ids)
         self.shard_count = shard_count
         self.log_path = log_path
@@ -49,10 +54,11 @@ class BotProcess:
         """Start it and wait until each of its shards has identified (its cogs are loaded by then)."""
         assert self.process is None or self.process.returncode is not None, f"{self.name} is running"
         known = len(self.fake.sessions)
+        inherited = {k: v for k, v in os.environ.items() if k not in SETTINGS}
         env = {
-            **os.environ,
+            **inherited,
             "DISCORD_TOKEN": self.fake.token,
-            "DATABASE_URL": self.database_url,
+            ("DATABASE_URL" if is_postgres_url(self.database) else "DATABASE_PATH"): self.database,
             "SHARD_COUNT": str(self.shard_count),
             "SHARD_IDS": ",".join(map(str, self.shard_ids)),
             "LOG_LEVEL": "INFO",
