@@ -1,4 +1,4 @@
-"""The store as the cogs see it, with nothing of SQLite in it, so a PostgreSQL store could replace it.
+"""The store as the cogs see it, with nothing of SQLite or PostgreSQL in it (``sqlite.py``, ``postgres.py``).
 
 Four promises every implementation keeps:
 
@@ -16,7 +16,8 @@ Four promises every implementation keeps:
 :meth:`Store.lock` serializes commands on one channel inside the process, so they queue instead of
 failing; the compare-and-set covers whatever the lock cannot see (another process, a caller that
 skipped the lock). :meth:`Store.update_encounter` combines the two and is what most commands want.
-One process at a time has the database open (:class:`DatabaseInUse` for a second one).
+One process at a time has a SQLite database open (:class:`DatabaseInUse` for a second one); several
+share a PostgreSQL one, each serving its own shards (:meth:`Store.claim_shards`, :class:`ShardTaken`).
 """
 
 from __future__ import annotations
