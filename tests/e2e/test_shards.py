@@ -9,14 +9,17 @@ PostgreSQL are in ``test_processes.py``.
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import aiohttp
 import pytest
 
 from bot.app import shard_of
+from bot.encounter.document import Encounter, TableOptions
 
 from .fake_discord import FakeDiscord, FakeGuild, World
+from .fights import StackedDice, character
 from .harness import BotRunner
 
 
@@ -106,3 +109,30 @@ async def test_each_guilds_events_go_only_to_the_bot_of_its_shard(
     assert len(session.buffer) == before  # shard 0's guild: not for this session
     assert second.bot.owns(one.id)
     assert not second.bot.owns(zero.id)
+
+
+async def test_a_process_reminds_only_the_fights_of_its_own_shards(
+    fake_discord: FakeDiscord, world: World, bot_runner: BotRunner
+) -> None:
+    fake_discord.shard_count = 2
+    zero, one = hall(fake_discord, world, 0), hall(fake_discord, world, 1)
+    pommel = await bot_runner.start_bot(settings={"shard_count": 2, "shard_ids": [1]})
+    catalog = pommel.bot.catalog
+    for guild in (zero, one):
+        table = guild.text_channels[0]
+        encounter = Encounter(channel_id=table.id, guild_id=guild.id, gm_id=world.gm.id)
+        sheet = character("Alice")
+        encounter.join(world.player.id, sheet, catalog.armor(sheet.armor))
+        encounter.table = TableOptions(remind_after_hours=6)
+        encounter.deal(StackedDice(["KS"]))
+        await pommel.bot.store.save_encounter(encounter)
+    sweeper: Any = pommel.bot.get_cog("Reminders")
+    now = datetime.now(UTC)
+    await sweeper.sweep(now)
+    await sweeper.sweep(now + timedelta(hours=7))
+    [reminder] = one.text_channels[0].history
+    assert "it has been 7 hours since your turn (**Alice**, K♠) began" in reminder.content
+    assert zero.text_channels[0].history == []  # the process of shard 0 reminds that one
+    untouched = await pommel.bot.store.load_encounter(zero.text_channels[0].id)
+    assert untouched is not None
+    assert untouched.reminded == []
