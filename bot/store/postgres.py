@@ -20,7 +20,6 @@ Unlike SQLite's one process per file, any number of processes may open the store
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import logging
 import os
 import socket
@@ -30,16 +29,14 @@ from typing import Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
-from pydantic import JsonValue, TypeAdapter, ValidationError
+from pydantic import JsonValue, TypeAdapter
 
 from ..characters import Character, name_key
 from ..encounter.document import Encounter
 from ..guild_settings import GuildSettings
-from ..rules.errors import RulesError
 from .base import (
     ENDED_KEPT,
     HISTORY_KEPT,
-    MAX_LOG_PAGE,
     CharacterTaken,
     DatabaseTooNew,
     EncounterChange,
@@ -52,21 +49,22 @@ from .base import (
     ShardTaken,
     StaleCharacter,
     StaleEncounter,
-    Store,
     StoreBusy,
     StoreUnavailable,
 )
-from .documents import checked, problems
-from .sqlite import (
-    FIGHT,
+from .documents import checked
+from .shared import (
+    DocumentStore,
     Migration,
-    _character_document,
-    _fight,
-    _gm_of,
-    _readable_fight,
-    _Unreadable,
+    Unreadable,
     bundled_migrations,
+    character_document,
     check_numbering,
+    check_page,
+    readable_fight,
+    step_user,
+    undone_fight,
+    wanted_document,
 )
 
 logger = logging.getLogger(__name__)
@@ -103,7 +101,7 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-class PostgresStore(Store):
+class PostgresStore(DocumentStore):
     """The :class:`Store` in a PostgreSQL database. Make one with :meth:`open`."""
 
     def __init__(self, pool: Any, url: str) -> None:
@@ -289,36 +287,16 @@ class PostgresStore(Store):
 
     # ------------------------------------------------------------------------------ fights
 
-    async def load_encounter(self, channel_id: int) -> Encounter | None:
-        while True:  # once more after setting an unreadable fight aside, for whatever is stored then
-            rows = await self._fetch(
-                "SELECT version, document FROM encounters WHERE channel_id = $1", channel_id
-            )
-            if not rows:
-                return None
-            version, document = int(rows[0][0]), rows[0][1]
-            try:
-                return _fight(version, document)
-            except ValidationError as error:
-                await self._set_aside(channel_id, _Unreadable(version, document, error))
+    async def _stored_fight(self, channel_id: int) -> tuple[int, str] | None:
+        rows = await self._fetch("SELECT version, document FROM encounters WHERE channel_id = $1", channel_id)
+        return (int(rows[0][0]), rows[0][1]) if rows else None
 
     async def fight_channels(self) -> list[int]:
         return [int(row[0]) for row in await self._fetch("SELECT channel_id FROM encounters")]
 
-    async def save_encounter(self, encounter: Encounter, *, events: Sequence[LogEntry] = ()) -> Encounter:
-        if encounter.version < 0:
-            raise ValueError(f"an encounter's version is never negative (got {encounter.version})")
-        document = encounter.model_dump_json(exclude={"version"})
-        saved = checked(Encounter, FIGHT, document)
+    async def _save_fight(self, encounter: Encounter, document: str, events: Sequence[LogEntry]) -> None:
         rows = _log_rows(events)
-        try:
-            await self._transaction(lambda db: _write_fight(db, encounter, document, rows))
-        except StaleEncounter:
-            # As in SQLite: an unreadable fight in the way of a new one is set aside by loading it.
-            if encounter.version != 0 or await self.load_encounter(encounter.channel_id) is not None:
-                raise
-            await self._transaction(lambda db: _write_fight(db, encounter, document, rows))
-        return saved.model_copy(update={"version": encounter.version + 1})
+        await self._transaction(lambda db: _write_fight(db, encounter, document, rows))
 
     async def delete_encounter(self, encounter: Encounter, *, events: Sequence[LogEntry] = ()) -> None:
         rows = _log_rows(events)
@@ -342,22 +320,15 @@ class PostgresStore(Store):
             row = await db.fetchrow(
                 "SELECT version, document FROM encounters WHERE channel_id = $1 FOR UPDATE", channel_id
             )
-            current = None if row is None else _readable_fight(int(row[0]), row[1])
+            current = None if row is None else readable_fight(int(row[0]), row[1])
             wanted = change(current)
             rows = _log_rows(wanted.events)
-            if wanted.encounter is not None:
-                if wanted.encounter.channel_id != channel_id:
-                    other = wanted.encounter.channel_id
-                    raise ValueError(f"a change of channel {channel_id} returned the fight of {other}")
-                document = wanted.encounter.model_dump_json(exclude={"version"})
-                checked(Encounter, FIGHT, document)
+            document = wanted_document(channel_id, wanted)
+            if wanted.encounter is not None and document is not None:
                 log_ids = await _write_fight(db, wanted.encounter, document, rows)
                 # A change that logs nothing is bookkeeping, not a step of the fight (as in SQLite).
                 if row is not None and log_ids and wanted.encounter.version == int(row[0]):
-                    user_id = wanted.user_id
-                    if user_id is None:
-                        user_id = wanted.events[0].user_id if wanted.events else 0
-                    await _keep_step(db, channel_id, int(row[0]), row[1], user_id, log_ids)
+                    await _keep_step(db, channel_id, int(row[0]), row[1], step_user(wanted), log_ids)
                 return wanted.encounter.model_copy(update={"version": wanted.encounter.version + 1})
             if current is not None:
                 await _delete_fight(db, current, rows)
@@ -370,16 +341,14 @@ class PostgresStore(Store):
             while True:
                 try:
                     return await self._transaction(work)
-                except _Unreadable as unreadable:
+                except Unreadable as unreadable:
                     await self._set_aside(channel_id, unreadable)
                 except StaleEncounter:
                     if attempt >= attempts:
                         raise
                     attempt += 1
 
-    async def _set_aside(self, channel_id: int, unreadable: _Unreadable) -> None:
-        """Move the channel's unreadable fight to ``set_aside_encounters``, if it is still the one stored."""
-        reason = "; ".join(problems(unreadable.error, unreadable.document, FIGHT))
+    async def _move_aside(self, unreadable: Unreadable, channel_id: int) -> int | None:
         document = unreadable.document
 
         async def move(db: Connection) -> int | None:
@@ -388,8 +357,8 @@ class PostgresStore(Store):
                 " (channel_id, guild_id, gm_id, version, document, reason, set_aside_at)"
                 " SELECT channel_id, guild_id, $1, version, document, $2, $3 FROM encounters"
                 " WHERE channel_id = $4 AND version = $5 AND document = $6 RETURNING id",
-                _gm_of(document),
-                reason,
+                unreadable.gm_id,
+                unreadable.reason,
                 _now(),
                 channel_id,
                 unreadable.version,
@@ -404,15 +373,7 @@ class PostgresStore(Store):
             )
             return int(moved)
 
-        moved = await self._transaction(move)
-        if moved is not None:
-            logger.warning(
-                "The fight in channel %d could not be read and was set aside (set_aside_encounters id %d)"
-                " so the channel can start a new one: %s",
-                channel_id,
-                moved,
-                reason,
-            )
+        return await self._transaction(move)
 
     # ------------------------------------------------------------------------------ ended fights
 
@@ -424,22 +385,13 @@ class PostgresStore(Store):
         )
         return [_ended(row) for row in rows]
 
-    async def ended_encounter(self, ended_id: int) -> EndedEncounter | None:
+    async def _ended_document(self, ended_id: int) -> tuple[EndedEncounter, str] | None:
         rows = await self._fetch(
             f"SELECT {_ENDED_COLUMNS}, document FROM ended_encounters WHERE id = $1", ended_id
         )
-        if not rows:
-            return None
-        ended = _ended(rows[0])
-        try:
-            encounter = _fight(ended.version, rows[0]["document"])
-        except ValidationError as error:
-            reason = "; ".join(problems(error, rows[0]["document"], FIGHT))
-            unreadable = f"That ended fight was kept in a form that no longer reads ({reason})."
-            raise RulesError(unreadable) from None
-        return dataclasses.replace(ended, encounter=encounter)
+        return (_ended(rows[0]), rows[0]["document"]) if rows else None
 
-    async def reopen_encounter(self, ended: EndedEncounter, *, events: Sequence[LogEntry] = ()) -> Encounter:
+    async def _reopen(self, ended: EndedEncounter, events: Sequence[LogEntry]) -> str:
         rows = _log_rows(events)
         version = ended.version + 1
 
@@ -466,13 +418,7 @@ class PostgresStore(Store):
             await _insert_log(db, rows)
             return str(kept)
 
-        try:
-            document = await self._transaction(reopen)
-        except StaleEncounter:
-            if await self.load_encounter(ended.channel_id) is not None:
-                raise
-            document = await self._transaction(reopen)
-        return _fight(version, document)
+        return await self._transaction(reopen)
 
     # ---------------------------------------------------------------------- the running fight's history
 
@@ -508,7 +454,7 @@ class PostgresStore(Store):
             )
             if stored is None or int(stored[0]) != expected_version:
                 raise StaleEncounter(channel_id, expected_version, None if stored is None else int(stored[0]))
-            current = _readable_fight(int(stored[0]), stored[1])
+            current = readable_fight(int(stored[0]), stored[1])
             kept = await db.fetch(
                 "SELECT version, user_id, at, first_log_id, last_log_id, id, document FROM encounter_history"
                 " WHERE channel_id = $1 ORDER BY id DESC LIMIT $2",
@@ -524,10 +470,8 @@ class PostgresStore(Store):
                 max(r[4] for r in kept),
             )
             undone = [_step(r, lines) for r in kept]
-            earlier = _readable_fight(int(kept[-1][0]), kept[-1][6])
-            fight = restore(earlier, current).model_copy(update={"version": expected_version})
-            document = fight.model_dump_json(exclude={"version"})
-            saved = checked(Encounter, FIGHT, document)
+            earlier = readable_fight(int(kept[-1][0]), kept[-1][6])
+            fight, document, saved = undone_fight(restore, earlier, current)
             (undo_id,) = await _write_fight(db, fight, document, _log_rows([line(undone)]))
             await db.executemany(
                 "INSERT INTO log_undone (log_id, undo_log_id) SELECT id, $1 FROM log"
@@ -538,7 +482,7 @@ class PostgresStore(Store):
             await db.execute(
                 "DELETE FROM encounter_history WHERE id = ANY($1::bigint[])", [r[5] for r in kept]
             )
-            return saved.model_copy(update={"version": expected_version + 1}), undone
+            return saved, undone
 
         async with self.lock(channel_id):
             return await self._transaction(work)
@@ -579,10 +523,6 @@ class PostgresStore(Store):
 
     # ------------------------------------------------------------------------------ the log
 
-    async def append_log(self, entry: LogEntry) -> LogEntry:
-        [appended] = await self.append_logs([entry])
-        return appended
-
     async def append_logs(self, entries: Sequence[LogEntry]) -> list[LogEntry]:
         rows = _log_rows(entries)
         ids = await self._transaction(lambda db: _insert_log(db, rows))
@@ -596,8 +536,7 @@ class PostgresStore(Store):
         after_id: int = 0,
         limit: int = 100,
     ) -> list[LogEntry]:
-        if not 1 <= limit <= MAX_LOG_PAGE:
-            raise ValueError(f"limit must be 1 to {MAX_LOG_PAGE}, not {limit}")
+        check_page(limit)
         conditions = ["id > $1"]
         parameters: list[Any] = [after_id]
         for column, value in (("channel_id", channel_id), ("guild_id", guild_id)):
@@ -622,8 +561,7 @@ class PostgresStore(Store):
         before_id: int | None = None,
         limit: int = 100,
     ) -> list[LogEntry]:
-        if not 1 <= limit <= MAX_LOG_PAGE:
-            raise ValueError(f"limit must be 1 to {MAX_LOG_PAGE}, not {limit}")
+        check_page(limit)
         conditions = ["TRUE"]
         parameters: list[Any] = []
         for column, value in (
@@ -651,7 +589,7 @@ class PostgresStore(Store):
     async def save_character(
         self, guild_id: int, user_id: int, character: Character, *, replacing: str | None = None
     ) -> None:
-        document = _character_document(character)
+        document = character_document(character)
         old_key = name_key(replacing) if replacing is not None else None
 
         async def save(db: Connection) -> None:
@@ -676,7 +614,7 @@ class PostgresStore(Store):
         await self._transaction(save)
 
     async def create_character(self, guild_id: int, user_id: int, character: Character) -> None:
-        document = _character_document(character)
+        document = character_document(character)
 
         async def create(db: Connection) -> None:
             created = await db.fetchval(
@@ -698,7 +636,7 @@ class PostgresStore(Store):
     async def replace_character(
         self, guild_id: int, user_id: int, before: Character, after: Character
     ) -> None:
-        document = _character_document(after)
+        document = character_document(after)
 
         async def replace(db: Connection) -> None:
             # FOR UPDATE: the row stays as read until the commit, so of two edits racing one is refused.
