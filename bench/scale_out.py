@@ -55,6 +55,17 @@ class Figures:
     p99: float
     answered: int
     sent: int
+    bots_cpu: float
+    """CPU seconds the bot processes used during the timed load, all together."""
+    driver_cpu: float
+    """CPU seconds this process (the fake Discord and the clients) used meanwhile."""
+    wall: float
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time of a process so far (Linux ``/proc``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 async def seed(database: str, tables: list[FakeChannel], gm: FakeUser) -> None:
@@ -119,7 +130,10 @@ async def scene(
             probe = slash(fake, "roll dice", user=gm, channel=table, options={"expression": "1d1"})
             assert await send(fake, probe, timeout=30), f"{name}: no answer in #{table.name}"
         await load(fake, tables, gm, args.clients, args.warmup)
+        pids = [process.process.pid for process in processes if process.process is not None]
+        bots_before, driver_before = sum(map(cpu_seconds, pids)), time.process_time()
         latencies, sent, wall = await load(fake, tables, gm, args.clients, args.interactions)
+        bots_cpu, driver_cpu = sum(map(cpu_seconds, pids)) - bots_before, time.process_time() - driver_before
     finally:
         for process in processes:
             await process.close()
@@ -132,6 +146,9 @@ async def scene(
         p99,
         len(latencies),
         sent,
+        bots_cpu,
+        driver_cpu,
+        wall,
     )
 
 
@@ -179,12 +196,17 @@ def report(figures: list[Figures], args: argparse.Namespace) -> None:
     )
     print(
         f"{'':26}{'answered':>10}{'per s':>9}{'p50 ms':>9}{'p99 ms':>9}{'rate x':>8}{'p50 x':>7}{'p99 x':>7}"
+        f"{'bots cpu':>10}{'fake cpu':>10}"
     )
     for f in figures:
         print(
             f"{f.name:26}{f'{f.answered}/{f.sent}':>10}{f.rate:9.1f}{f.p50 * 1000:9.1f}{f.p99 * 1000:9.1f}"
             f"{f.rate / base.rate:8.2f}{f.p50 / base.p50:7.2f}{f.p99 / base.p99:7.2f}"
+            f"{f.bots_cpu / f.wall:10.0%}{f.driver_cpu / f.wall:10.0%}"
         )
+    print(
+        "(cpu: the share of one core over the timed load; the fake Discord and the clients are one process)"
+    )
     one, two = figures[1], figures[2]
     rate, p99 = two.rate / one.rate, two.p99 / one.p99
     print(f"2 processes / 1 process on PostgreSQL: rate x{rate:.2f}, p99 x{p99:.2f}")
