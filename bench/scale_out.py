@@ -8,7 +8,8 @@ Each bot is a real process (``python -m bot`` through ``tests/e2e/bot_process.py
 Discord, which has two shards with ``--guilds`` halls on each. Every hall has a fight of 60 fighters;
 the workload is the GM's ``/combatant hp who:Fighter n change:-1``: load the fight, change it, save it
 with its log line (one transaction), answer. ``--clients`` users act at once, each sending its next
-interaction as soon as the last was answered (a closed loop), spread over every hall.
+interaction as soon as the last was answered (a closed loop), spread over every hall. (With few halls
+the clients queue on the same fights, whose changes are serialized, and no process count helps.)
 
 1. SQLite, one process serving both shards (the default deployment);
 2. PostgreSQL, one process serving both shards;
@@ -214,9 +215,9 @@ def report(figures: list[Figures], args: argparse.Namespace) -> None:
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--clients", type=int, default=8, help="users acting at once")
-    parser.add_argument("--interactions", type=int, default=40, help="timed interactions per client")
+    parser.add_argument("--clients", type=int, default=16, help="users acting at once")
+    parser.add_argument("--interactions", type=int, default=25, help="timed interactions per client")
     parser.add_argument("--warmup", type=int, default=5, help="untimed interactions per client first")
-    parser.add_argument("--guilds", type=int, default=2, help="halls on each of the two shards")
+    parser.add_argument("--guilds", type=int, default=8, help="halls on each of the two shards")
     logging.basicConfig(level=logging.WARNING)
     asyncio.run(main(parser.parse_args()))
