@@ -352,11 +352,15 @@ class PostgresStore(DocumentStore):
         document = unreadable.document
 
         async def move(db: Connection) -> int | None:
+            # The DELETE is the compare-and-set (it waits for a writer of the row and checks again): the
+            # fight is moved only if it is still that version and document.
             moved = await db.fetchval(
-                "INSERT INTO set_aside_encounters"
+                "WITH gone AS (DELETE FROM encounters"
+                " WHERE channel_id = $4 AND version = $5 AND document = $6"
+                " RETURNING channel_id, guild_id, version, document)"
+                " INSERT INTO set_aside_encounters"
                 " (channel_id, guild_id, gm_id, version, document, reason, set_aside_at)"
-                " SELECT channel_id, guild_id, $1, version, document, $2, $3 FROM encounters"
-                " WHERE channel_id = $4 AND version = $5 AND document = $6 RETURNING id",
+                " SELECT channel_id, guild_id, $1, version, document, $2, $3 FROM gone RETURNING id",
                 unreadable.gm_id,
                 unreadable.reason,
                 _now(),
@@ -364,14 +368,7 @@ class PostgresStore(DocumentStore):
                 unreadable.version,
                 document,
             )
-            if moved is None:
-                return None  # set aside by another, or written anew meanwhile
-            await db.execute(
-                "DELETE FROM encounters WHERE channel_id = $1 AND version = $2",
-                channel_id,
-                unreadable.version,
-            )
-            return int(moved)
+            return None if moved is None else int(moved)  # None: set aside by another, or written anew
 
         return await self._transaction(move)
 
@@ -837,11 +834,13 @@ async def _delete_fight(db: Connection, encounter: Encounter, rows: list[_LogRow
     channel_id, version = encounter.channel_id, encounter.version
     last_log_id = await db.fetchval("SELECT COALESCE(MAX(id), 0) FROM log WHERE channel_id = $1", channel_id)
     ended_at = rows[-1][0] if rows else _now()
+    # The DELETE is the compare-and-set (it waits for a writer of the row and checks the version again).
     kept = await db.fetchval(
-        "INSERT INTO ended_encounters"
+        "WITH gone AS (DELETE FROM encounters WHERE channel_id = $6 AND version = $7"
+        " RETURNING channel_id, guild_id, version, document)"
+        " INSERT INTO ended_encounters"
         " (channel_id, guild_id, gm_id, started_at, ended_at, rounds, version, last_log_id, document)"
-        " SELECT channel_id, guild_id, $1, $2, $3, $4, version, $5, document FROM encounters"
-        " WHERE channel_id = $6 AND version = $7 RETURNING id",
+        " SELECT channel_id, guild_id, $1, $2, $3, $4, version, $5, document FROM gone RETURNING id",
         encounter.gm_id,
         encounter.started_at,
         ended_at,
@@ -852,7 +851,6 @@ async def _delete_fight(db: Connection, encounter: Encounter, rows: list[_LogRow
     )
     if kept is None:
         raise await _stale(db, encounter)
-    await db.execute("DELETE FROM encounters WHERE channel_id = $1 AND version = $2", channel_id, version)
     await db.execute("DELETE FROM encounter_history WHERE channel_id = $1", channel_id)
     await db.execute(
         "DELETE FROM ended_encounters WHERE channel_id = $1 AND id NOT IN"

@@ -110,3 +110,33 @@ async def test_no_reopen_while_a_fight_runs(store: Store) -> None:
     assert await store.load_encounter(CHANNEL) == running
     assert await store.read_log() == []
     assert len(await store.ended_encounters(CHANNEL)) == 1
+
+
+async def test_an_end_racing_a_change_from_another_process_is_a_compare_and_set(database: Database) -> None:
+    """Of an end and a change made at once from the same version, one wins: the fight goes on changed
+    and nothing is kept as ended, or it ended as it was and the change is refused."""
+    for attempt in range(10):
+        first, second = await database.open(), await database.outside_writer()
+        channel = CHANNEL + attempt
+        try:
+            saved = await first.save_encounter(fight(channel))
+            changed = saved.model_copy(deep=True)
+            changed.initiative.round = 3
+            outcomes = await asyncio.gather(
+                first.delete_encounter(saved, events=[event("ended", channel)]),
+                second.save_encounter(changed),
+                return_exceptions=True,
+            )
+            refused = [outcome for outcome in outcomes if isinstance(outcome, StaleEncounter)]
+            assert len(refused) == 1, outcomes
+            running = await first.load_encounter(channel)
+            ended = await first.ended_encounters(channel)
+            if running is None:
+                assert len(ended) == 1
+                assert ended[0].version == saved.version
+            else:
+                assert running.initiative.round == 3
+                assert ended == []
+        finally:
+            await first.close()
+            await second.close()
