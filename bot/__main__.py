@@ -33,6 +33,8 @@ def _settings_problem(error: ValidationError) -> str:
             "or in the environment."
         )
     name, message = next(iter(problems.items()))
+    if not name:  # a check of several settings together (the shards)
+        return f"The settings are invalid: {message.removeprefix('Value error, ')}. See .env.example."
     return f"The setting {name.upper()} is invalid: {message}. See .env.example."
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import pkgutil
 from typing import Any
@@ -29,8 +30,19 @@ def cog_modules() -> list[str]:
     return [f"cogs.{module.name}" for module in pkgutil.iter_modules(cogs.__path__)]
 
 
-class Pommel(commands.Bot):
+def shard_of(guild_id: int | None, shard_count: int) -> int:
+    """The shard whose gateway connection gets a guild's events (Discord's formula); direct messages go
+    to shard 0."""
+    return 0 if guild_id is None else (guild_id >> 22) % shard_count
+
+
+class Pommel(commands.AutoShardedBot):
     """Slash commands only; every message defaults to pinging nobody (names typed by users are text).
+
+    Sharded (``SHARD_COUNT``, ``SHARD_IDS``; one shard when not set): this process serves the guilds of
+    its shards, claimed in the store at login (:meth:`~bot.store.Store.claim_shards`), and fires the
+    timeouts and reminders of their fights only (:meth:`owns`). The process with shard 0 syncs the
+    commands.
 
     ``dice`` is where every die and shuffle comes from: ``SystemRandom`` unless a test injects
     fixed faces. ``catalog`` is the validated ``data/`` (read at start-up unless one is given: the
@@ -47,6 +59,9 @@ class Pommel(commands.Bot):
     ) -> None:
         # Pommel never joins voice, so discord.py's start-up warnings about voice libraries are noise.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
+        self.shard_total, self.own_shards = settings.shards
+        options.setdefault("shard_count", self.shard_total)
+        options.setdefault("shard_ids", list(self.own_shards))
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
@@ -59,6 +74,7 @@ class Pommel(commands.Bot):
         self.dice: DiceSource = dice if dice is not None else RandomDice.system()
         self.catalog: Catalog = catalog if catalog is not None else load_catalog()
         self._store: Store | None = None
+        self._stopping: asyncio.Task[None] | None = None
         self.trackers = TrackerBoard(self, lambda: self.store)
         self.buttons = ButtonRoutes(self)
         self.tree.error(self.on_app_command_error)
@@ -69,16 +85,35 @@ class Pommel(commands.Bot):
             raise RuntimeError("the store opens at login, before any command can run")
         return self._store
 
+    def owns(self, guild_id: int | None) -> bool:
+        """Whether this process serves the guild (its shard is one of this process's)."""
+        return shard_of(guild_id, self.shard_total) in self.own_shards
+
     async def login(self, token: str) -> None:
-        """Open and migrate the store first: a bad DATABASE_PATH fails before Discord is contacted."""
+        """Open and migrate the store and claim the shards first: a bad DATABASE_PATH, or shards another
+        process serves, fail before Discord is contacted."""
         if self._store is None:
-            self._store = await open_store(self.settings.database_path)
-            log.info("store open at %s", self.settings.database_path)
+            store = await open_store(self.settings.database)
+            try:
+                await store.claim_shards(self.shard_total, self.own_shards, on_lost=self._lease_lost)
+            except BaseException:
+                await store.close()
+                raise
+            self._store = store
+            log.info("store open: %s; shards %s of %d", store, list(self.own_shards), self.shard_total)
         await super().login(token)
+
+    def _lease_lost(self) -> None:
+        """Another process may claim the shards now: stop serving them at once."""
+        log.error("the database connection holding this process's shards ended: stopping")
+        self._stopping = asyncio.get_running_loop().create_task(self.close(), name="pommel-lease-lost")
 
     async def setup_hook(self) -> None:
         for module in cog_modules():
             await self.load_extension(module)
+        if 0 not in self.own_shards:
+            log.info("the commands are synced by the process serving shard 0")
+            return
         if self.settings.dev_guild_id is not None:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -103,6 +138,10 @@ class Pommel(commands.Bot):
 
         The store closes even if disconnecting fails: its thread would otherwise keep the process alive.
         """
+        if not hasattr(self, "_AutoShardedClient__queue"):
+            # discord.py makes the shards' event queue at login, and its close() puts into it: a close
+            # before login (the store or the shards refused) would fail there (discord.py 2.7.1).
+            self._AutoShardedClient__queue: asyncio.PriorityQueue[Any] = asyncio.PriorityQueue()
         try:
             await super().close()
         finally:

@@ -79,7 +79,7 @@ class Attack(commands.Cog):
         self.bot.buttons.route(KnockOutButton, self.will_save)
         for channel_id in await self.bot.store.fight_channels():
             encounter = await self.bot.store.load_encounter(channel_id)
-            if encounter is not None:
+            if encounter is not None and self.bot.owns(encounter.guild_id):  # another process's otherwise
                 self.schedule_timeouts(encounter)
 
     async def cog_unload(self) -> None:

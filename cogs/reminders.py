@@ -64,7 +64,9 @@ class Reminders(commands.Cog):
 
     async def remind(self, channel_id: int, now: datetime) -> None:
         encounter = await self.bot.store.load_encounter(channel_id)
-        if encounter is None or not reminders.worth_a_change(encounter, now):
+        if encounter is None or not self.bot.owns(encounter.guild_id):  # another process's guild
+            return
+        if not reminders.worth_a_change(encounter, now):
             return
         bot_id = self.bot.user.id if self.bot.user else 0
         try:

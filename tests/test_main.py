@@ -165,3 +165,57 @@ def test_a_damaged_database_refuses_to_start(
     assert str(database) in lines[0]
     assert "damaged" in lines[0]
     assert "backup" in lines[0]
+
+
+def test_shard_ids_without_a_count_are_refused_in_one_line(tmp_path: Path) -> None:
+    line = refusal_line(run_bot(tmp_path, DISCORD_TOKEN="x", SHARD_IDS="0,1"))
+    assert line == (
+        "The settings are invalid: SHARD_IDS needs SHARD_COUNT, the number of shards of all processes "
+        "together. See .env.example."
+    )
+
+
+def test_a_shard_beyond_the_count_is_refused_in_one_line(tmp_path: Path) -> None:
+    line = refusal_line(run_bot(tmp_path, DISCORD_TOKEN="x", SHARD_COUNT="2", SHARD_IDS="1,2"))
+    assert "shard ids go from 0 to 1 (SHARD_COUNT), not [2]" in line
+
+
+def test_shards_and_a_database_url_are_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SHARD_COUNT", "4")
+    monkeypatch.setenv("SHARD_IDS", "3, 1")
+    monkeypatch.setenv("DATABASE_URL", "postgresql://pommel@db/pommel")
+    settings = Settings(_env_file=None, discord_token="x")
+    assert settings.shards == (4, (1, 3))
+    assert settings.database == "postgresql://pommel@db/pommel"
+
+
+def test_without_shard_settings_one_process_runs_the_one_shard(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("SHARD_COUNT", "SHARD_IDS", "DATABASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+    settings = Settings(_env_file=None, discord_token="x")
+    assert settings.shards == (1, (0,))
+    assert settings.database == settings.database_path
+
+
+def test_a_database_url_that_is_not_postgresql_is_refused(tmp_path: Path) -> None:
+    line = refusal_line(run_bot(tmp_path, DISCORD_TOKEN="x", DATABASE_URL="mysql://db/pommel"))
+    assert "DATABASE_URL" in line
+
+
+async def test_a_process_whose_shard_another_serves_refuses_to_start_saying_why(tmp_path: Path) -> None:
+    """Before Discord is contacted: the lease is taken at login, right after the store opens."""
+    from bot.store.postgres import PostgresStore
+    from tests.postgres import fresh_schema
+
+    async with fresh_schema() as url:
+        holder = await PostgresStore.open(url)
+        try:
+            await holder.claim_shards(2, [1])
+            done = await asyncio.to_thread(
+                run_bot, tmp_path, DISCORD_TOKEN="x", DATABASE_URL=url, SHARD_COUNT="2", SHARD_IDS="0,1"
+            )
+        finally:
+            await holder.close()
+    line = refusal_line(done)
+    assert line.startswith("Shard 1 (of 2) is already served by pid ")
+    assert "Stop that process first, or give this one other SHARD_IDS." in line

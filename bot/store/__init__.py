@@ -1,6 +1,7 @@
 """Where Pommel keeps what must outlive a restart: fights, the log, characters and guild settings.
 
-Cogs depend on :class:`Store` only; :func:`open_store` gives the SQLite one.
+Cogs depend on :class:`Store` only; :func:`open_store` gives the SQLite one, or the PostgreSQL one for a
+``postgresql://`` URL.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from .base import (
     PastUnreadable,
     Redoable,
     SetAsideFight,
+    ShardTaken,
     StaleCharacter,
     StaleEncounter,
     Store,
@@ -65,19 +67,33 @@ __all__ = [
     "PastUnreadable",
     "Redoable",
     "SetAsideFight",
+    "ShardTaken",
     "SqliteStore",
     "StaleCharacter",
     "StaleEncounter",
     "Store",
     "StoreBusy",
     "StoreUnavailable",
+    "is_postgres_url",
     "log_entries",
     "open_store",
 ]
 
 
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_postgres_url(location: Path | str) -> bool:
+    return isinstance(location, str) and location.startswith(POSTGRES_SCHEMES)
+
+
 async def open_store(path: Path | str) -> Store:
-    """Open the database at ``path`` (``":memory:"`` for a throwaway one) and bring its schema up to date."""
+    """Open the database at ``path`` (``":memory:"`` for a throwaway one, a ``postgresql://`` URL for
+    PostgreSQL) and bring its schema up to date."""
+    if is_postgres_url(path):
+        from .postgres import PostgresStore  # asyncpg is loaded only by those who use it
+
+        return await PostgresStore.open(str(path))
     try:
         return await SqliteStore.open(path)
     except (sqlite3.Error, OSError) as error:

@@ -1,4 +1,4 @@
-"""The store as the cogs see it, with nothing of SQLite in it, so a PostgreSQL store could replace it.
+"""The store as the cogs see it, with nothing of SQLite or PostgreSQL in it (``sqlite.py``, ``postgres.py``).
 
 Four promises every implementation keeps:
 
@@ -16,7 +16,8 @@ Four promises every implementation keeps:
 :meth:`Store.lock` serializes commands on one channel inside the process, so they queue instead of
 failing; the compare-and-set covers whatever the lock cannot see (another process, a caller that
 skipped the lock). :meth:`Store.update_encounter` combines the two and is what most commands want.
-One process at a time has the database open (:class:`DatabaseInUse` for a second one).
+One process at a time has a SQLite database open (:class:`DatabaseInUse` for a second one); several
+share a PostgreSQL one, each serving its own shards (:meth:`Store.claim_shards`, :class:`ShardTaken`).
 """
 
 from __future__ import annotations
@@ -254,6 +255,12 @@ class DatabaseInUse(StoreUnavailable):
         self.holder = holder
 
 
+class ShardTaken(StoreUnavailable):
+    """Another running process has claimed one of this process's shards, or runs another shard count.
+
+    Two processes on one shard would both get its guilds' commands and answer each of them twice."""
+
+
 class DatabaseDamaged(StoreUnavailable):
     """The database file is damaged, or is not a database at all; it was left as it was.
 
@@ -450,6 +457,16 @@ class Store(ABC):
     @abstractmethod
     async def close(self) -> None:
         """Finish the transaction in progress and release the database; a second call does nothing."""
+
+    async def claim_shards(  # noqa: B027 (not abstract: most stores have nothing to claim)
+        self, shard_count: int, shard_ids: Sequence[int], *, on_lost: Callable[[], None] | None = None
+    ) -> None:
+        """Claim this process's shards for as long as the store is open, or raise :class:`ShardTaken`.
+
+        ``on_lost`` is called when the claim ends without :meth:`close` (the database went away): the
+        process must then stop serving those shards. A store that one process at a time can open (SQLite,
+        see :class:`DatabaseInUse`) has nothing to claim.
+        """
 
     # ------------------------------------------------------------------------------ fights
 

@@ -28,31 +28,25 @@ channel, so one bad document never stops the bot nor its channel.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
-import json
 import logging
 import os
 import re
 import sqlite3
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
-from importlib.resources import files
 from pathlib import Path
 from typing import Any, TypeVar
 
 import aiosqlite
-from pydantic import JsonValue, TypeAdapter, ValidationError
+from pydantic import JsonValue, TypeAdapter
 
 from ..characters import Character, name_key
 from ..encounter.document import Encounter
 from ..guild_settings import GuildSettings
-from ..rules.errors import RulesError
 from .base import (
     ENDED_KEPT,
     HISTORY_KEPT,
-    MAX_LOG_PAGE,
     CharacterTaken,
     DatabaseDamaged,
     DatabaseInUse,
@@ -65,15 +59,30 @@ from .base import (
     LogEntry,
     NothingToRedo,
     NothingToUndo,
-    PastUnreadable,
     Redoable,
     SetAsideFight,
     StaleCharacter,
     StaleEncounter,
-    Store,
     StoreBusy,
 )
-from .documents import checked, problems
+from .documents import checked
+from .shared import (
+    FIGHT,
+    DocumentStore,
+    Migration,
+    Unreadable,
+    bundled_migrations,
+    character_document,
+    check_numbering,
+    check_page,
+    past_fight,
+    readable_fight,
+    step_user,
+    undone_fight,
+    wanted_document,
+)
+
+__all__ = ["FIGHT", "Migration", "SqliteStore", "bundled_migrations", "check_numbering", "sql_statements"]
 
 if sys.platform != "win32":
     import fcntl
@@ -82,42 +91,11 @@ logger = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_MS = 5000
 """How long a transaction waits for another process's write lock before failing."""
-MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 MEMORY = ":memory:"
-FIGHT = "a fight"
 
 _LOG_DATA: TypeAdapter[dict[str, JsonValue]] = TypeAdapter(dict[str, JsonValue])
 
 T = TypeVar("T")
-
-
-@dataclass(frozen=True)
-class Migration:
-    """One schema script: ``version`` is its number, the schema version once it is applied."""
-
-    version: int
-    name: str
-    sql: str
-
-
-def bundled_migrations() -> list[Migration]:
-    """The scripts shipped in ``bot/store/migrations``, in order; numbered 1, 2, 3... without gaps."""
-    folder = files(__package__).joinpath("migrations")
-    migrations = []
-    for entry in folder.iterdir():
-        matched = MIGRATION_NAME.match(entry.name)
-        if matched:
-            migrations.append(Migration(int(matched[1]), entry.name, entry.read_text(encoding="utf-8")))
-    migrations.sort(key=lambda migration: migration.version)
-    check_numbering(migrations)
-    return migrations
-
-
-def check_numbering(migrations: Sequence[Migration]) -> None:
-    """A gap or a duplicate would skip or repeat a script on some databases; refuse both."""
-    for expected, migration in enumerate(migrations, start=1):
-        if migration.version != expected:
-            raise ValueError(f"migration {migration.name} should be number {expected:04d}")
 
 
 def sql_statements(script: str) -> list[str]:
@@ -153,7 +131,7 @@ def _now() -> str:
     return datetime.now(UTC).isoformat()
 
 
-class SqliteStore(Store):
+class SqliteStore(DocumentStore):
     """The :class:`Store` in one SQLite file (or ``":memory:"``). Make one with :meth:`open`."""
 
     def __init__(self, connection: aiosqlite.Connection, location: str, lock: int | None = None) -> None:
@@ -320,41 +298,18 @@ class SqliteStore(Store):
 
     # ------------------------------------------------------------------------------ fights
 
-    async def load_encounter(self, channel_id: int) -> Encounter | None:
-        while True:  # once more after setting an unreadable fight aside, for whatever is stored then
-            rows = await self._fetch_all(
-                "SELECT version, document FROM encounters WHERE channel_id = ?", (channel_id,)
-            )
-            if not rows:
-                return None
-            version, document = int(rows[0][0]), rows[0][1]
-            try:
-                return _fight(version, document)
-            except ValidationError as error:
-                await self._set_aside(channel_id, _Unreadable(version, document, error))
+    async def _stored_fight(self, channel_id: int) -> tuple[int, str] | None:
+        rows = await self._fetch_all(
+            "SELECT version, document FROM encounters WHERE channel_id = ?", (channel_id,)
+        )
+        return (int(rows[0][0]), rows[0][1]) if rows else None
 
     async def fight_channels(self) -> list[int]:
         return [int(row[0]) for row in await self._fetch_all("SELECT channel_id FROM encounters")]
 
-    async def save_encounter(self, encounter: Encounter, *, events: Sequence[LogEntry] = ()) -> Encounter:
-        if encounter.version < 0:
-            raise ValueError(f"an encounter's version is never negative (got {encounter.version})")
-        # The version lives in its own column only, so the document cannot disagree with it.
-        document = encounter.model_dump_json(exclude={"version"})
-        # Checked by reading back the very JSON to be written, before writing it. The copy returned is
-        # that reading: it shares nothing with the argument, and reading JSON is several times faster
-        # than deep-copying the models.
-        saved = checked(Encounter, FIGHT, document)
+    async def _save_fight(self, encounter: Encounter, document: str, events: Sequence[LogEntry]) -> None:
         rows = _log_rows(events)
-        try:
-            await self._transaction(lambda db: _write_fight(db, encounter, document, rows))
-        except StaleEncounter:
-            # A new fight where one is stored: if that one is unreadable, loading it sets it aside (or it
-            # ended meanwhile), and this one starts after all.
-            if encounter.version != 0 or await self.load_encounter(encounter.channel_id) is not None:
-                raise
-            await self._transaction(lambda db: _write_fight(db, encounter, document, rows))
-        return saved.model_copy(update={"version": encounter.version + 1})
+        await self._transaction(lambda db: _write_fight(db, encounter, document, rows))
 
     async def delete_encounter(self, encounter: Encounter, *, events: Sequence[LogEntry] = ()) -> None:
         rows = _log_rows(events)
@@ -381,23 +336,16 @@ class SqliteStore(Store):
             row = db.execute(
                 "SELECT version, document FROM encounters WHERE channel_id = ?", (channel_id,)
             ).fetchone()
-            current = None if row is None else _readable_fight(int(row[0]), row[1])
+            current = None if row is None else readable_fight(int(row[0]), row[1])
             wanted = change(current)
             rows = _log_rows(wanted.events)
-            if wanted.encounter is not None:
-                if wanted.encounter.channel_id != channel_id:
-                    other = wanted.encounter.channel_id
-                    raise ValueError(f"a change of channel {channel_id} returned the fight of {other}")
-                document = wanted.encounter.model_dump_json(exclude={"version"})
-                checked(Encounter, FIGHT, document)
+            document = wanted_document(channel_id, wanted)
+            if wanted.encounter is not None and document is not None:
                 log_ids = _write_fight(db, wanted.encounter, document, rows)
                 # A change that logs nothing (a message id kept, a reminder marked) is bookkeeping, not
                 # a step of the fight: an undo of the step before it takes it back too.
                 if row is not None and log_ids and wanted.encounter.version == int(row[0]):
-                    user_id = wanted.user_id
-                    if user_id is None:
-                        user_id = wanted.events[0].user_id if wanted.events else 0
-                    _keep_step(db, channel_id, int(row[0]), row[1], user_id, log_ids)
+                    _keep_step(db, channel_id, int(row[0]), row[1], step_user(wanted), log_ids)
                 # The fight the change made was read inside this call and is nobody else's: it is
                 # returned as saved (with its new version) instead of read back from its JSON.
                 return wanted.encounter.model_copy(update={"version": wanted.encounter.version + 1})
@@ -411,16 +359,14 @@ class SqliteStore(Store):
             while True:
                 try:
                     return await self._transaction(work)
-                except _Unreadable as unreadable:
+                except Unreadable as unreadable:
                     # Rolled back; set aside in a transaction of its own, so it stays set aside whatever
                     # the change then does with no fight (a command refusing with NoFight, say).
                     await self._set_aside(channel_id, unreadable)
 
-    async def _set_aside(self, channel_id: int, unreadable: _Unreadable) -> None:
-        """Move the channel's unreadable fight to ``set_aside_encounters``, if it is still the one stored."""
-        reason = "; ".join(problems(unreadable.error, unreadable.document, FIGHT))
+    async def _move_aside(self, unreadable: Unreadable, channel_id: int) -> int | None:
         document = unreadable.document
-        row = (_gm_of(document), reason, _now(), channel_id, unreadable.version, document)
+        row = (unreadable.gm_id, unreadable.reason, _now(), channel_id, unreadable.version, document)
 
         def move(db: sqlite3.Connection) -> int | None:
             cursor = db.execute(
@@ -435,15 +381,7 @@ class SqliteStore(Store):
             db.execute("DELETE FROM encounters WHERE channel_id = ? AND version = ?", row[3:5])
             return cursor.lastrowid
 
-        moved = await self._transaction(move)
-        if moved is not None:
-            logger.warning(
-                "The fight in channel %d could not be read and was set aside (set_aside_encounters id %d)"
-                " so the channel can start a new one: %s",
-                channel_id,
-                moved,
-                reason,
-            )
+        return await self._transaction(move)
 
     # ------------------------------------------------------------------------------ ended fights
 
@@ -454,22 +392,13 @@ class SqliteStore(Store):
         )
         return [_ended(row) for row in rows]
 
-    async def ended_encounter(self, ended_id: int) -> EndedEncounter | None:
+    async def _ended_document(self, ended_id: int) -> tuple[EndedEncounter, str] | None:
         rows = await self._fetch_all(
             f"SELECT {_ENDED_COLUMNS}, document FROM ended_encounters WHERE id = ?", (ended_id,)
         )
-        if not rows:
-            return None
-        ended = _ended(rows[0])
-        try:
-            encounter = _fight(ended.version, rows[0][-1])
-        except ValidationError as error:
-            reason = "; ".join(problems(error, rows[0][-1], FIGHT))
-            unreadable = f"That ended fight was kept in a form that no longer reads ({reason})."
-            raise RulesError(unreadable) from None
-        return dataclasses.replace(ended, encounter=encounter)
+        return (_ended(rows[0]), rows[0][-1]) if rows else None
 
-    async def reopen_encounter(self, ended: EndedEncounter, *, events: Sequence[LogEntry] = ()) -> Encounter:
+    async def _reopen(self, ended: EndedEncounter, events: Sequence[LogEntry]) -> str:
         rows = _log_rows(events)
         version = ended.version + 1
 
@@ -491,14 +420,7 @@ class SqliteStore(Store):
             _insert_log(db, rows)
             return str(kept[0])
 
-        try:
-            document = await self._transaction(reopen)
-        except StaleEncounter:
-            # As for a new fight: an unreadable one in the way is set aside by loading it, then this goes on.
-            if await self.load_encounter(ended.channel_id) is not None:
-                raise
-            document = await self._transaction(reopen)
-        return _fight(version, document)
+        return await self._transaction(reopen)
 
     # ---------------------------------------------------------------------- the running fight's history
 
@@ -547,7 +469,7 @@ class SqliteStore(Store):
             ).fetchone()
             if stored is None or int(stored[0]) != expected_version:
                 raise StaleEncounter(channel_id, expected_version, None if stored is None else int(stored[0]))
-            current = _readable_fight(int(stored[0]), stored[1])
+            current = readable_fight(int(stored[0]), stored[1])
             kept = db.execute(
                 "SELECT version, user_id, at, first_log_id, last_log_id, id, document FROM encounter_history"
                 " WHERE channel_id = ? AND undone_by IS NULL ORDER BY id DESC LIMIT ?",
@@ -561,8 +483,9 @@ class SqliteStore(Store):
                 (channel_id, first, last),
             ).fetchall()
             undone = [_step(r, lines) for r in kept]
-            earlier = _past_fight(int(kept[-1][0]), kept[-1][6])
-            saved, undo_id = _put_back(db, restore(earlier, current), expected_version, line(undone))
+            earlier = past_fight(int(kept[-1][0]), kept[-1][6])
+            fight, document, saved = undone_fight(restore, earlier, current)
+            (undo_id,) = _write_fight(db, fight, document, _log_rows([line(undone)]))
             db.executemany(
                 "INSERT INTO log_undone (log_id, undo_log_id) SELECT id, ? FROM log"
                 " WHERE channel_id = ? AND id BETWEEN ? AND ? AND id NOT IN (SELECT log_id FROM log_undone)",
@@ -600,8 +523,7 @@ class SqliteStore(Store):
             ).fetchone()
             if stored is None or undo is None or int(undo[0]) != undo_id:
                 raise NothingToRedo()
-            expected_version = int(stored[0])
-            current = _readable_fight(expected_version, stored[1])
+            current = readable_fight(int(stored[0]), stored[1])
             kept = db.execute(
                 "SELECT version, user_id, at, first_log_id, last_log_id FROM encounter_history"
                 " WHERE undone_by = ? ORDER BY id DESC",
@@ -612,8 +534,9 @@ class SqliteStore(Store):
                 (channel_id, min((r[3] for r in kept), default=0), max((r[4] for r in kept), default=0)),
             ).fetchall()
             redone = [_step(r, lines) for r in kept]
-            later = _past_fight(int(undo[1]), undo[2])
-            saved, _ = _put_back(db, restore(later, current), expected_version, line(redone))
+            later = past_fight(int(undo[1]), undo[2])
+            fight, document, saved = undone_fight(restore, later, current)
+            _write_fight(db, fight, document, _log_rows([line(redone)]))
             db.execute("UPDATE encounter_history SET undone_by = NULL WHERE undone_by = ?", (undo_id,))
             db.execute("DELETE FROM log_undone WHERE undo_log_id = ?", (undo_id,))
             db.execute("DELETE FROM encounter_undos WHERE undo_log_id = ?", (undo_id,))
@@ -658,10 +581,6 @@ class SqliteStore(Store):
 
     # ------------------------------------------------------------------------------ the log
 
-    async def append_log(self, entry: LogEntry) -> LogEntry:
-        [appended] = await self.append_logs([entry])
-        return appended
-
     async def append_logs(self, entries: Sequence[LogEntry]) -> list[LogEntry]:
         rows = _log_rows(entries)
         ids = await self._transaction(lambda db: _insert_log(db, rows))
@@ -675,8 +594,7 @@ class SqliteStore(Store):
         after_id: int = 0,
         limit: int = 100,
     ) -> list[LogEntry]:
-        if not 1 <= limit <= MAX_LOG_PAGE:
-            raise ValueError(f"limit must be 1 to {MAX_LOG_PAGE}, not {limit}")
+        check_page(limit)
         conditions = ["id > ?"]
         parameters: list[Any] = [after_id]
         if channel_id is not None:
@@ -697,7 +615,7 @@ class SqliteStore(Store):
     async def save_character(
         self, guild_id: int, user_id: int, character: Character, *, replacing: str | None = None
     ) -> None:
-        row = (guild_id, user_id, character.key, _character_document(character), _now())
+        row = (guild_id, user_id, character.key, character_document(character), _now())
         old_key = name_key(replacing) if replacing is not None else None
 
         def save(db: sqlite3.Connection) -> None:
@@ -716,7 +634,7 @@ class SqliteStore(Store):
         await self._transaction(save)
 
     async def create_character(self, guild_id: int, user_id: int, character: Character) -> None:
-        row = (guild_id, user_id, character.key, _character_document(character), _now())
+        row = (guild_id, user_id, character.key, character_document(character), _now())
 
         def create(db: sqlite3.Connection) -> None:
             cursor = db.execute(
@@ -733,7 +651,7 @@ class SqliteStore(Store):
     async def replace_character(
         self, guild_id: int, user_id: int, before: Character, after: Character
     ) -> None:
-        document = _character_document(after)
+        document = character_document(after)
 
         def replace(db: sqlite3.Connection) -> None:
             # Compared as models, not as JSON text: a document written before a field with a default was
@@ -825,8 +743,7 @@ class SqliteStore(Store):
         before_id: int | None = None,
         limit: int = 100,
     ) -> list[LogEntry]:
-        if not 1 <= limit <= MAX_LOG_PAGE:
-            raise ValueError(f"limit must be 1 to {MAX_LOG_PAGE}, not {limit}")
+        check_page(limit)
         conditions = ["id < ?"] if before_id is not None else ["1"]
         parameters: list[Any] = [before_id] if before_id is not None else []
         for column, value in (("channel_id", channel_id), ("guild_id", guild_id), ("user_id", user_id)):
@@ -880,64 +797,6 @@ class SqliteStore(Store):
 
 
 # ---------------------------------------------------------------------------- on the connection's thread
-
-
-def _fight(version: int, document: str) -> Encounter:
-    return Encounter.model_validate_json(document).model_copy(update={"version": version})
-
-
-class _Unreadable(Exception):
-    """A stored fight that does not validate, met inside a transaction (which it rolls back)."""
-
-    def __init__(self, version: int, document: str, error: ValidationError) -> None:
-        super().__init__(f"unreadable fight at version {version}")
-        self.version = version
-        self.document = document
-        self.error = error
-
-
-def _readable_fight(version: int, document: str) -> Encounter:
-    try:
-        return _fight(version, document)
-    except ValidationError as error:
-        raise _Unreadable(version, document, error) from None
-
-
-def _past_fight(version: int, document: str) -> Encounter:
-    """A fight the history kept (before a change, or before an undo), which an undo or a redo is to put
-    back; refused, changing nothing, when it no longer reads."""
-    try:
-        return _fight(version, document)
-    except ValidationError:
-        raise PastUnreadable() from None
-
-
-def _put_back(
-    db: sqlite3.Connection, fight: Encounter, expected_version: int, entry: LogEntry
-) -> tuple[Encounter, int]:
-    """Save ``fight`` (made by an undo or a redo) over the version ``expected_version``, logging
-    ``entry``: the fight as saved, and the id of its log line."""
-    fight = fight.model_copy(update={"version": expected_version})
-    document = fight.model_dump_json(exclude={"version"})
-    saved = checked(Encounter, FIGHT, document)
-    (log_id,) = _write_fight(db, fight, document, _log_rows([entry]))
-    return saved.model_copy(update={"version": expected_version + 1}), log_id
-
-
-def _gm_of(document: str) -> int | None:
-    """The GM's id as far as an unreadable document still tells it."""
-    try:
-        data = json.loads(document)
-    except (TypeError, ValueError):
-        return None
-    gm_id = data.get("gm_id") if isinstance(data, dict) else None
-    return gm_id if isinstance(gm_id, int) and not isinstance(gm_id, bool) else None
-
-
-def _character_document(character: Character) -> str:
-    document = character.model_dump_json()
-    checked(Character, "a character", document)
-    return document
 
 
 def _write_fight(

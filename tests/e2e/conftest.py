@@ -19,8 +19,12 @@ from typing import Any
 
 import pytest
 
+from tests.postgres import pytest_runtest_makereport
+
 from .fake_discord import FakeDiscord, World, build_world
 from .harness import BotRunner, RunningBot
+
+__all__ = ["pytest_runtest_makereport"]  # folds the skips of the PostgreSQL tests into one line
 
 
 @pytest.fixture

@@ -63,6 +63,13 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 DISCORD_EPOCH_MS = 1420070400000
+
+
+def shard_of(guild_id: int | None, shard_count: int) -> int:
+    """The shard that gets a guild's events, Discord's formula; direct messages go to shard 0."""
+    return 0 if guild_id is None else (guild_id >> 22) % shard_count
+
+
 ALL_PERMISSIONS = discord.Permissions.all().value
 ADMINISTRATOR = discord.Permissions(administrator=True).value
 EPHEMERAL = discord.MessageFlags(ephemeral=True).value
@@ -843,6 +850,17 @@ class GatewaySession:
     def intents(self) -> int:
         return int(self.identify.get("intents", 0))
 
+    @property
+    def shard(self) -> tuple[int, int]:
+        """(shard id, shard count) as identified; (0, 1) without a shard."""
+        shard = self.identify.get("shard") or [0, 1]
+        return int(shard[0]), int(shard[1])
+
+    def gets(self, guild_id: int | None) -> bool:
+        """Whether this session gets the events of that guild (None: of direct messages, shard 0)."""
+        shard_id, count = self.shard
+        return shard_of(guild_id, count) == shard_id
+
 
 # -------------------------------------------------------------------------------------------- server
 
@@ -862,8 +880,13 @@ class FakeDiscord:
         callback_deadline: float | None = 3.0,
         message_events: bool = True,
         heartbeat_interval_ms: int = 41250,
+        shard_count: int = 1,
     ) -> None:
         self.token = token
+        self.shard_count = shard_count
+        """What ``GET /gateway/bot`` recommends, and what every IDENTIFY's ``shard`` must give (more than
+        one: an IDENTIFY without a shard is refused, 4011 Sharding required, as Discord does past 2,500
+        guilds). Each guild's events go only to the sessions of its shard."""
         self.spec = spec or load_spec()
         self.validate_responses = validate_responses
         """Check the fake's own JSON answers against the spec (the benchmark may switch it off)."""
@@ -988,18 +1011,31 @@ class FakeDiscord:
         self.users[user.id] = user
         return user
 
+    def snowflake_on_shard(self, shard: int) -> int:
+        """A new snowflake whose guild would be on ``shard`` (its time part moved on to the next fit)."""
+        value = self.snowflake()
+        stamp = value >> 22
+        if shard_of(value, self.shard_count) == shard:
+            return value
+        while shard_of(stamp << 22, self.shard_count) != shard:
+            stamp += 1
+        self._last_snowflake = (stamp << 22) | (1 << 17)  # a later time part: above every id made so far
+        return self._last_snowflake
+
     def create_guild(
         self,
         name: str,
         *,
         owner: FakeUser | None = None,
+        shard: int | None = None,
         everyone: int | discord.Permissions = DEFAULT_EVERYONE,
         bot_permissions: int | discord.Permissions = DEFAULT_BOT_PERMISSIONS,
         locale: str = "en-US",
     ) -> FakeGuild:
         """A guild the bot is in, with ``@everyone``, the bot's managed role and the bot as member."""
         guild_owner = owner or self.create_user(f"{name.lower().replace(' ', '-')}-owner")
-        guild = FakeGuild(id=self.snowflake(), name=name, owner_id=guild_owner.id, fake=self, locale=locale)
+        guild_id = self.snowflake() if shard is None else self.snowflake_on_shard(shard)
+        guild = FakeGuild(id=guild_id, name=name, owner_id=guild_owner.id, fake=self, locale=locale)
         guild.roles[guild.id] = FakeRole(guild.id, guild, "@everyone", _perm_value(everyone))
         bot_role = guild.create_role(self.bot_user.username, bot_permissions)
         bot_role.managed = True
@@ -1074,8 +1110,12 @@ class FakeDiscord:
         return [s for s in self.sessions if s.active]
 
     async def dispatch(self, event: str, data: Mapping[str, Any]) -> None:
-        """Send a dispatch to every active session (buffered while it is disconnected, for RESUME)."""
+        """Send a dispatch to every active session of the shard of its guild (buffered while it is
+        disconnected, for RESUME)."""
+        guild_id = data.get("guild_id")
         for session in self.active_sessions:
+            if not session.gets(None if guild_id is None else int(guild_id)):
+                continue
             async with session.lock:
                 session.seq += 1
                 frame = {"op": 0, "t": event, "s": session.seq, "d": data}
@@ -1169,6 +1209,11 @@ class FakeDiscord:
             self.problem("gateway", "IDENTIFY without intents")
             await conn.close(4013, "Invalid intent(s)")
             return
+        refused = self._shard_refused(data.get("shard"))
+        if refused is not None:
+            self.problem("gateway", f"IDENTIFY with shard {data.get('shard')}: {refused[1]}")
+            await conn.close(*refused)
+            return
         session = GatewaySession(id=secrets.token_hex(16), identify=data)
         self.sessions.append(session)
         conn.session = session
@@ -1179,7 +1224,9 @@ class FakeDiscord:
             "session_type": "normal",
             "session_id": session.id,
             "resume_gateway_url": self.resume_gateway_url,
-            "guilds": [{"id": str(g.id), "unavailable": True} for g in self.guilds.values()],
+            "guilds": [
+                {"id": str(g.id), "unavailable": True} for g in self.guilds.values() if session.gets(g.id)
+            ],
             "private_channels": [],
             "relationships": [],
             "presences": [],
@@ -1200,12 +1247,22 @@ class FakeDiscord:
                 *(
                     ("GUILD_CREATE", g.gateway_payload(with_members=with_members))
                     for g in self.guilds.values()
+                    if session.gets(g.id)
                 ),
             ]:
                 session.seq += 1
                 frame = {"op": 0, "t": event, "s": session.seq, "d": payload}
                 session.buffer.append((session.seq, frame))
                 await conn.send(frame)
+
+    def _shard_refused(self, shard: Any) -> tuple[int, str] | None:
+        """Discord's close code and reason for an IDENTIFY's ``shard`` it would refuse, or None."""
+        if shard is None:
+            return (4011, "Sharding required") if self.shard_count > 1 else None
+        valid = isinstance(shard, list) and len(shard) == 2 and all(isinstance(n, int) for n in shard)
+        if not valid or not 0 <= shard[0] < shard[1] or shard[1] != self.shard_count:
+            return 4010, "Invalid shard"
+        return None
 
     async def _resume(self, conn: _Connection, data: dict[str, Any]) -> None:
         if data.get("token") != self.token:
@@ -1733,7 +1790,12 @@ class FakeDiscord:
 
     async def _get_gateway_bot(self, call: _Call) -> _Reply:
         limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
-        return _Reply(200, {"url": self.gateway_url.rstrip("/"), "shards": 1, "session_start_limit": limit})
+        reply = {
+            "url": self.gateway_url.rstrip("/"),
+            "shards": self.shard_count,
+            "session_start_limit": limit,
+        }
+        return _Reply(200, reply)
 
     async def _get_me(self, call: _Call) -> _Reply:
         me = self.bot_user.payload() | {

@@ -643,7 +643,7 @@ class BotRunner:
         **bot_kwargs: Any,
     ) -> RunningBot:
         """Build ``Pommel(settings, **bot_kwargs)``, let ``setup(bot)`` add test commands, start it and
-        wait until it is ready and has every fake guild in its cache."""
+        wait until it is ready and has every fake guild of its shards in its cache."""
         from bot.app import Pommel
 
         await self.start()
@@ -658,7 +658,7 @@ class BotRunner:
         ready = asyncio.get_running_loop().create_future()
 
         def check_ready() -> None:
-            guilds = [bot.get_guild(g) for g in self.fake.guilds]
+            guilds = [bot.get_guild(g) for g in self.fake.guilds if bot.owns(g)]  # its shards' guilds
             if all(g is not None and not g.unavailable for g in guilds) and not ready.done():
                 ready.set_result(None)
 

@@ -46,7 +46,7 @@ class Notes(discord.ui.Modal, title="Notes"):
         await interaction.response.send_message(f"noted: {self.text.value}", ephemeral=True)
 
 
-def add_test_commands(bot: discord.ext.commands.Bot) -> None:
+def add_test_commands(bot: discord.ext.commands.AutoShardedBot) -> None:
     """Commands exercising every answer path the harness must understand."""
     tree = bot.tree
 
@@ -504,7 +504,7 @@ async def test_restart_on_the_same_database(
 
 
 async def test_user_messages_reach_on_message(start_bot: Any, world: World) -> None:
-    def setup(bot: discord.ext.commands.Bot) -> None:
+    def setup(bot: discord.ext.commands.AutoShardedBot) -> None:
         add_test_commands(bot)
 
         async def echo(message: discord.Message) -> None:

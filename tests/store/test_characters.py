@@ -5,25 +5,17 @@ losing a write."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 from pydantic import ValidationError
 
 from bot.characters import MAX_NAME_LENGTH
-from bot.store import CharacterTaken, StaleCharacter, Store, open_store
+from bot.store import CharacterTaken, StaleCharacter, Store
 from tests.sheets import character
 
 GUILD = 10
 USER = 1
-
-
-@pytest.fixture
-async def store() -> AsyncIterator[Store]:
-    opened = await open_store(":memory:")
-    yield opened
-    await opened.close()
 
 
 async def test_a_character_reads_back_equal(store: Store) -> None:

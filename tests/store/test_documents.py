@@ -3,12 +3,9 @@ longer validates (hand-edited, or written by an older Pommel) is set aside so th
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
-import sqlite3
-from collections.abc import AsyncIterator
-from pathlib import Path
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
@@ -17,8 +14,10 @@ from bot.encounter.document import Encounter, TableOptions
 from bot.encounter.done import Done
 from bot.encounter.errors import NoFight
 from bot.guild_settings import GuildSettings
-from bot.store import EncounterChange, InvalidDocument, LogEntry, Store, open_store
+from bot.store import EncounterChange, InvalidDocument, LogEntry, Store
 from tests.sheets import character
+
+from .conftest import Database
 
 CHANNEL = 100
 OTHER = 200
@@ -149,41 +148,42 @@ async def test_guild_settings_that_do_not_validate_are_never_written(store: Stor
 # ---------------------------------------------------------------------------------- set aside
 
 
-def hand_edit(path: Path, channel_id: int, json_path: str, value: Any) -> str:
-    """Change one value of a stored fight as a person with the sqlite3 shell would; returns the document."""
-    with contextlib.closing(sqlite3.connect(path)) as db, db:
-        db.execute(
-            "UPDATE encounters SET document = json_set(document, ?, json(?)) WHERE channel_id = ?",
-            (json_path, json.dumps(value), channel_id),
-        )
-        return str(
-            db.execute("SELECT document FROM encounters WHERE channel_id = ?", (channel_id,)).fetchone()[0]
-        )
+async def hand_edit(database: Database, channel_id: int, edit: Callable[[Any], None]) -> str:
+    """Change a stored fight as a person with the database's shell would; returns the document."""
+    [(stored,)] = await database.fetch("SELECT document FROM encounters WHERE channel_id = ?", channel_id)
+    data = json.loads(stored)
+    edit(data)
+    document = json.dumps(data)
+    await database.fetch("UPDATE encounters SET document = ? WHERE channel_id = ?", document, channel_id)
+    return document
 
 
-def set_aside_rows(path: Path) -> list[tuple[Any, ...]]:
-    with contextlib.closing(sqlite3.connect(path)) as db:
-        return db.execute(
-            "SELECT channel_id, guild_id, version, document, reason FROM set_aside_encounters ORDER BY id"
-        ).fetchall()
+async def set_aside_rows(database: Database) -> list[tuple[Any, ...]]:
+    return await database.fetch(
+        "SELECT channel_id, guild_id, version, document, reason FROM set_aside_encounters ORDER BY id"
+    )
+
+
+def prowess_21(data: Any) -> None:
+    data["combatants"][0]["prowess"] = 21
 
 
 @pytest.fixture
-async def unreadable(path: Path) -> AsyncIterator[tuple[Store, str]]:
-    """A store on a file where the fight of CHANNEL was hand-edited out of range (OTHER's is fine);
+async def unreadable(database: Database) -> AsyncIterator[tuple[Store, str]]:
+    """A store on a database where the fight of CHANNEL was hand-edited out of range (OTHER's is fine);
     also yields the stored document as edited."""
-    store = await open_store(path)
+    store = await database.open()
     await store.save_encounter(fight(CHANNEL))
     await store.save_encounter(fight(OTHER))
     await store.close()
-    document = hand_edit(path, CHANNEL, "$.combatants[0].prowess", 21)
-    store = await open_store(path)
+    document = await hand_edit(database, CHANNEL, prowess_21)
+    store = await database.open()
     yield store, document
     await store.close()
 
 
 async def test_start_up_loads_every_readable_fight_and_sets_the_unreadable_one_aside(
-    unreadable: tuple[Store, str], path: Path, caplog: pytest.LogCaptureFixture
+    unreadable: tuple[Store, str], database: Database, caplog: pytest.LogCaptureFixture
 ) -> None:
     """What the attack cog does at start: every fight channel, loaded; one bad document stops nothing."""
     store, document = unreadable
@@ -199,7 +199,7 @@ async def test_start_up_loads_every_readable_fight_and_sets_the_unreadable_one_a
     assert await store.fight_channels() == [OTHER]
     assert await store.load_encounter(CHANNEL) is None  # set aside once; no second warning
     assert len([r for r in caplog.records if r.levelno == logging.WARNING]) == 1
-    [row] = set_aside_rows(path)
+    [row] = await set_aside_rows(database)
     assert row[:3] == (CHANNEL, GUILD, 1)
     assert row[3] == document  # kept exactly as it was, for the developers
     assert "Bob's prowess" in row[4]
@@ -238,14 +238,14 @@ async def test_a_command_on_an_unreadable_fight_finds_no_fight_and_the_gm_can_st
 
 
 async def test_a_new_fight_starts_over_an_unreadable_one_that_was_never_loaded(
-    unreadable: tuple[Store, str], path: Path
+    unreadable: tuple[Store, str], database: Database
 ) -> None:
     """/encounter start saves a version 0 without loading first: the unreadable fight gives way."""
     store, document = unreadable
     started = await store.save_encounter(fight(CHANNEL), events=[event("started")])
     assert started.version == 1
     assert await store.load_encounter(CHANNEL) == started
-    assert [row[3] for row in set_aside_rows(path)] == [document]
+    assert [row[3] for row in await set_aside_rows(database)] == [document]
     assert [entry.text for entry in await store.read_log()] == ["started"]
 
 
@@ -272,14 +272,13 @@ async def test_an_update_over_an_unreadable_fight_sees_none(unreadable: tuple[St
     ],
 )
 async def test_a_document_that_is_no_fight_at_all_is_set_aside_too(
-    path: Path, document: str, said: str
+    database: Database, document: str, said: str
 ) -> None:
-    store = await open_store(path)
+    store = await database.open()
     await store.save_encounter(fight(CHANNEL))
     await store.close()
-    with contextlib.closing(sqlite3.connect(path)) as db, db:
-        db.execute("UPDATE encounters SET document = ? WHERE channel_id = ?", (document, CHANNEL))
-    store = await open_store(path)
+    await database.fetch("UPDATE encounters SET document = ? WHERE channel_id = ?", document, CHANNEL)
+    store = await database.open()
     try:
         assert await store.load_encounter(CHANNEL) is None
         notice = await store.pending_set_aside(CHANNEL)
@@ -288,4 +287,4 @@ async def test_a_document_that_is_no_fight_at_all_is_set_aside_too(
         assert_plain(notice.reason)
     finally:
         await store.close()
-    assert [row[3] for row in set_aside_rows(path)] == [document]
+    assert [row[3] for row in await set_aside_rows(database)] == [document]

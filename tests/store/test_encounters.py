@@ -5,28 +5,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
-import sqlite3
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
 import pytest
 
 from bot.encounter.document import Encounter
 from bot.rules.errors import RulesError
 from bot.rules.options import RuleOptions
-from bot.store import EncounterChange, LogEntry, SqliteStore, StaleEncounter, Store, open_store
+from bot.store import EncounterChange, LogEntry, StaleEncounter, Store
+
+from .conftest import Database
 
 CHANNEL = 100
 GUILD = 10
 GM = 1
-
-
-async def outside_writer(path: Path) -> Store:
-    """A second store on the file that takes no lock: a writer from outside Pommel (a second Pommel
-    process is refused, see test_exclusive.py), which the compare-and-set guards against all the same."""
-    return await SqliteStore.open(path, exclusive=False)
 
 
 def fight(channel_id: int = CHANNEL) -> Encounter:
@@ -170,9 +164,10 @@ async def test_two_writers_that_loaded_the_same_version_one_wins(store: Store) -
     assert [entry.text for entry in await store.read_log()] == [winner_text]
 
 
-async def test_two_stores_on_one_file_racing_one_wins(path: Path) -> None:
-    """Like another writer on the file: the in-process lock cannot help, the compare-and-set still does."""
-    first, second = await open_store(path), await outside_writer(path)
+async def test_two_stores_on_one_database_racing_one_wins(database: Database) -> None:
+    """Like another writer on the database: the in-process lock cannot help, the compare-and-set still
+    does."""
+    first, second = await database.open(), await database.outside_writer()
     try:
         await first.save_encounter(fight())
         mine, theirs = await first.load_encounter(CHANNEL), await second.load_encounter(CHANNEL)
@@ -205,13 +200,13 @@ async def test_many_concurrent_updates_all_land(store: Store) -> None:
     assert [entry.text for entry in log] == [f"round {n}" for n in range(1, 51)]
 
 
-async def test_updates_from_two_stores_on_one_file_all_land(path: Path) -> None:
+async def test_updates_from_two_stores_on_one_database_all_land(database: Database) -> None:
     """Each store serializes its own commands; between the two, stale saves are retried.
 
     A save of one store is stale only if the other committed since its load, and each of the other's
     25 commits can spoil at most one load, so 26 attempts always suffice.
     """
-    first, second = await open_store(path), await outside_writer(path)
+    first, second = await database.open(), await database.outside_writer()
     counted = CountingChange()
     try:
         await asyncio.gather(
@@ -283,7 +278,7 @@ async def test_a_save_from_outside_the_lock_makes_update_retry(
     monkeypatch.setattr(store, "load_encounter", load_then_interfere)
     counted = CountingChange()
 
-    # The retry of the generic update (load, change, save); SqliteStore's own update reads inside its
+    # The retry of the generic update (load, change, save); each store's own update reads inside its
     # write transaction, so no save can come between (see the test after the next).
     saved = await Store.update_encounter(store, CHANNEL, counted)
     assert saved is not None
@@ -313,12 +308,13 @@ async def test_update_gives_up_after_its_attempts(store: Store, monkeypatch: pyt
     assert await store.read_log() == []
 
 
-async def test_sqlite_update_reads_inside_its_write_transaction_so_another_store_cannot_interleave(
-    path: Path,
+async def test_update_reads_inside_its_write_transaction_so_another_store_cannot_interleave(
+    database: Database,
 ) -> None:
-    """SqliteStore's update holds the file's write lock from its read to its commit: a second store
-    (another writer) writing all the while never makes it stale, and each change runs once."""
-    first, second = await open_store(path), await outside_writer(path)
+    """An update holds the write lock from its read to its commit (SQLite's of the file, PostgreSQL's
+    of the row): a second store (another process) writing all the while never makes it stale, and each
+    change runs once."""
+    first, second = await database.open(), await database.outside_writer()
     try:
         await first.save_encounter(fight())
         counted = CountingChange()
@@ -377,20 +373,30 @@ async def test_the_lock_serializes_a_load_and_save_of_two_commands(store: Store)
 # ---------------------------------------------------------------------------------- one transaction
 
 
-async def test_a_failing_event_undoes_the_save(path: Path) -> None:
+REFUSE_BOOM_SQLITE = """
+CREATE TRIGGER refuse_boom BEFORE INSERT ON log WHEN NEW.kind = 'boom'
+BEGIN SELECT RAISE(ABORT, 'boom refused'); END;
+"""
+REFUSE_BOOM_POSTGRES = """
+CREATE FUNCTION refuse_boom() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF NEW.kind = 'boom' THEN RAISE EXCEPTION 'boom refused'; END IF;
+    RETURN NEW;
+END $$;
+CREATE TRIGGER refuse_boom BEFORE INSERT ON log FOR EACH ROW EXECUTE FUNCTION refuse_boom();
+"""
+
+
+async def test_a_failing_event_undoes_the_save(database: Database) -> None:
     """The document and its events are one transaction: an event the database refuses undoes both."""
-    store = await open_store(path)
+    store = await database.open()
     try:
         saved = await store.save_encounter(fight())
-        with sqlite3.connect(path) as outside:
-            outside.execute(
-                "CREATE TRIGGER refuse_boom BEFORE INSERT ON log WHEN NEW.kind = 'boom'"
-                " BEGIN SELECT RAISE(ABORT, 'boom refused'); END"
-            )
+        await database.script(REFUSE_BOOM_SQLITE, REFUSE_BOOM_POSTGRES)
         changed = saved.model_copy(deep=True)
         changed.initiative.round = 5
         boom = LogEntry(guild_id=GUILD, channel_id=CHANNEL, user_id=GM, kind="boom", text="boom")
-        with pytest.raises(sqlite3.IntegrityError, match="boom refused"):
+        with pytest.raises(Exception, match="boom refused"):
             await store.save_encounter(changed, events=[event("fine"), boom])
         assert await store.load_encounter(CHANNEL) == saved
         assert await store.read_log() == []
@@ -422,14 +428,14 @@ async def test_a_cancelled_save_is_whole_or_absent_and_leaves_no_transaction_ope
 # ---------------------------------------------------------------------------------- restart and crash
 
 
-async def test_a_restart_keeps_the_fight_and_its_version(path: Path) -> None:
-    store = await open_store(path)
+async def test_a_restart_keeps_the_fight_and_its_version(database: Database) -> None:
+    store = await database.open()
     saved = await store.save_encounter(fight())
     saved.initiative.round = 3
     saved = await store.save_encounter(saved)
     await store.close()
 
-    store = await open_store(path)
+    store = await database.open()
     try:
         loaded = await store.load_encounter(CHANNEL)
         assert loaded == saved
@@ -457,9 +463,9 @@ CRASHING_COMMAND = """
 """
 
 
-async def test_an_acknowledged_save_survives_a_crash(path: Path) -> None:
+async def test_an_acknowledged_save_survives_a_crash(database: Database) -> None:
     done = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(CRASHING_COMMAND), str(path)],
+        [sys.executable, "-c", textwrap.dedent(CRASHING_COMMAND), database.location],
         capture_output=True,
         text=True,
         timeout=60,
@@ -467,7 +473,7 @@ async def test_an_acknowledged_save_survives_a_crash(path: Path) -> None:
     )
     assert done.returncode == 9, done.stderr
     assert done.stdout.strip() == "acknowledged"
-    store = await open_store(path)
+    store = await database.open()
     try:
         loaded = await store.load_encounter(CHANNEL)
         assert loaded is not None
@@ -480,14 +486,14 @@ async def test_an_acknowledged_save_survives_a_crash(path: Path) -> None:
 # ---------------------------------------------------------------------------------- closing
 
 
-async def test_close_twice_does_nothing_the_second_time(path: Path) -> None:
-    store = await open_store(path)
+async def test_close_twice_does_nothing_the_second_time(database: Database) -> None:
+    store = await database.open()
     await store.close()
     await store.close()
 
 
-async def test_a_closed_store_refuses_work(path: Path) -> None:
-    store = await open_store(path)
+async def test_a_closed_store_refuses_work(database: Database) -> None:
+    store = await database.open()
     await store.close()
     with pytest.raises(RuntimeError, match="closed"):
         await store.load_encounter(CHANNEL)
@@ -495,13 +501,13 @@ async def test_a_closed_store_refuses_work(path: Path) -> None:
         await store.save_encounter(fight())
 
 
-async def test_close_waits_for_the_transaction_in_progress(path: Path) -> None:
-    store = await open_store(path)
+async def test_close_waits_for_the_transaction_in_progress(database: Database) -> None:
+    store = await database.open()
     saving = asyncio.create_task(store.save_encounter(fight(), events=[event("started")]))
     await asyncio.sleep(0)  # the save is under way
     await store.close()
     assert (await saving).version == 1
-    store = await open_store(path)
+    store = await database.open()
     try:
         assert await store.load_encounter(CHANNEL) is not None
     finally:

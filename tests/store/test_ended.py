@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-import sqlite3
-from pathlib import Path
 
 import pytest
 
-from bot.store import ENDED_KEPT, EndedGone, StaleEncounter, Store, open_store
+from bot.store import ENDED_KEPT, EndedGone, StaleEncounter, Store
 
+from .conftest import Database
 from .test_encounters import CHANNEL, GM, GUILD, event, fight
 
 
@@ -33,18 +32,25 @@ async def test_the_end_keeps_the_fight_whole_with_its_last_log_line(store: Store
     assert await store.ended_encounters(CHANNEL + 1) == []
 
 
-async def test_a_failure_keeping_the_fight_keeps_it_running(path: Path) -> None:
+REFUSE_ENDED_POSTGRES = """
+CREATE FUNCTION refuse_ended() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN RAISE EXCEPTION 'not kept'; END $$;
+CREATE TRIGGER refuse_ended BEFORE INSERT ON ended_encounters FOR EACH ROW EXECUTE FUNCTION refuse_ended();
+"""
+
+
+async def test_a_failure_keeping_the_fight_keeps_it_running(database: Database) -> None:
     """The end and the keeping are one transaction: when the ended fight cannot be written, nothing is
     ended and nothing logged."""
-    store = await open_store(path)
+    store = await database.open()
     try:
         saved = await store.save_encounter(fight())
-        with sqlite3.connect(path) as outside:
-            outside.execute(
-                "CREATE TRIGGER refuse_ended BEFORE INSERT ON ended_encounters"
-                " BEGIN SELECT RAISE(ABORT, 'not kept'); END"
-            )
-        with pytest.raises(sqlite3.IntegrityError, match="not kept"):
+        await database.script(
+            "CREATE TRIGGER refuse_ended BEFORE INSERT ON ended_encounters"
+            " BEGIN SELECT RAISE(ABORT, 'not kept'); END;",
+            REFUSE_ENDED_POSTGRES,
+        )
+        with pytest.raises(Exception, match="not kept"):
             await store.delete_encounter(saved, events=[event("ended")])
         assert await store.load_encounter(CHANNEL) == saved
         assert await store.read_log() == []
@@ -104,3 +110,33 @@ async def test_no_reopen_while_a_fight_runs(store: Store) -> None:
     assert await store.load_encounter(CHANNEL) == running
     assert await store.read_log() == []
     assert len(await store.ended_encounters(CHANNEL)) == 1
+
+
+async def test_an_end_racing_a_change_from_another_process_is_a_compare_and_set(database: Database) -> None:
+    """Of an end and a change made at once from the same version, one wins: the fight goes on changed
+    and nothing is kept as ended, or it ended as it was and the change is refused."""
+    for attempt in range(10):
+        first, second = await database.open(), await database.outside_writer()
+        channel = CHANNEL + attempt
+        try:
+            saved = await first.save_encounter(fight(channel))
+            changed = saved.model_copy(deep=True)
+            changed.initiative.round = 3
+            outcomes = await asyncio.gather(
+                first.delete_encounter(saved, events=[event("ended", channel)]),
+                second.save_encounter(changed),
+                return_exceptions=True,
+            )
+            refused = [outcome for outcome in outcomes if isinstance(outcome, StaleEncounter)]
+            assert len(refused) == 1, outcomes
+            running = await first.load_encounter(channel)
+            ended = await first.ended_encounters(channel)
+            if running is None:
+                assert len(ended) == 1
+                assert ended[0].version == saved.version
+            else:
+                assert running.initiative.round == 3
+                assert ended == []
+        finally:
+            await first.close()
+            await second.close()

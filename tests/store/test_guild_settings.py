@@ -2,23 +2,14 @@
 
 from __future__ import annotations
 
-import sqlite3
-from collections.abc import AsyncIterator
-from pathlib import Path
-
-import pytest
+from datetime import UTC, datetime
 
 from bot.encounter.document import TableOptions
 from bot.guild_settings import GuildSettings
 from bot.rules.options import DEFAULT_OPTIONS, CriticalDamage, RuleOptions
-from bot.store import LogEntry, Store, open_store
+from bot.store import LogEntry, Store
 
-
-@pytest.fixture
-async def store() -> AsyncIterator[Store]:
-    opened = await open_store(":memory:")
-    yield opened
-    await opened.close()
+from .conftest import Database
 
 
 async def test_a_guild_that_never_saved_gets_the_defaults(store: Store) -> None:
@@ -44,13 +35,12 @@ async def test_each_guild_has_its_own(store: Store) -> None:
     assert await store.guild_settings(11) == GuildSettings(guild_id=11)
 
 
-async def test_a_restart_keeps_them(tmp_path: Path) -> None:
-    path = tmp_path / "pommel.sqlite3"
+async def test_a_restart_keeps_them(database: Database) -> None:
     chosen = GuildSettings(guild_id=10, gm_role_id=777, options=RuleOptions(dynamic_criticals=False))
-    store = await open_store(path)
+    store = await database.open()
     await store.save_guild_settings(chosen)
     await store.close()
-    store = await open_store(path)
+    store = await database.open()
     try:
         assert await store.guild_settings(10) == chosen
     finally:
@@ -70,19 +60,18 @@ async def test_the_table_habits_of_new_fights_are_kept(store: Store) -> None:
     assert await store.guild_settings(10) == chosen
 
 
-async def test_settings_saved_before_the_table_habits_still_read(tmp_path: Path) -> None:
+async def test_settings_saved_before_the_table_habits_still_read(database: Database) -> None:
     """A row written before ``table`` existed has none: it reads with the default habits."""
-    path = tmp_path / "pommel.sqlite3"
-    store = await open_store(path)
+    store = await database.open()
     await store.close()
     old = '{"guild_id": 10, "gm_role_id": 777, "options": ' + DEFAULT_OPTIONS.model_dump_json() + "}"
-    with sqlite3.connect(path) as db:
-        db.execute(
-            "INSERT INTO guild_settings (guild_id, document, updated_at) VALUES (?, ?, ?)",
-            (10, old, "2024-01-01T00:00:00+00:00"),
-        )
-    db.close()
-    store = await open_store(path)
+    await database.fetch(
+        "INSERT INTO guild_settings (guild_id, document, updated_at) VALUES (?, ?, ?)",
+        10,
+        old,
+        datetime(2024, 1, 1, tzinfo=UTC) if database.kind == "postgres" else "2024-01-01T00:00:00+00:00",
+    )
+    store = await database.open()
     try:
         read = await store.guild_settings(10)
         assert read == GuildSettings(guild_id=10, gm_role_id=777)
