@@ -70,7 +70,13 @@ from .fighters import (
     undefended_because,
     wielded,
 )
-from .log_lines import ac_attack_log_line, exchange_log_line, knockout_save_log_line, request_log_line
+from .log_lines import (
+    ac_attack_log_line,
+    exchange_log_line,
+    knockout_save_log_line,
+    possessive,
+    request_log_line,
+)
 from .morale import group_snapshot, propose_checks
 from .permissions import Actor, acting_combatant, require_control
 from .records import (
@@ -168,7 +174,7 @@ def attack_kind(encounter: Encounter, attacker: Combatant, target: Combatant) ->
         raise IllegalAction("The fight has not started: the GM deals the cards first (/init deal).")
     owed = [r for r in encounter.reactions if r.by == attacker.id]
     turn_of = encounter.initiative.turn_of
-    now = f"it is {encounter.holder_name(turn_of)}'s turn" if turn_of else "no turn is in progress"
+    now = f"it is {possessive(encounter.holder_name(turn_of))} turn" if turn_of else "no turn is in progress"
     if owed:
         targets = ", ".join(f"a {r.kind.value} on {shown(encounter.combatant(r.against).name)}" for r in owed)
         raise IllegalAction(

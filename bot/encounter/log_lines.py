@@ -442,6 +442,11 @@ def _player_of(encounter: Encounter, holder: str) -> int:
     return owner if owner is not None else encounter.gm_id
 
 
+def possessive(name: str) -> str:
+    """``name``'s, or ``name``' for a name ending in s (a group: "Bandits' turn"); bold Markdown kept."""
+    return f"{name}'" if name.rstrip("*").endswith(("s", "S")) else f"{name}'s"
+
+
 def turn_started_lines(encounter: Encounter, started: TurnStarted, voice: Voice) -> list[str]:
     """R1, R3, R4: whose turn it is, on which card (shown now, even a hidden NPC card), with the
     Joker's bonus spelled out."""
@@ -450,7 +455,7 @@ def turn_started_lines(encounter: Encounter, started: TurnStarted, voice: Voice)
         how = " (claimed with a Joker)" if started.card.is_joker else " (claimed with a held card)"
     who = voice.holder(encounter, started.holder)
     mention = voice.mention(_player_of(encounter, started.holder))
-    lines = [f"▶️ {who}'s turn{how} — {started.card.label}{mention}"]
+    lines = [f"▶️ {possessive(who)} turn{how} — {started.card.label}{mention}"]
     if started.card.is_joker:
         lines.append(
             f"🃏 Joker: +{encounter.options.joker_bonus} to {JOKER_ROLLS} rolls made this turn (R3)."
@@ -467,10 +472,10 @@ def advance_lines(encounter: Encounter, advance: Advance, voice: Voice, *, held:
         if held or advance.ended.held:
             lines.append(f"{FACE_DOWN} {ended} holds: the card stays face down (R4).")
         else:
-            lines.append(f"{ended}'s turn is over.")
+            lines.append(f"{possessive(ended)} turn is over.")
     if advance.queued is not None:
         current = encounter.initiative.turn_of
-        after = f" when {voice.holder(encounter, current)}'s turn ends" if current else ""
+        after = f" when {possessive(voice.holder(encounter, current))} turn ends" if current else ""
         lines.append(
             f"{voice.holder(encounter, advance.queued)} claims the next turn: it starts{after} (R3, R4)."
         )

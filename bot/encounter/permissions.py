@@ -15,6 +15,7 @@ from ..guild_settings import GuildSettings
 from ..rules.errors import IllegalAction, RulesError, echoed, shown
 from .document import HOLDER_NAME_LIMIT, Combatant, Encounter
 from .errors import NoFight, NotAllowed
+from .log_lines import possessive
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,7 +153,7 @@ def require_turn(encounter: Encounter, combatant: Combatant, doing: str) -> None
             f"{shown(combatant.name)} can {doing} on their turn."
         )
     now = (
-        f"it is {echoed(encounter.holder_name(turn_of), HOLDER_NAME_LIMIT)}'s turn"
+        f"it is {possessive(echoed(encounter.holder_name(turn_of), HOLDER_NAME_LIMIT))} turn"
         if turn_of
         else "no turn is in progress"
     )

@@ -91,10 +91,10 @@ async def test_three_rounds_with_a_joker_claim_a_held_card_a_reshuffle_and_a_dec
     fight = await fight_of(pommel, world)
     assert fight.initiative.turn_of == ansel
     nxt = await press(pommel, world, "next", world.player)
-    assert "▶️ **Bandits**'s turn — 7♦" in nxt.content
+    assert "▶️ **Bandits**' turn — 7♦" in nxt.content
     assert pinged(nxt) == [world.gm.id]  # the GM runs the NPCs and was not the one who clicked
     nxt = await press(pommel, world, "next", world.gm)
-    assert "▶️ **Wolves**'s turn — 7♣" in nxt.content
+    assert "▶️ **Wolves**' turn — 7♣" in nxt.content
     assert pinged(nxt) == []  # the GM clicked: nobody to wake
     over = await press(pommel, world, "next", world.gm)
     assert "⏹️ Round 1 is over" in over.content
@@ -114,14 +114,14 @@ async def test_three_rounds_with_a_joker_claim_a_held_card_a_reshuffle_and_a_dec
     assert all(c.pool.remaining == c.pool.size for c in fight.combatants)  # R5, R8
     # During the Bandits' turn Brigit claims the next turn with her held card: it waits (R4).
     queued = await press(pommel, world, "act", world.player2)
-    assert "**Brigit** claims the next turn: it starts when **Bandits**'s turn ends" in queued.content
+    assert "**Brigit** claims the next turn: it starts when **Bandits**' turn ends" in queued.content
     nxt = await press(pommel, world, "next", world.gm)
     assert "▶️ **Brigit**'s turn (claimed with a held card) — K♠" in nxt.content
     assert pinged(nxt) == [world.player2.id]
     nxt = await press(pommel, world, "next", world.player2)
     assert "▶️ **Ansel**'s turn — 5♥" in nxt.content
     nxt = await press(pommel, world, "next", world.player)
-    assert "▶️ **Wolves**'s turn — 3♠" in nxt.content
+    assert "▶️ **Wolves**' turn — 3♠" in nxt.content
     over = await press(pommel, world, "next", world.gm)
     assert "⏹️ Round 2 is over" in over.content
 
@@ -249,7 +249,7 @@ async def test_next_from_anyone_but_the_gm_is_refused_between_turns(world: World
     assert refused.ephemeral
     assert "Only the GM" in refused.content
     declined = await pommel.slash("init next", user=world.player)  # Ansel lets the order go on
-    assert "▶️ **Bandits**'s turn — J♠" in declined.content
+    assert "▶️ **Bandits**' turn — J♠" in declined.content
 
 
 async def test_repost_option_moves_the_tracker_to_the_bottom_at_each_turn(
@@ -281,7 +281,7 @@ async def test_hidden_npc_cards_show_only_when_their_turn_comes(world: World, st
     dealt = await pommel.slash("init deal", user=world.gm)
     assert "A♠" not in dealt.content.split("▶️")[0]
     assert "🂠 **Bandits**, **Wolves** (NPC cards hidden until their turn)" in dealt.content
-    assert "▶️ **Bandits**'s turn — A♠" in dealt.content  # revealed when the turn starts
+    assert "▶️ **Bandits**' turn — A♠" in dealt.content  # revealed when the turn starts
     description = tracker_message(world.table).embeds[0]["description"]
     assert "🂠 **Wolves**" in description
     assert "10♠" not in description
@@ -319,7 +319,7 @@ async def test_removing_the_group_whose_turn_it_is_says_the_turn_is_over(
     """R2: the card of a group that leaves is discarded; if its turn was on, the table is told."""
     pommel = await start_four(world, start_bot, ["KS", "QS", "AS", "10S"])
     dealt = await pommel.slash("init deal", user=world.gm)
-    assert "▶️ **Bandits**'s turn — A♠" in dealt.content
+    assert "▶️ **Bandits**' turn — A♠" in dealt.content
     for who in ("Bandit 1", "Bandit 2"):
         removed = await pommel.slash("npc remove", user=world.gm, options={"who": who})
         assert not removed.ephemeral, removed.content

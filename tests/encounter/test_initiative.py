@@ -162,7 +162,7 @@ def test_nobody_but_the_gm_ends_an_npc_groups_turn() -> None:
 
 
 def test_between_turns_only_the_gm_or_a_player_offered_the_turn_moves_on() -> None:
-    """R3: Ansel holds a Joker; when Bors's turn ends the turn is offered to Ansel. Bob may not go on;
+    """R3: Ansel holds a Joker; when Bors' turn ends the turn is offered to Ansel. Bob may not go on;
     Ann may (declining the offer), like the GM."""
     encounter = dealt("BJ", "KS", "2C", pause=ClaimPause.JOKERS)
     go(encounter, HOLD, ANN_ACTOR)
@@ -205,7 +205,7 @@ def test_hold_needs_a_turn_in_progress() -> None:
 
 
 def test_act_is_for_the_players_own_card_unless_they_name_one() -> None:
-    """R4: Ansel holds; during Bors's turn Ann claims the next turn with no card named: her own."""
+    """R4: Ansel holds; during Bors' turn Ann claims the next turn with no card named: her own."""
     encounter = dealt("KS", "QS", "2C")
     go(encounter, HOLD, ANN_ACTOR)
     move = go(encounter, ACT, ANN_ACTOR)
@@ -273,7 +273,7 @@ def test_a_press_returns_what_the_reply_needs_and_one_plain_log_line() -> None:
     assert done.result.actor_id == ANN
     assert done.result.dealt is None
     assert not done.result.held
-    assert list(done.log) == ["Ansel's turn is over. ▶️ Bors's turn — Q♠"]
+    assert list(done.log) == ["Ansel's turn is over. ▶️ Bors' turn — Q♠"]
 
 
 def test_a_deals_log_line_tells_the_round_the_order_and_the_first_turn() -> None:
