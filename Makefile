@@ -29,6 +29,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/odds_simulation.py
 	$(BIN)/python bench/burst.py
 	$(BIN)/python bench/history_cost.py
+	$(BIN)/python bench/memory.py
 	$(BIN)/python bench/charts.py
 	$(BIN)/python bench/dice_stats.py
 
