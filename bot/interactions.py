@@ -171,7 +171,9 @@ class _Answering:
 
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     deferred: bool = False
-    clock: asyncio.Task[None] | None = None
+    clock: asyncio.TimerHandle | None = None
+    """When the deferral is due: a timer, not a task, since nearly every answer comes first."""
+    deferral: asyncio.Task[None] | None = None
 
 
 def _answering(interaction: discord.Interaction[Any]) -> _Answering:
@@ -186,18 +188,25 @@ def watch_the_clock(interaction: discord.Interaction[Any]) -> None:
     that waits (behind other commands on its channel, for the database) still answers, late."""
     state = _answering(interaction)
     if state.clock is None:
-        state.clock = asyncio.create_task(_defer_when_late(interaction, state), name="pommel-answer-clock")
+        state.clock = asyncio.get_running_loop().call_later(DEFER_AFTER, _time_is_up, interaction, state)
 
 
 def stop_the_clock(interaction: discord.Interaction[Any]) -> None:
     """The command or click is over (answered, or failed and answered): no deferral is due any more."""
     state = interaction.extras.get("pommel_answer")
-    if isinstance(state, _Answering) and state.clock is not None and not state.clock.done():
-        state.clock.cancel()
+    if isinstance(state, _Answering):
+        if state.clock is not None:
+            state.clock.cancel()
+        if state.deferral is not None and not state.deferral.done():
+            state.deferral.cancel()
 
 
-async def _defer_when_late(interaction: discord.Interaction[Any], state: _Answering) -> None:
-    await asyncio.sleep(DEFER_AFTER)
+def _time_is_up(interaction: discord.Interaction[Any], state: _Answering) -> None:
+    if not interaction.response.is_done():
+        state.deferral = asyncio.create_task(_defer(interaction, state), name="pommel-answer-clock")
+
+
+async def _defer(interaction: discord.Interaction[Any], state: _Answering) -> None:
     async with state.lock:
         if interaction.response.is_done():
             return
