@@ -161,7 +161,21 @@ has not come within 3 s (the user sees "This interaction failed", though the cha
 LATE_PUBLIC_NOTE = "✅ Done; it took a moment, so the answer is the message below."
 """What a deferred command's private "thinking" message becomes when its answer is for everyone."""
 
+BUSY = 100
+"""Interactions in progress at once from which one more is deferred as soon as it arrives, not after
+:data:`DEFER_AFTER`: with so many ahead of it (a burst over hundreds of channels), its answer would
+likely come after Discord's 3 s, and a timer set for 2 s fires late on an event loop that busy."""
+
 log = logging.getLogger(__name__)
+
+
+@dataclass(slots=True)
+class _Load:
+    in_progress: int = 0
+    """Interactions whose clock is running: arrived, not yet answered (or failed and answered)."""
+
+
+_load = _Load()
 
 
 @dataclass(slots=True)
@@ -174,6 +188,8 @@ class _Answering:
     clock: asyncio.TimerHandle | None = None
     """When the deferral is due: a timer, not a task, since nearly every answer comes first."""
     deferral: asyncio.Task[None] | None = None
+    counted: bool = False
+    """Whether it counts in :data:`_load` (from :func:`watch_the_clock` to :func:`stop_the_clock`)."""
 
 
 def _answering(interaction: discord.Interaction[Any]) -> _Answering:
@@ -185,16 +201,23 @@ def _answering(interaction: discord.Interaction[Any]) -> _Answering:
 
 def watch_the_clock(interaction: discord.Interaction[Any]) -> None:
     """Defer ``interaction`` if it has not been answered :data:`DEFER_AFTER` seconds from now: a command
-    that waits (behind other commands on its channel, for the database) still answers, late."""
+    that waits (behind other commands on its channel, for the database) still answers, late. With
+    :data:`BUSY` others in progress already, it is deferred at once."""
     state = _answering(interaction)
     if state.clock is None:
-        state.clock = asyncio.get_running_loop().call_later(DEFER_AFTER, _time_is_up, interaction, state)
+        _load.in_progress += 1
+        state.counted = True
+        delay = 0.0 if _load.in_progress > BUSY else DEFER_AFTER
+        state.clock = asyncio.get_running_loop().call_later(delay, _time_is_up, interaction, state)
 
 
 def stop_the_clock(interaction: discord.Interaction[Any]) -> None:
     """The command or click is over (answered, or failed and answered): no deferral is due any more."""
     state = interaction.extras.get("pommel_answer")
     if isinstance(state, _Answering):
+        if state.counted:
+            _load.in_progress -= 1
+            state.counted = False
         if state.clock is not None:
             state.clock.cancel()
         if state.deferral is not None and not state.deferral.done():
