@@ -199,16 +199,19 @@ def _answering(interaction: discord.Interaction[Any]) -> _Answering:
     return state
 
 
-def watch_the_clock(interaction: discord.Interaction[Any]) -> None:
+async def watch_the_clock(interaction: discord.Interaction[Any]) -> None:
     """Defer ``interaction`` if it has not been answered :data:`DEFER_AFTER` seconds from now: a command
     that waits (behind other commands on its channel, for the database) still answers, late. With
-    :data:`BUSY` others in progress already, it is deferred at once."""
+    :data:`BUSY` others in progress already, it is deferred now, before its work begins."""
     state = _answering(interaction)
-    if state.clock is None:
-        _load.in_progress += 1
-        state.counted = True
-        delay = 0.0 if _load.in_progress > BUSY else DEFER_AFTER
-        state.clock = asyncio.get_running_loop().call_later(delay, _time_is_up, interaction, state)
+    if state.counted or state.clock is not None:
+        return
+    _load.in_progress += 1
+    state.counted = True
+    if _load.in_progress > BUSY:
+        await _defer(interaction, state)
+        return
+    state.clock = asyncio.get_running_loop().call_later(DEFER_AFTER, _time_is_up, interaction, state)
 
 
 def stop_the_clock(interaction: discord.Interaction[Any]) -> None:
@@ -367,8 +370,8 @@ class PommelButton:
         return cls(match)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        watch_the_clock(interaction)
         try:
+            await watch_the_clock(interaction)
             routes = cast("PommelClient", interaction.client).buttons
             await routes.handler(type(self))(interaction, self)
         except Exception as error:
