@@ -146,7 +146,7 @@ class TrackerBoard:
         await asyncio.shield(due.drawn)
 
     async def idle(self) -> None:
-        """Wait until nothing is left to draw on any channel (for benchmarks and shutdown)."""
+        """Wait until nothing is left to draw on any channel, its spacing waited out too."""
         while self._drawers:
             await asyncio.gather(*self._drawers.values(), return_exceptions=True)
 
