@@ -11,6 +11,10 @@ SQLite file, against the fake Discord (its spec validation off, as in ``bench/la
 2. **A stalled write**: another program holds the database's write lock for 4 s. Meanwhile, in another
    channel, ``/odds target:`` (a read) and the pong baseline are timed; and the blocked write's own
    first answer (its deferral) and final answer.
+3. **A burst of many channels at once** (1,000 by default): one interaction in each channel, all sent
+   together: the pong baseline, then the GM's ``/attack`` in a duel (asking the defense), the click on
+   Passive in each, and ``/init next`` in fights of eight NPC groups (the workloads of
+   ``bench/latency.py``). For each: how many first answers came after 3 s, and how many were deferred.
 """
 
 from __future__ import annotations
@@ -23,14 +27,15 @@ import statistics
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.e2e when run as a script
 
-from latency import add_baseline
+from latency import add_baseline, deal_where_due, ready_duels, seed_duels, seed_fights
 
 from bot.encounter.document import Encounter
 from bot.rules.dice import RandomDice
-from tests.e2e.fake_discord import FakeChannel, FakeDiscord, FakeUser, build_world
+from tests.e2e.fake_discord import FakeChannel, FakeDiscord, FakeUser, World, build_world
 from tests.e2e.harness import BotRunner, InteractionResult, RunningBot
 from tests.sheets import character
 
@@ -84,14 +89,47 @@ async def pongs(pommel: RunningBot, channel: FakeChannel, players: list[FakeUser
 def describe(label: str, results: list[InteractionResult]) -> str:
     firsts = [first_answer(r) for r in results if r.callback is not None]
     missed = sum(1 for r in results if r.callback is None) + sum(1 for t in firsts if t > WINDOW)
-    deferred = sum(1 for r in results if r.callback_type == 5)
+    deferred = sum(1 for r in results if r.callback_type in (5, 6))  # a command's, a click's
     return (
         f"{label:<34} {len(results):>5}  missed 3 s: {missed:>4}  deferred: {deferred:>4}  "
         f"first answer p50 {statistics.median(firsts) * 1e3:>7.1f} ms, max {max(firsts) * 1e3:>7.1f} ms"
     )
 
 
-async def main(sizes: list[int], hold: float) -> None:
+async def many_channels(pommel: RunningBot, fake: FakeDiscord, world: World, count: int) -> None:
+    """Scene 3: one interaction in each of ``count`` channels, all at once."""
+    guild = world.guild
+    tables = [guild.create_text_channel(f"many-{n}") for n in range(count)]
+    duels = [guild.create_text_channel(f"many-duel-{n}") for n in range(count)]
+    gm = world.gm
+    await seed_fights(pommel, gm, guild.id, tables)
+    await seed_duels(pommel, gm, guild.id, duels)
+    await deal_where_due(pommel, gm, [(gm, table) for table in tables])
+    targets = await ready_duels(pommel, [(gm, duel) for duel in duels])
+    at_once: dict[str, Any] = {"timeout": 120, "expect_errors": True, "expect_response": False}
+    print(f"\n3. {'one interaction in each channel':<31} {'N':>5}")
+    pongs = await asyncio.gather(*(pommel.slash("bench-ping", user=gm, channel=t, **at_once) for t in tables))
+    print(describe("   pong (baseline)", list(pongs)))
+    attacks = [
+        pommel.slash("attack", user=gm, channel=duel, options={"target": targets[duel.id]}, **at_once)
+        for duel in duels
+    ]
+    asked = await asyncio.gather(*attacks)
+    print(describe("   /attack (GM, asks defense)", list(asked)))
+    clicks = []
+    for request in asked:
+        message = next((m for m in [request.message, *request.followups] if m and m.custom_ids()), None)
+        if message is None:
+            continue
+        passive = next(i for i in message.custom_ids() if i.endswith(":passive"))
+        clicks.append(pommel.click(message, passive, user=gm, **at_once))
+    print(describe("   defense click (Passive)", list(await asyncio.gather(*clicks))))
+    nexts = await asyncio.gather(*(pommel.slash("init next", user=gm, channel=t, **at_once) for t in tables))
+    print(describe("   /init next (GM, 8 groups)", list(nexts)))
+    fake.take_problems()
+
+
+async def main(sizes: list[int], hold: float, channels: int) -> None:
     async with FakeDiscord(validate_requests=False, validate_responses=False, callback_deadline=None) as fake:
         world = build_world(fake)
         table = world.guild.create_text_channel("burst")
@@ -147,6 +185,8 @@ async def main(sizes: list[int], hold: float) -> None:
                     f"(type {result.callback_type}), then: {final[:100]}"
                 )
                 fake.take_problems()
+                if channels:
+                    await many_channels(pommel, fake, world, channels)
 
 
 if __name__ == "__main__":
@@ -155,6 +195,9 @@ if __name__ == "__main__":
         "--sizes", default="10,50,140,300,600", help="burst sizes (default 10,50,140,300,600)"
     )
     parser.add_argument("--hold", type=float, default=4.0, help="seconds the write lock is held (default 4)")
+    parser.add_argument(
+        "--channels", type=int, default=1000, help="channels of the burst of scene 3 (default 1000; 0: skip)"
+    )
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)
-    asyncio.run(main([int(n) for n in args.sizes.split(",")], args.hold))
+    asyncio.run(main([int(n) for n in args.sizes.split(",")], args.hold, args.channels))

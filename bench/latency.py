@@ -50,6 +50,7 @@ import discord
 
 from bot.app import Pommel
 from bot.encounter.document import Encounter
+from bot.interactions import answer
 from bot.rules.dice import RandomDice
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.e2e when run as a script
@@ -107,8 +108,10 @@ class Measured:
 
 
 async def ping(interaction: discord.Interaction) -> None:
-    """The baseline: what discord.py's own handling of an interaction costs, and nothing else."""
-    await interaction.response.send_message("pong")
+    """The baseline: what discord.py's own handling of an interaction costs, and nothing else. It
+    answers through :func:`bot.interactions.answer`, as every command does, so that it copes with a
+    deferral (in a burst, ``bench/burst.py``), at the cost of one lock."""
+    await answer(interaction, "pong")
 
 
 def add_baseline(bot: Pommel) -> None:
@@ -122,7 +125,7 @@ def add_baseline(bot: Pommel) -> None:
         """The floor of a durable reply: one bare commit on the bot's own database (the same
         connection, thread and ``synchronous=FULL`` as every change), then "pong"."""
         await bot.store._transaction(_bare_commit)  # type: ignore[attr-defined]
-        await interaction.response.send_message("pong")
+        await answer(interaction, "pong")
 
     bot.tree.add_command(
         discord.app_commands.Command(

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from bot.catalog import load_catalog
 from bot.rules.combat import Attack, Fighter, resolve_attack
-from bot.rules.dice import RandomDice, roll_pool
+from bot.rules.dice import Advantage, RandomDice, roll_pool
 from bot.rules.engagement import Range
 from bot.rules.equipment import AttackType
 from bot.rules.odds import attack_odds, counting_die_ways
@@ -55,6 +55,18 @@ def main() -> None:
         attack_odds.cache_clear()
         return attack_odds(attack_dice=3, attack_bonus=6, defense_dice=3, defense_bonus=7)
 
+    def worst_odds() -> object:
+        """The most faces there are: 4 dice at disadvantage (5 rolled) against 9 active dice."""
+        counting_die_ways.cache_clear()
+        attack_odds.cache_clear()
+        return attack_odds(
+            attack_dice=4,
+            attack_bonus=5,
+            defense_dice=9,
+            defense_bonus=4,
+            attack_advantage=Advantage.DISADVANTAGE,
+        )
+
     def odds_again() -> object:
         return attack_odds(attack_dice=3, attack_bonus=6, defense_dice=3, defense_bonus=7)
 
@@ -64,11 +76,12 @@ def main() -> None:
         ("resolve_attack vs passive", per_call_us(passive, 5_000)),
         ("resolve_attack vs active + shield", per_call_us(active, 5_000)),
         ("attack_odds 3 vs 3 (first time)", per_call_us(odds, 200)),
+        ("attack_odds 4 disadv. vs 9 (first, worst)", per_call_us(worst_odds, 200)),
         ("attack_odds 3 vs 3 (asked again)", per_call_us(odds_again, 20_000)),
     ]
-    print(f"{'call':40} {'us/call':>10} {'x baseline':>11}")
+    print(f"{'call':42} {'us/call':>10} {'x baseline':>11}")
     for name, us in rows:
-        print(f"{name:40} {us:10.1f} {us / base:11.1f}")
+        print(f"{name:42} {us:10.1f} {us / base:11.1f}")
 
 
 if __name__ == "__main__":

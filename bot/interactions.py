@@ -161,7 +161,21 @@ has not come within 3 s (the user sees "This interaction failed", though the cha
 LATE_PUBLIC_NOTE = "✅ Done; it took a moment, so the answer is the message below."
 """What a deferred command's private "thinking" message becomes when its answer is for everyone."""
 
+BUSY = 100
+"""Interactions in progress at once from which one more is deferred as soon as it arrives, not after
+:data:`DEFER_AFTER`: with so many ahead of it (a burst over hundreds of channels), its answer would
+likely come after Discord's 3 s, and a timer set for 2 s fires late on an event loop that busy."""
+
 log = logging.getLogger(__name__)
+
+
+@dataclass(slots=True)
+class _Load:
+    in_progress: int = 0
+    """Interactions whose clock is running: arrived, not yet answered (or failed and answered)."""
+
+
+_load = _Load()
 
 
 @dataclass(slots=True)
@@ -171,7 +185,11 @@ class _Answering:
 
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     deferred: bool = False
-    clock: asyncio.Task[None] | None = None
+    clock: asyncio.TimerHandle | None = None
+    """When the deferral is due: a timer, not a task, since nearly every answer comes first."""
+    deferral: asyncio.Task[None] | None = None
+    counted: bool = False
+    """Whether it counts in :data:`_load` (from :func:`watch_the_clock` to :func:`stop_the_clock`)."""
 
 
 def _answering(interaction: discord.Interaction[Any]) -> _Answering:
@@ -181,23 +199,40 @@ def _answering(interaction: discord.Interaction[Any]) -> _Answering:
     return state
 
 
-def watch_the_clock(interaction: discord.Interaction[Any]) -> None:
+async def watch_the_clock(interaction: discord.Interaction[Any]) -> None:
     """Defer ``interaction`` if it has not been answered :data:`DEFER_AFTER` seconds from now: a command
-    that waits (behind other commands on its channel, for the database) still answers, late."""
+    that waits (behind other commands on its channel, for the database) still answers, late. With
+    :data:`BUSY` others in progress already, it is deferred now, before its work begins."""
     state = _answering(interaction)
-    if state.clock is None:
-        state.clock = asyncio.create_task(_defer_when_late(interaction, state), name="pommel-answer-clock")
+    if state.counted or state.clock is not None:
+        return
+    _load.in_progress += 1
+    state.counted = True
+    if _load.in_progress > BUSY:
+        await _defer(interaction, state)
+        return
+    state.clock = asyncio.get_running_loop().call_later(DEFER_AFTER, _time_is_up, interaction, state)
 
 
 def stop_the_clock(interaction: discord.Interaction[Any]) -> None:
     """The command or click is over (answered, or failed and answered): no deferral is due any more."""
     state = interaction.extras.get("pommel_answer")
-    if isinstance(state, _Answering) and state.clock is not None and not state.clock.done():
-        state.clock.cancel()
+    if isinstance(state, _Answering):
+        if state.counted:
+            _load.in_progress -= 1
+            state.counted = False
+        if state.clock is not None:
+            state.clock.cancel()
+        if state.deferral is not None and not state.deferral.done():
+            state.deferral.cancel()
 
 
-async def _defer_when_late(interaction: discord.Interaction[Any], state: _Answering) -> None:
-    await asyncio.sleep(DEFER_AFTER)
+def _time_is_up(interaction: discord.Interaction[Any], state: _Answering) -> None:
+    if not interaction.response.is_done():
+        state.deferral = asyncio.create_task(_defer(interaction, state), name="pommel-answer-clock")
+
+
+async def _defer(interaction: discord.Interaction[Any], state: _Answering) -> None:
     async with state.lock:
         if interaction.response.is_done():
             return
@@ -335,8 +370,8 @@ class PommelButton:
         return cls(match)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        watch_the_clock(interaction)
         try:
+            await watch_the_clock(interaction)
             routes = cast("PommelClient", interaction.client).buttons
             await routes.handler(type(self))(interaction, self)
         except Exception as error:

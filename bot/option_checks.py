@@ -76,7 +76,7 @@ class CheckedTree(app_commands.CommandTree[Any]):
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         check_options(self, interaction)
         if interaction.type is discord.InteractionType.application_command:
-            watch_the_clock(interaction)  # a command that waits is deferred rather than forgotten
+            await watch_the_clock(interaction)  # a command that waits is deferred rather than forgotten
         return True
 
 

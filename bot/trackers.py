@@ -13,6 +13,7 @@ import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Generic, TypeVar
 
@@ -33,6 +34,12 @@ V = TypeVar("V")
 REMEMBERED_SECONDS = 900.0
 """How long the board remembers what it drew of a fight: longer than any command stays in flight (a
 command gives up within Discord's 15 minutes), so a late one never draws an older state over a newer."""
+
+
+TRACKER_SPACING = 1.0
+"""Seconds at least from one drawing of a channel's tracker to the next: whatever comes in between is
+drawn once, as its latest state. One edit a second per channel stays within Discord's per-channel
+limits on editing messages (5 in 5 s)."""
 
 
 class Recent(Generic[K, V]):
@@ -67,22 +74,53 @@ class Recent(Generic[K, V]):
         return len(self._items)
 
 
-class TrackerBoard:
-    """Posts and edits the trackers, never drawing an older state over a newer one.
+@dataclass(slots=True)
+class _Due:
+    """What is yet to be drawn on a channel: the newest state asked for, whether any asker wanted the
+    tracker reposted, and the future every asker since the last drawing waits on."""
 
-    A per-channel lock orders the drawing, and the version last drawn of each fight is remembered: a
-    command that finishes late does not overwrite the tracker a later command already drew, and a
-    fight that ended is never drawn again (a fight is known by its channel and its start). Both are
-    remembered for :data:`REMEMBERED_SECONDS` (and a lock while it is in use), so memory does not grow
-    with the fights the process ever drew.
+    encounter: Encounter
+    repost: bool
+    drawn: asyncio.Future[None]
+
+
+def _newer(encounter: Encounter, than: Encounter) -> bool:
+    """Whether ``encounter`` is a later state than ``than``: a later fight, or the same one saved later."""
+    if encounter.started_at != than.started_at:
+        return encounter.started_at > than.started_at
+    return encounter.version >= than.version
+
+
+class TrackerBoard:
+    """Posts and edits the trackers, never drawing an older state over a newer one, and coalescing.
+
+    A channel's tracker is drawn by one drawing task at a time, at most once every ``spacing`` seconds
+    (:data:`TRACKER_SPACING`), and what is asked meanwhile is coalesced: the newest state asked wins
+    and is drawn once, when the spacing is over. A burst of clicks on one table so costs two edits (the
+    first state at once, then the last), not one per click. One request at a time per channel also
+    keeps discord.py's rate limiting in front of every edit (it reads the limits Discord sends and
+    waits when a bucket is empty, while newer states keep coalescing), so a tracker does not run into
+    a 429. Every :meth:`publish` returns once its state, or a newer one, is drawn: at once when the
+    channel's tracker was last drawn more than ``spacing`` ago.
+
+    A per-channel lock orders the drawing with :meth:`close`, and the version last drawn of each fight
+    is remembered: a command that finishes late does not overwrite the tracker a later command already
+    drew, and a fight that ended is never drawn again (a fight is known by its channel and its start).
+    Both are remembered for :data:`REMEMBERED_SECONDS` (and a lock, a due state and a drawing task
+    while in use), so memory does not grow with the fights the process ever drew.
     """
 
-    def __init__(self, client: discord.Client, store: Callable[[], Store]) -> None:
+    def __init__(
+        self, client: discord.Client, store: Callable[[], Store], *, spacing: float = TRACKER_SPACING
+    ) -> None:
         self.client = client
         self.store = store
+        self.spacing = spacing
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._drawn: Recent[tuple[int, datetime], int] = Recent(REMEMBERED_SECONDS)
         self._ended: Recent[tuple[int, datetime], bool] = Recent(REMEMBERED_SECONDS)
+        self._due: dict[int, _Due] = {}
+        self._drawers: dict[int, asyncio.Task[None]] = {}
 
     def _lock(self, channel_id: int) -> asyncio.Lock:
         lock = self._locks.get(channel_id)
@@ -92,7 +130,51 @@ class TrackerBoard:
 
     async def publish(self, encounter: Encounter, *, repost: bool = False) -> None:
         """Draw ``encounter`` on its tracker: edited in place, or posted anew at the bottom of the
-        channel when ``repost`` (or when the old one is gone)."""
+        channel when ``repost`` (or when the old one is gone). Returns once it, or a newer state of the
+        channel that replaced it, is drawn."""
+        channel = encounter.channel_id
+        due = self._due.get(channel)
+        if due is None:
+            due = self._due[channel] = _Due(encounter, repost, asyncio.get_running_loop().create_future())
+        else:
+            if _newer(encounter, due.encounter):
+                due.encounter = encounter
+            due.repost = due.repost or repost
+        if channel not in self._drawers:
+            self._drawers[channel] = asyncio.create_task(self._draw_due(channel), name="pommel-tracker")
+        # Shielded: an asker cancelled (its command given up) leaves the drawing to go on for the rest.
+        await asyncio.shield(due.drawn)
+
+    async def idle(self) -> None:
+        """Wait until nothing is left to draw on any channel, its spacing waited out too."""
+        while self._drawers:
+            await asyncio.gather(*self._drawers.values(), return_exceptions=True)
+
+    async def _draw_due(self, channel: int) -> None:
+        """The channel's drawing task: draws the newest state due; waits out the spacing, then draws
+        again if a newer state came meanwhile."""
+        loop = asyncio.get_running_loop()
+        try:
+            while (due := self._due.pop(channel, None)) is not None:
+                started = loop.time()
+                try:
+                    await self._draw_latest(due.encounter, repost=due.repost)
+                except asyncio.CancelledError:
+                    due.drawn.cancel()
+                    raise
+                except Exception as error:  # a bug: the askers' commands report it, as before
+                    due.drawn.set_exception(error)
+                else:
+                    due.drawn.set_result(None)
+                if self.spacing > 0:  # what comes meanwhile waits, and is drawn once, as its latest state
+                    await asyncio.sleep(started + self.spacing - loop.time())
+        finally:
+            del self._drawers[channel]
+            left = self._due.pop(channel, None)  # only when cancelled: nobody will draw it now
+            if left is not None and not left.drawn.done():
+                left.drawn.cancel()
+
+    async def _draw_latest(self, encounter: Encounter, *, repost: bool) -> None:
         fight = (encounter.channel_id, encounter.started_at)
         async with self._lock(encounter.channel_id):
             drawn = self._drawn.get(fight)

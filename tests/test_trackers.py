@@ -6,7 +6,10 @@ import asyncio
 import gc
 
 import discord
+import pytest
 
+from bot import trackers
+from bot.encounter.document import Encounter
 from bot.trackers import Recent, TrackerBoard
 
 
@@ -53,3 +56,127 @@ def test_a_channel_s_drawing_lock_lives_only_while_in_use() -> None:
         assert len(board._locks) == 0
 
     asyncio.run(run())
+
+
+# ---------------------------------------------------------------------------------- coalescing
+
+
+class Drawings:
+    """A board whose drawing only records what it drew (its version, whether reposted, when)."""
+
+    def __init__(self, *, spacing: float = 0.0, takes: float = 0.01, fails: bool = False) -> None:
+        client = discord.Client(intents=discord.Intents.none())
+        self.board = TrackerBoard(client, lambda: None, spacing=spacing)  # type: ignore[arg-type, return-value]
+        self.drawn: list[tuple[int, bool]] = []
+        self.started: list[float] = []
+        self.takes = takes
+        self.fails = fails
+        self.board._draw = self.draw  # type: ignore[method-assign]
+
+    async def draw(self, encounter: Encounter, *, repost: bool) -> None:
+        self.started.append(asyncio.get_running_loop().time())
+        await asyncio.sleep(self.takes)
+        if self.fails:
+            raise ValueError("a bug in drawing")
+        self.drawn.append((encounter.version, repost))
+
+
+FIGHT = Encounter(channel_id=7, guild_id=1, gm_id=1)
+
+
+def at(version: int) -> Encounter:
+    return FIGHT.model_copy(update={"version": version})
+
+
+async def soon() -> None:
+    """Let the tasks started so far run to their first wait."""
+    for _ in range(5):
+        await asyncio.sleep(0)
+
+
+def test_states_asked_at_once_on_one_channel_are_drawn_once_as_the_last() -> None:
+    async def run() -> Drawings:
+        drawings = Drawings()
+        await asyncio.gather(*(drawings.board.publish(at(version)) for version in range(1, 11)))
+        return drawings
+
+    assert asyncio.run(run()).drawn == [(10, False)]
+
+
+def test_a_burst_on_one_channel_costs_the_first_drawing_and_one_of_its_last_state() -> None:
+    async def run() -> Drawings:
+        drawings = Drawings(spacing=0.2)
+        askers = []
+        for version in range(1, 11):  # one click after another, 20 ms apart
+            askers.append(asyncio.create_task(drawings.board.publish(at(version))))
+            await asyncio.sleep(0.02)
+        await asyncio.gather(*askers)
+        await drawings.board.idle()
+        assert not drawings.board._due  # nothing kept once idle
+        assert not drawings.board._drawers
+        return drawings
+
+    drawings = asyncio.run(run())
+    assert drawings.drawn == [(1, False), (10, False)]
+    first, last = drawings.started
+    assert last - first >= 0.2 - 0.01  # the second drawing waited out the spacing (loop clock slack)
+
+
+def test_states_further_apart_than_the_spacing_are_each_drawn_at_once() -> None:
+    """A play-by-post table: no burst, no waiting."""
+
+    async def run() -> Drawings:
+        drawings = Drawings(spacing=0.05)
+        for version in (1, 2, 3):
+            await asyncio.wait_for(drawings.board.publish(at(version)), 0.04)
+            await asyncio.sleep(0.06)
+        return drawings
+
+    assert asyncio.run(run()).drawn == [(1, False), (2, False), (3, False)]
+
+
+def test_the_default_spacing_keeps_within_discord_s_limit_on_editing_one_channel() -> None:
+    board = TrackerBoard(discord.Client(intents=discord.Intents.none()), lambda: None)  # type: ignore[arg-type, return-value]
+    assert board.spacing == trackers.TRACKER_SPACING >= 1.0  # 5 edits in 5 s
+
+
+def test_the_newest_state_wins_and_a_repost_asked_in_a_burst_is_kept() -> None:
+    async def run() -> Drawings:
+        drawings = Drawings(spacing=0.01)
+        first = asyncio.create_task(drawings.board.publish(at(1)))
+        await soon()  # version 1 is being drawn
+        later = [
+            asyncio.create_task(drawings.board.publish(at(5))),
+            asyncio.create_task(drawings.board.publish(at(3), repost=True)),  # late, but it asked a repost
+        ]
+        await asyncio.gather(first, *later)
+        return drawings
+
+    assert asyncio.run(run()).drawn == [(1, False), (5, True)]
+
+
+def test_an_asker_given_up_leaves_its_state_to_be_drawn() -> None:
+    async def run() -> Drawings:
+        drawings = Drawings(spacing=0.01)
+        first = asyncio.create_task(drawings.board.publish(at(1)))
+        await soon()
+        second = asyncio.create_task(drawings.board.publish(at(2)))
+        await soon()
+        second.cancel()
+        await first
+        await drawings.board.idle()
+        return drawings
+
+    assert asyncio.run(run()).drawn == [(1, False), (2, False)]
+
+
+def test_a_drawing_that_fails_is_reported_to_its_askers_and_the_board_goes_on() -> None:
+    async def run() -> Drawings:
+        drawings = Drawings(fails=True)
+        with pytest.raises(ValueError, match="a bug in drawing"):
+            await drawings.board.publish(at(1))
+        drawings.fails = False
+        await drawings.board.publish(at(2))
+        return drawings
+
+    assert asyncio.run(run()).drawn == [(2, False)]

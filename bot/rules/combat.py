@@ -309,7 +309,6 @@ class Judgement(BaseModel):
 
 @cache
 def _verdict(
-    *,
     outcome: Outcome,
     rule: str,
     critical: bool = False,
@@ -317,7 +316,9 @@ def _verdict(
     counterattack: bool = False,
     near_miss: bool = False,
 ) -> Judgement:
-    """Judgements are few and frozen: each is built once (this keeps the exact odds fast)."""
+    """Judgements are few and frozen: each is built once, and the same one is returned for the same
+    decision (the exact odds count them by identity, which keeps them fast). Positional, so the cache
+    key is cheap."""
     return Judgement(
         outcome=outcome,
         rule=rule,
@@ -326,6 +327,16 @@ def _verdict(
         counterattack=counterattack,
         near_miss=near_miss,
     )
+
+
+def _hit(rule: str, critical: bool, counterattack: bool = False) -> Judgement:
+    return _verdict(Outcome.HIT, rule, critical, False, counterattack)
+
+
+def _tie(rule: str, near_miss: bool) -> Judgement:
+    if near_miss:
+        return _verdict(Outcome.MISS, rule, False, False, False, True)
+    return _verdict(Outcome.BIND, rule)
 
 
 def judge(
@@ -346,45 +357,59 @@ def judge(
     ``automatic`` hit (R25: a helpless target in melee) hits whatever the dice show; a natural 20
     above the defense is still a critical."""
     options = options or DEFAULT_OPTIONS
-    tie_is_near_miss = missile and options.missile_tie is MissileTie.NEAR_MISS
+    near_miss = ties_are_near_misses(missile, options)
+    return decide(
+        attack_face, attack_fumble, attack_total, defense_face, defense_total, void, near_miss, automatic
+    )
 
-    def hit(rule: str, counter: bool = False) -> Judgement:
-        crit = attack_face == 20 and attack_total > defense_total
-        return _verdict(outcome=Outcome.HIT, critical=crit, counterattack=counter, rule=rule)
 
-    def tie(rule: str) -> Judgement:
-        if tie_is_near_miss:
-            return _verdict(outcome=Outcome.MISS, near_miss=True, rule=rule)
-        return _verdict(outcome=Outcome.BIND, rule=rule)
+def ties_are_near_misses(missile: bool, options: RuleOptions) -> bool:
+    """Whether a tie is a near miss rather than a Bind: a missile attack under that option (R13)."""
+    return missile and options.missile_tie is MissileTie.NEAR_MISS
+
+
+def decide(
+    attack_face: int,
+    attack_fumble: bool,
+    attack_total: int,
+    defense_face: int | None,
+    defense_total: int,
+    void: bool,
+    tie_is_near_miss: bool,
+    automatic: bool = False,
+) -> Judgement:
+    """:func:`judge` with its arguments in order and the tie already settled
+    (:func:`ties_are_near_misses`): for the exact odds, which ask it hundreds of times."""
+    critical = attack_face == 20 and attack_total > defense_total
 
     if automatic:
-        return hit("R25")
+        return _hit("R25", critical)
     if defense_face is None:
         if attack_fumble:
-            return _verdict(outcome=Outcome.MISS, fumble=True, rule="R18")
+            return _verdict(Outcome.MISS, "R18", False, True)
         if attack_face == 20:
-            return hit("R16")
+            return _hit("R16", critical)
         if attack_total == defense_total:
-            return tie("R13")
+            return _tie("R13", tie_is_near_miss)
         if attack_total > defense_total:
-            return hit("R13")
-        return _verdict(outcome=Outcome.MISS, rule="R13")
+            return _hit("R13", critical)
+        return _verdict(Outcome.MISS, "R13")
 
     if attack_face == 1 and defense_face == 1 and not void:
-        return tie("R14.1")
+        return _tie("R14.1", tie_is_near_miss)
     if defense_face == 1 and attack_face != 1:
-        return hit("R14.2")
+        return _hit("R14.2", critical)
     if attack_face == 20:
-        return hit("R14.3", counter=defense_face == 20)
+        return _hit("R14.3", critical, counterattack=defense_face == 20)
     if defense_face == 20:
-        return _verdict(outcome=Outcome.MISS, counterattack=True, rule="R14.4")
+        return _verdict(Outcome.MISS, "R14.4", False, False, True)
     if attack_fumble and defense_face != 1:
-        return _verdict(outcome=Outcome.MISS, fumble=True, counterattack=True, rule="R14.5")
+        return _verdict(Outcome.MISS, "R14.5", False, True, True)
     if attack_face == defense_face and not void:
-        return tie("R14.6")
+        return _tie("R14.6", tie_is_near_miss)
     if attack_total > defense_total:
-        return hit("R14.7")
-    return _verdict(outcome=Outcome.MISS, rule="R14.7")
+        return _hit("R14.7", critical)
+    return _verdict(Outcome.MISS, "R14.7")
 
 
 class DamageRoll(BaseModel):

@@ -1,6 +1,7 @@
 """Exact odds of an attack, computed over every face of the dice that count (no sampling).
 
-The decision itself is :func:`bot.rules.combat.judge` (R13, R14, R16, R18), so the odds can never
+The decision itself is :func:`bot.rules.combat.judge`'s (R13, R14, R16, R18; its core
+:func:`~bot.rules.combat.decide`), so the odds can never
 disagree with what the bot rolls.
 """
 
@@ -8,10 +9,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import lru_cache
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .combat import Outcome, judge
+from .combat import Outcome, decide, ties_are_near_misses
 from .dice import Advantage
 from .options import DEFAULT_OPTIONS, RuleOptions
 
@@ -92,26 +94,35 @@ def attack_odds(
     else:
         ways, defense_rolls = counting_die_ways(defense_dice, defense_advantage)
         defense = tuple((f, ways[f - 1], f + defense_bonus) for f in FACES)
-    counts = dict.fromkeys(("hit", "critical", "miss", "bind", "fumble", "counterattack", "near_miss"), 0)
+    # Each decision is one cached Judgement (see judge): tally the ways by decision, row by row, and
+    # read each decision's outcome and flags once at the end.
+    near_miss_ties = ties_are_near_misses(missile, options)
+    tally: dict[int, list[Any]] = {}
     for a_face in FACES:
         a_ways = attack[a_face - 1]
+        if not a_ways:
+            continue
+        fumble, a_total = a_face == 1, a_face + attack_bonus
+        row: dict[int, list[Any]] = {}
         for d_face, d_ways, d_total in defense:
-            verdict = judge(
-                attack_face=a_face,
-                attack_fumble=a_face == 1,
-                attack_total=a_face + attack_bonus,
-                defense_face=d_face,
-                defense_total=d_total,
-                void=void,
-                missile=missile,
-                automatic=automatic,
-                options=options,
-            )
-            n = a_ways * d_ways
-            counts[verdict.outcome.value] += n
-            for flag in ("critical", "fumble", "counterattack", "near_miss"):
-                if getattr(verdict, flag):
-                    counts[flag] += n
+            verdict = decide(a_face, fumble, a_total, d_face, d_total, void, near_miss_ties, automatic)
+            cell = row.get(id(verdict))
+            if cell is None:
+                row[id(verdict)] = [verdict, d_ways]
+            else:
+                cell[1] += d_ways
+        for key, (verdict, ways) in row.items():
+            cell = tally.get(key)
+            if cell is None:
+                tally[key] = [verdict, a_ways * ways]
+            else:
+                cell[1] += a_ways * ways
+    counts = dict.fromkeys(("hit", "critical", "miss", "bind", "fumble", "counterattack", "near_miss"), 0)
+    for verdict, n in tally.values():
+        counts[verdict.outcome.value] += n
+        for flag in ("critical", "fumble", "counterattack", "near_miss"):
+            if getattr(verdict, flag):
+                counts[flag] += n
     totals = {name: Fraction(n, attack_rolls * defense_rolls) for name, n in counts.items()}
     assert totals["hit"] + totals["miss"] + totals["bind"] == 1
     return AttackOdds(**totals)

@@ -640,10 +640,15 @@ class BotRunner:
         setup: Callable[[Pommel], Awaitable[None] | None] | None = None,
         settings: Mapping[str, Any] | None = None,
         timeout: float = 10.0,
+        tracker_spacing: float = 0.0,
         **bot_kwargs: Any,
     ) -> RunningBot:
         """Build ``Pommel(settings, **bot_kwargs)``, let ``setup(bot)`` add test commands, start it and
-        wait until it is ready and has every fake guild of its shards in its cache."""
+        wait until it is ready and has every fake guild of its shards in its cache.
+
+        A test's commands come milliseconds apart, and each waits for its tracker to be drawn: so that
+        they do not wait a second each, the tracker board draws with no spacing between a channel's
+        edits unless ``tracker_spacing`` says (the bot's own is :data:`bot.trackers.TRACKER_SPACING`)."""
         from bot.app import Pommel
 
         await self.start()
@@ -651,6 +656,7 @@ class BotRunner:
         bot_kwargs.setdefault("catalog", shipped_catalog())
         bot = Pommel(self.settings_for(**dict(settings or {})), **bot_kwargs)
         bot._connection.guild_ready_timeout = self.guild_ready_timeout
+        bot.trackers.spacing = tracker_spacing
         if bot.http.http_trace is None:
             bot.http.http_trace = local_only(self.fake)
         for event in ("INTERACTION_CREATE", "MESSAGE_CREATE"):

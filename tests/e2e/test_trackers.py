@@ -1,0 +1,42 @@
+"""The tracker board through Discord: a burst of commands on one table costs a few edits of its tracker,
+the last one showing how the fight stands."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from bot.trackers import TRACKER_SPACING
+
+from .fake_discord import World
+from .fights import fight_of, join, start, stored_tracker
+
+
+async def test_a_burst_on_one_table_edits_its_tracker_a_few_times_and_shows_the_end(
+    world: World, start_bot: Any
+) -> None:
+    pommel = await start_bot(tracker_spacing=TRACKER_SPACING)  # the bot's own spacing, not the suite's
+    await start(pommel, world)
+    await join(pommel, world, world.player, "Alice")
+    await pommel.slash("npc add", user=world.gm, options={"template": "bandit"})
+    tracker = (await fight_of(pommel, world)).tracker
+    assert tracker is not None
+    first = len(pommel.fake.requests)
+    hurt = [
+        pommel.slash("combatant hp", user=world.gm, options={"who": "Bandit", "change": "-1"})
+        for _ in range(10)
+    ]
+    results = await asyncio.gather(*hurt)
+    assert all(not result.ephemeral for result in results)
+    edits = [
+        request
+        for request in pommel.fake.requests[first:]
+        if request.method == "PATCH"
+        and request.path.endswith(f"/channels/{tracker.channel_id}/messages/{tracker.message_id}")
+    ]
+    assert 1 <= len(edits) <= 2, f"{len(edits)} edits of the tracker for 10 commands"
+    if len(edits) == 2:
+        assert edits[1].at - edits[0].at >= TRACKER_SPACING - 0.05
+    fight = await fight_of(pommel, world)
+    assert fight.combatant("Bandit").hp == 1
+    assert "Bandit · ●● · HP 1/11" in stored_tracker(world, fight).embed_text
