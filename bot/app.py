@@ -68,6 +68,9 @@ class Pommel(commands.AutoShardedBot):
             allowed_mentions=discord.AllowedMentions.none(),
             help_command=None,
             tree_cls=CheckedTree,  # every slash command's options are checked before it runs
+            # No message cache: Pommel edits its messages by id (partial messages) and reads nothing
+            # back, and discord.py searches the cache from its end for every message event it gets.
+            max_messages=None,
             **options,
         )
         self.settings = settings
