@@ -263,8 +263,10 @@ def npcs_added_reply(added: Sequence[Combatant]) -> str:
     names = listing(
         [f"**{name(npc.name)}**{' (leader)' if npc.leader else ''}" for npc in added], ", ", REPLY_NAMES_LIMIT
     )
-    verb = "joins" if len(added) == 1 else "join"
-    return f"🆕 {names} {verb} the fight in the group **{name(group)}** (they act on the group's card)."
+    if len(added) == 1 and group == added[0].name:  # a group of its own
+        return f"🆕 {names} joins the fight (it acts on a card of its own, R2)."
+    verb, who = ("joins", "it acts") if len(added) == 1 else ("join", "they act")
+    return f"🆕 {names} {verb} the fight in the group **{name(group)}** ({who} on the group's card)."
 
 
 def npcs_removed_reply(

@@ -106,9 +106,10 @@ def test_replies_escape_what_users_typed() -> None:
     encounter = Encounter(channel_id=5, guild_id=1, gm_id=9)
     added = encounter.add_npcs(CATALOG.monster("goblin"), None, count=1, name="_Sneaky_", group="**Gang**")
     assert npcs_added_reply(added) == (
-        "🆕 **\\_Sneaky\\_** joins the fight in the group **\\*\\*Gang\\*\\*** "
-        "(they act on the group's card)."
+        "🆕 **\\_Sneaky\\_** joins the fight in the group **\\*\\*Gang\\*\\*** (it acts on the group's card)."
     )
+    alone = encounter.add_npcs(CATALOG.monster("goblin"), None, count=1, name="Bayard")
+    assert npcs_added_reply(alone) == "🆕 **Bayard** joins the fight (it acts on a card of its own, R2)."
     goblin = added[0]
     goblin.hp = -2
     assert hp_reply(goblin, 5) == "❤️ **\\_Sneaky\\_**: HP 5 → **-2**/7 — **down**"
