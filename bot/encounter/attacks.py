@@ -20,6 +20,7 @@ Nothing here knows Discord; ``step`` numbers let buttons drawn for an earlier mo
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
@@ -724,16 +725,34 @@ def choose_die(
         defense = defense.choose(index)
     report = _report(exchange, defender)
     report.chose_die = side
+
+    def bind(attacking: Fighter, defending: Fighter) -> AttackResult:
+        exchange.attack, exchange.defense = attack, defense
+        return resolve_exchange(attacking, defending, attack, defense, dice, encounter.options)
+
+    _decide_again(encounter, catalog, exchange, attacker, defender, report, bind)
+    return report
+
+
+def _decide_again(
+    encounter: Encounter,
+    catalog: Catalog,
+    exchange: Exchange,
+    attacker: Combatant,
+    defender: Combatant,
+    report: ExchangeReport,
+    decide: Callable[[Fighter, Fighter], AttackResult],
+) -> None:
+    """R9, R15: a resolved exchange decided anew (another die counted, a desperation defense): what the
+    first result did is taken back, ``decide`` (run after it, with both fighters) gives the new result,
+    which is applied; nothing else may follow, and a morale check its losses call for is proposed."""
     before = group_snapshot(encounter, defender.group) if defender.group else None
     _undo(encounter, exchange, attacker, defender)
     attacking, defending = fighter(attacker, catalog, weapon=exchange.weapon), fighter(defender, catalog)
-    new = resolve_exchange(attacking, defending, attack, defense, dice, encounter.options)
-    exchange.attack, exchange.defense = attack, defense
-    _apply(encounter, exchange, new, attacker, defender, defending)
+    _apply(encounter, exchange, decide(attacking, defending), attacker, defender, defending)
     exchange.follow_ups = False
     if before is not None:
         report.proposals = propose_checks(encounter, before)
-    return report
 
 
 def desperate_defense(
@@ -755,31 +774,31 @@ def desperate_defense(
         )
     state = encounter.initiative
     had_initiative = state.went_first(defender.holder, attacker.holder)
-    before = group_snapshot(encounter, defender.group) if defender.group else None
-    _undo(encounter, exchange, attacker, defender)
-    attacking, defending = fighter(attacker, catalog, weapon=exchange.weapon), fighter(defender, catalog)
-    left = defender.pool.spend_all(Spend.DESPERATION_DEFENSE)
     report = _report(exchange, defender)
-    outcome = desperation_defense(
-        result,
-        attacking,
-        defending,
-        dice,
-        dice_left=left,
-        defender_has_initiative=had_initiative,
-        cover_quarters=defender.position.cover,
-        options=encounter.options,
-    )
-    if outcome.swap_initiative and defender.holder != attacker.holder:
-        state.swap_next_round(defender.holder, attacker.holder)
-    defender.pool.penalty_next_round += outcome.pool_penalty
-    _apply(encounter, exchange, outcome.result, attacker, defender, defending)
-    exchange.follow_ups = False
-    report.desperation_improved = outcome.improved
-    report.swap_initiative = outcome.swap_initiative
-    report.pool_penalty = outcome.pool_penalty
-    if before is not None:
-        report.proposals = propose_checks(encounter, before)
+
+    def desperately(attacking: Fighter, defending: Fighter) -> AttackResult:
+        # The HP shown before is as the first result's undoing left them.
+        report.hp_before, report.nonlethal_before = defender.hp, defender.nonlethal
+        left = defender.pool.spend_all(Spend.DESPERATION_DEFENSE)
+        outcome = desperation_defense(
+            result,
+            attacking,
+            defending,
+            dice,
+            dice_left=left,
+            defender_has_initiative=had_initiative,
+            cover_quarters=defender.position.cover,
+            options=encounter.options,
+        )
+        if outcome.swap_initiative and defender.holder != attacker.holder:
+            state.swap_next_round(defender.holder, attacker.holder)
+        defender.pool.penalty_next_round += outcome.pool_penalty
+        report.desperation_improved = outcome.improved
+        report.swap_initiative = outcome.swap_initiative
+        report.pool_penalty = outcome.pool_penalty
+        return outcome.result
+
+    _decide_again(encounter, catalog, exchange, attacker, defender, report, desperately)
     return report
 
 
