@@ -64,7 +64,10 @@ class Pommel(commands.AutoShardedBot):
         options.setdefault("shard_ids", list(self.own_shards))
         super().__init__(
             command_prefix=commands.when_mentioned,
-            intents=discord.Intents.default(),
+            # Only the guilds (channels and roles, for permissions): interactions come whatever the
+            # intents, and Pommel reads no messages, so it asks Discord for no message events (each one
+            # would be parsed into a discord.Message for nothing: two to three for every command).
+            intents=discord.Intents(guilds=True),
             allowed_mentions=discord.AllowedMentions.none(),
             help_command=None,
             tree_cls=CheckedTree,  # every slash command's options are checked before it runs

@@ -81,6 +81,8 @@ VOICE_MESSAGE = 1 << 13
 CREATE_FLAGS = SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS | COMPONENTS_V2 | VOICE_MESSAGE
 INTERACTION_FLAGS = CREATE_FLAGS | EPHEMERAL
 MEMBERS_INTENT = discord.Intents(members=True).value
+GUILD_MESSAGES_INTENT = discord.Intents(guild_messages=True).value
+DIRECT_MESSAGES_INTENT = discord.Intents(dm_messages=True).value
 
 DEFAULT_EVERYONE = discord.Permissions(
     view_channel=True,
@@ -1109,12 +1111,14 @@ class FakeDiscord:
     def active_sessions(self) -> list[GatewaySession]:
         return [s for s in self.sessions if s.active]
 
-    async def dispatch(self, event: str, data: Mapping[str, Any]) -> None:
+    async def dispatch(self, event: str, data: Mapping[str, Any], *, intent: int = 0) -> None:
         """Send a dispatch to every active session of the shard of its guild (buffered while it is
-        disconnected, for RESUME)."""
+        disconnected, for RESUME); with ``intent``, only to the sessions that identified with it."""
         guild_id = data.get("guild_id")
         for session in self.active_sessions:
             if not session.gets(None if guild_id is None else int(guild_id)):
+                continue
+            if intent and not session.intents & intent:
                 continue
             async with session.lock:
                 session.seq += 1
@@ -1537,7 +1541,9 @@ class FakeDiscord:
             member = guild.members.get(message.author.id)
             if member is not None and message.webhook_id is None:
                 data["member"] = {k: v for k, v in member.payload().items() if k != "user"}
-        await self.dispatch(event, data)
+        # As Discord: message events go only to bots with the intent of their kind of channel.
+        intent = GUILD_MESSAGES_INTENT if guild is not None else DIRECT_MESSAGES_INTENT
+        await self.dispatch(event, data, intent=intent)
 
     def _message_in(self, channel: FakeChannel, message_id: int) -> FakeMessage:
         message = channel.messages.get(message_id)

@@ -506,6 +506,8 @@ async def test_restart_on_the_same_database(
 async def test_user_messages_reach_on_message(start_bot: Any, world: World) -> None:
     def setup(bot: discord.ext.commands.AutoShardedBot) -> None:
         add_test_commands(bot)
+        # Pommel asks for no message events (bot/app.py); this bot does, as one reading messages would.
+        bot._connection._intents.guild_messages = True
 
         async def echo(message: discord.Message) -> None:
             if not message.author.bot and message.content.startswith("!echo "):
@@ -516,6 +518,31 @@ async def test_user_messages_reach_on_message(start_bot: Any, world: World) -> N
     bot = await start_bot(setup=setup)
     said = await bot.say(world.player, "!echo hello")
     assert [m.content for m in said.channel_messages] == ["hello"]
+
+
+async def test_message_events_go_only_to_bots_with_their_intent(
+    start_bot: Any, fake_discord: FakeDiscord, world: World
+) -> None:
+    """As Discord: without GUILD_MESSAGES a bot gets no MESSAGE_CREATE (nor UPDATE) of a guild channel."""
+    seen: list[discord.Message] = []
+
+    def setup(bot: discord.ext.commands.AutoShardedBot) -> None:
+        add_test_commands(bot)
+        bot._connection._intents.guild_messages = False
+
+        async def note(message: discord.Message) -> None:
+            seen.append(message)
+
+        bot.add_listener(note, "on_message")
+
+    bot = await start_bot(setup=setup)
+    await fake_discord.send_user_message(world.player, world.table, "anyone there?")
+    assert (await bot.slash("e2e-ping", user=world.player)).content == "pong"  # the gateway moved on
+    assert seen == []
+    [session] = fake_discord.active_sessions
+    sent = [frame["t"] for _, frame in session.buffer]
+    assert "INTERACTION_CREATE" in sent
+    assert "MESSAGE_CREATE" not in sent
 
 
 async def test_reads_dms_and_guild_sync_through_discord_py(

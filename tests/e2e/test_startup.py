@@ -155,13 +155,22 @@ async def test_a_lost_compare_and_set_is_an_ephemeral_refusal_and_keeps_the_winn
     assert stored.version == 2
 
 
-async def test_a_message_mentioning_the_bot_is_ignored_quietly(
+async def test_pommel_asks_for_no_message_events(
     fake_discord: FakeDiscord, world: World, pommel: RunningBot
 ) -> None:
-    """Pommel has slash commands only; a mention is not a command and is no error either."""
-    chat = await pommel.say(world.player, f"<@{fake_discord.bot_user.id}> hello there")
-    assert chat.errors == []
-    assert chat.channel_messages == []
+    """Pommel has slash commands only, so it identifies without the message intents: a message, even
+    one mentioning it, never reaches it (and its own replies cost no MESSAGE_CREATE to parse)."""
+    [session] = fake_discord.active_sessions
+    asked = discord.Intents._from_value(session.intents)
+    assert asked.guilds
+    assert not asked.guild_messages
+    assert not asked.dm_messages
+    await fake_discord.send_user_message(world.player, world.table, f"<@{fake_discord.bot_user.id}> hello")
+    result = await pommel.slash("roll dice", user=world.player, options={"expression": "1d20"})
+    assert not result.ephemeral
+    sent = [frame["t"] for _, frame in session.buffer]
+    assert "INTERACTION_CREATE" in sent
+    assert not [event for event in sent if event.startswith("MESSAGE_")]
 
 
 async def test_a_token_discord_refuses_ends_serve_with_login_failure(
