@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from enum import IntEnum
 from functools import cached_property
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
     ModelWrapValidatorHandler,
+    PlainSerializer,
+    PlainValidator,
+    TypeAdapter,
     model_serializer,
     model_validator,
 )
@@ -99,7 +102,7 @@ class Card(BaseModel):
     def is_joker(self) -> bool:
         return self.joker is not None
 
-    @property
+    @cached_property
     def code(self) -> str:
         if self.joker is not None:
             return "BJ" if self.joker is JokerColor.BLACK else "RJ"
@@ -127,15 +130,47 @@ class Card(BaseModel):
         return self.order_key < other.order_key
 
 
-def full_deck() -> list[Card]:
-    """R1: the 54 cards, 52 ranked cards and two Jokers, in a fixed (unshuffled) order."""
+def _the_54_cards() -> tuple[Card, ...]:
     cards = [Card(rank=rank, suit=suit) for suit in Suit for rank in range(2, ACE + 1)]
     cards += [Card(rank=JOKER_RANK, joker=color) for color in JokerColor]
-    return cards
+    return tuple(cards)
 
 
+_DECK = _the_54_cards()
 _CARDS_BY_CODE: dict[str, Card] = {}
-_CARDS_BY_CODE.update((card.code, card) for card in full_deck())
+_CARDS_BY_CODE.update((card.code, card) for card in _DECK)
+
+
+def full_deck() -> list[Card]:
+    """R1: the 54 cards, 52 ranked cards and two Jokers, in a fixed (unshuffled) order. Cards are
+    frozen, so every deck shares the same 54 (a loaded deck too: see :data:`CardPile`)."""
+    return list(_DECK)
+
+
+_ANY_CARDS = TypeAdapter(list[Card])
+
+
+def _pile_from_codes(value: Any) -> list[Card]:
+    """A pile as saved (its cards' codes), without validating 54 cards one by one: each code is looked
+    up among the 54. Anything else (a card given as fields, a code in lower case, a wrong code) takes
+    the card's own validation, and its errors."""
+    if isinstance(value, list):
+        cards = [
+            _CARDS_BY_CODE.get(item) if isinstance(item, str) else item if isinstance(item, Card) else None
+            for item in value
+        ]
+        if None not in cards:
+            return cards  # type: ignore[return-value]  # no None among them
+    return _ANY_CARDS.validate_python(value)
+
+
+def _pile_codes(cards: list[Card]) -> list[str]:
+    return [card.code for card in cards]
+
+
+CardPile = Annotated[list[Card], PlainValidator(_pile_from_codes), PlainSerializer(_pile_codes)]
+"""A list of cards saved as a list of codes, read and written in one step (a fight's document holds
+the deck's 54 cards, and is read and written on every command: card by card, that was two thirds of it)."""
 
 
 def in_initiative_order(cards: list[Card]) -> list[Card]:
@@ -157,9 +192,9 @@ class InitiativeDeck(BaseModel):
     discards them. The whole state saves and restores exactly with ``model_dump``/``model_validate``.
     """
 
-    draw_pile: list[Card] = Field(default_factory=list)
+    draw_pile: CardPile = Field(default_factory=list)
     """Top of the pile is the end of the list."""
-    discards: list[Card] = Field(default_factory=list)
+    discards: CardPile = Field(default_factory=list)
 
     @classmethod
     def shuffled(cls, dice: DiceSource) -> InitiativeDeck:

@@ -66,3 +66,19 @@ def test_r2_a_deck_saves_and_restores_exactly_mid_game(seed: int, draws: int) ->
     assert restored == deck
     assert restored.draw_pile == deck.draw_pile
     assert sorted(restored.draw_pile + restored.discards + drawn[draws // 2 :]) == sorted(full_deck())
+
+
+def test_r2_a_saved_pile_reads_as_the_54_shared_cards() -> None:
+    """A pile is read code by code from the 54 cards (no validation card by card), so the same cards
+    come back, and a pile that is not all known codes still gets each card's own validation."""
+    deck = InitiativeDeck.model_validate_json('{"draw_pile": ["AS", "10H", "BJ"], "discards": ["2C"]}')
+    assert [card.code for card in deck.draw_pile] == ["AS", "10H", "BJ"]
+    assert all(card is next(c for c in full_deck() if c == card) for card in deck.draw_pile)
+    assert deck.model_dump() == {"draw_pile": ["AS", "10H", "BJ"], "discards": ["2C"]}
+    mixed = InitiativeDeck.model_validate({"draw_pile": [{"rank": 3, "suit": 2}, "as"]})
+    assert [card.code for card in mixed.draw_pile] == ["3D", "AS"]
+    with pytest.raises(ValidationError) as refused:
+        InitiativeDeck.model_validate_json('{"draw_pile": ["AS", "ZZ"]}')
+    assert [error["loc"] for error in refused.value.errors()] == [("draw_pile", 1)]
+    with pytest.raises(ValidationError):
+        InitiativeDeck.model_validate_json('{"draw_pile": "AS"}')
