@@ -7,6 +7,11 @@ another coroutine's statements and a read never sees uncommitted writes, with no
 loop's side. (Statement by statement, a transaction cost three or more round trips, each waiting for a
 turn of a busy event loop; that was most of a command's time in ``bench/latency.py``.)
 
+Group commit: the changes queued while one COMMIT runs are written together, each in a ``SAVEPOINT`` of
+one ``BEGIN IMMEDIATE ... COMMIT``, so many channels' changes share one fsync. A change that raises rolls
+back to its savepoint alone; a COMMIT that fails fails every change of the group. No caller hears of its
+change before the COMMIT that holds it has returned (``synchronous=FULL``: after its fsync).
+
 Transactions are explicit (``isolation_level=None``, so sqlite3 opens none of its own); IMMEDIATE takes
 the write lock up front, so two processes on one file queue on ``busy_timeout`` instead of failing
 half-way through.
@@ -148,6 +153,10 @@ class SqliteStore(DocumentStore):
         self._location = location
         self._lock = lock
         self._closed = False
+        self._queued: list[tuple[Callable[[sqlite3.Connection], Any], asyncio.Future[Any]]] = []
+        """Transactions waiting for the next group commit (see :meth:`_transaction`)."""
+        self._committing: asyncio.Task[None] | None = None
+        """The task that commits the queued transactions, group after group, while there are any."""
 
     @classmethod
     async def open(
@@ -208,8 +217,8 @@ class SqliteStore(DocumentStore):
                 "SQLite refused WAL for %s (journal mode %s); writers will block readers", self, mode
             )
         # FULL, not NORMAL: in WAL mode NORMAL already survives a crash of the bot, but a commit can be
-        # lost to a power cut or an OS crash. Pommel commits at the pace of players typing, so one fsync
-        # per command costs nothing noticeable and an acknowledged action survives those too.
+        # lost to a power cut or an OS crash. One fsync per group commit (a lone command's, or a burst's
+        # shared) costs about a millisecond, and an acknowledged action survives those too.
         await self._db.execute("PRAGMA synchronous = FULL")
         await self._db.execute("PRAGMA foreign_keys = ON")
 
@@ -249,6 +258,9 @@ class SqliteStore(DocumentStore):
             return
         self._closed = True
         try:
+            # The transactions already queued are committed (or fail) before the connections close.
+            while self._committing is not None:
+                await asyncio.shield(self._committing)
             # aiosqlite closes after the calls already queued, so a transaction in progress finishes first.
             for connection in (self._counter, self._reader, self._db):
                 if connection is not None:
@@ -266,21 +278,49 @@ class SqliteStore(DocumentStore):
     # ------------------------------------------------------------------------------ transactions
 
     async def _transaction(self, work: Callable[[sqlite3.Connection], T]) -> T:
-        """Run ``work`` as one write transaction on the connection's thread, in one round trip.
+        """Run ``work`` as one write transaction on the connection's thread, in the next group commit.
 
-        Committed when ``work`` returns, rolled back when it raises. A caller cancelled meanwhile does not
-        stop it: the transaction still ends whole, committed or rolled back, never half-way.
+        Committed when ``work`` returns (with whatever else that commit holds), rolled back when it
+        raises. A caller cancelled meanwhile does not stop it: the transaction still ends whole,
+        committed or rolled back, never half-way.
         """
         self._check_open()
-        # aiosqlite has no public call for "run this function on the connection's thread"; _execute is
-        # how its own methods do it (aiosqlite is pinned exactly in pyproject.toml for this reason).
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[T] = loop.create_future()
+        self._queued.append((work, done))
+        if self._committing is None:
+            self._committing = loop.create_task(self._commit_queued())
+        return await done
+
+    async def _commit_queued(self) -> None:
+        """Commit what is queued, in groups: one group while the one before it is being written."""
         try:
-            result: T = await self._db._execute(_in_transaction, self._db._conn, work)  # type: ignore[no-untyped-call]
-        except sqlite3.OperationalError as error:
-            if _is_busy(error):
-                raise StoreBusy() from error
-            raise
-        return result
+            while self._queued:
+                group, self._queued = self._queued, []
+                works = [work for work, _ in group]
+                try:
+                    # aiosqlite has no public call for "run this function on the connection's thread";
+                    # _execute is how its own methods do it (aiosqlite is pinned exactly for this reason).
+                    outcomes = await self._db._execute(_in_group, self._db._conn, works)  # type: ignore[no-untyped-call]
+                except asyncio.CancelledError:
+                    for _, done in group:
+                        done.cancel()
+                    raise
+                except BaseException as error:  # BEGIN or COMMIT failed: nothing of the group was saved
+                    outcomes = [(False, error)] * len(group)
+                for (_, done), (committed, value) in zip(group, outcomes, strict=True):
+                    if done.done():
+                        continue  # its caller was cancelled; the transaction ended whole all the same
+                    if committed:
+                        done.set_result(value)
+                    elif isinstance(value, sqlite3.OperationalError) and _is_busy(value):
+                        busy = StoreBusy()
+                        busy.__cause__ = value
+                        done.set_exception(busy)
+                    else:
+                        done.set_exception(value)
+        finally:
+            self._committing = None
 
     async def _fetch_all(
         self, sql: str, parameters: Iterable[Any] = (), *, long: bool = False
@@ -932,16 +972,28 @@ def _is_busy(error: sqlite3.OperationalError) -> bool:
     return getattr(error, "sqlite_errorcode", None) == sqlite3.SQLITE_BUSY or "locked" in str(error)
 
 
-def _in_transaction(db: sqlite3.Connection, work: Callable[[sqlite3.Connection], T]) -> T:
+def _in_group(
+    db: sqlite3.Connection, works: Sequence[Callable[[sqlite3.Connection], Any]]
+) -> list[tuple[bool, Any]]:
+    """One write transaction holding ``works``, each in a savepoint of its own; for each, ``(True, what
+    it returned)`` once committed, or ``(False, what it raised)`` (rolled back to its savepoint)."""
+    outcomes: list[tuple[bool, Any]] = []
     db.execute("BEGIN IMMEDIATE")
     try:
-        result = work(db)
+        for work in works:
+            db.execute("SAVEPOINT change")
+            try:
+                outcomes.append((True, work(db)))
+            except Exception as error:
+                db.execute("ROLLBACK TO change")
+                outcomes.append((False, error))
+            db.execute("RELEASE change")
         db.execute("COMMIT")
     except BaseException:
         # rollback() does nothing when no transaction is open (COMMIT failed after ending it).
         db.rollback()
         raise
-    return result
+    return outcomes
 
 
 _LogRow = tuple[str, int | None, int, int, str, str, str]
