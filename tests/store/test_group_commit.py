@@ -15,6 +15,7 @@ import pytest
 from bot.encounter.document import Encounter
 from bot.rules.errors import RulesError
 from bot.store import LogEntry, SqliteStore
+from bot.store.sqlite import GROUP_MOST
 
 GUILD = 10
 GM = 1
@@ -52,6 +53,18 @@ async def test_changes_of_many_channels_queued_together_share_one_commit(path: P
         await store.save_encounter(saved[0])
         await store.save_encounter(saved[1])
         assert len(commits) == 3
+    finally:
+        await store.close()
+
+
+async def test_a_burst_is_committed_in_groups_of_at_most_group_most(path: Path) -> None:
+    """So that the first changes of a burst are answered without waiting for the last one's work."""
+    store = await SqliteStore.open(path)
+    try:
+        commits = await count_commits(store)
+        await asyncio.gather(*(store.save_encounter(fight(channel)) for channel in range(2 * GROUP_MOST + 6)))
+        assert len(commits) == 3
+        assert len(await store.fight_channels()) == 2 * GROUP_MOST + 6
     finally:
         await store.close()
 
