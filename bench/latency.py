@@ -27,8 +27,8 @@ damage, applies it, saves) and edits the message into the result. Both count fro
 the first callback; the tracker edit after each counts in throughput only. Before each batch
 (untimed) the attacker's pool and the target's HP are restored, so every attack can be made.
 
-Two scenes by default: one interaction at a time (a play-by-post table) and ten in flight at once
-(a voice session where everyone clicks together).
+Three scenes by default: one interaction at a time (a play-by-post table), ten in flight at once (a
+voice session where everyone clicks together) and a hundred (a busy server; over a hundred channels).
 """
 
 from __future__ import annotations
@@ -304,19 +304,26 @@ def report(measured: dict[str, Measured], interactions: int, channels: int, conc
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--interactions", type=int, default=2000, help="per command (default 2000)")
-    parser.add_argument("--channels", type=int, default=20, help="channels to spread them over (default 20)")
+    parser.add_argument(
+        "--channels",
+        type=int,
+        default=20,
+        help="channels to spread them over (default 20; never fewer than in flight, so that no two"
+        " interactions of a batch share a channel)",
+    )
     parser.add_argument(
         "--concurrency",
         type=lambda text: [int(n) for n in text.split(",")],
-        default=[1, 10],
-        help="interactions in flight, one scene per number (default 1,10)",
+        default=[1, 10, 100],
+        help="interactions in flight, one scene per number (default 1,10,100)",
     )
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
     print("latency = INTERACTION_CREATE sent -> first callback received; x = ratio to the baseline\n")
     for concurrency in args.concurrency:
-        measured = asyncio.run(measure(args.interactions, args.channels, concurrency))
-        print(report(measured, args.interactions, args.channels, concurrency), end="\n\n")
+        channels = max(args.channels, concurrency)
+        measured = asyncio.run(measure(args.interactions, channels, concurrency))
+        print(report(measured, args.interactions, channels, concurrency), end="\n\n")
 
 
 if __name__ == "__main__":
