@@ -4,6 +4,7 @@ while the stored version and document are still exactly the ones it wrote."""
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,16 @@ def next_round(current: Encounter | None) -> EncounterChange:
     assert current is not None
     current.initiative.round += 1
     return EncounterChange(current)
+
+
+@pytest.fixture
+async def store(path: Path) -> AsyncIterator[SqliteStore]:
+    """A SQLite file store with a fight in channel 1, changed once (so one fight is read ahead)."""
+    opened = await SqliteStore.open(path)
+    await opened.save_encounter(Encounter(channel_id=1, guild_id=GUILD, gm_id=GM))
+    await opened.update_encounter(1, next_round)
+    yield opened
+    await opened.close()
 
 
 @pytest.fixture
@@ -52,45 +63,34 @@ async def test_a_change_starts_from_the_fight_the_last_one_wrote(path: Path, par
         await store.close()
 
 
-async def test_a_document_written_by_another_is_read_again(path: Path, parses: list[int]) -> None:
+async def test_a_document_written_by_another_is_read_again(
+    store: SqliteStore, path: Path, parses: list[int]
+) -> None:
     """Another program rewrites the document without changing its version: the change sees its fight."""
-    store = await SqliteStore.open(path)
-    try:
-        await store.save_encounter(Encounter(channel_id=1, guild_id=GUILD, gm_id=GM))
-        await store.update_encounter(1, next_round)
-        with sqlite3.connect(path) as outside:
-            outside.execute(
-                "UPDATE encounters SET document = json_set(document, '$.initiative.round', 40)"
-                " WHERE channel_id = 1"
-            )
-        outside.close()
-        saved = await store.update_encounter(1, next_round)
-        assert saved is not None
-        assert (saved.version, saved.initiative.round) == (3, 41)
-        assert parses == [1, 2]
-    finally:
-        await store.close()
+    with sqlite3.connect(path) as outside:
+        outside.execute(
+            "UPDATE encounters SET document = json_set(document, '$.initiative.round', 40)"
+            " WHERE channel_id = 1"
+        )
+    outside.close()
+    saved = await store.update_encounter(1, next_round)
+    assert saved is not None
+    assert (saved.version, saved.initiative.round) == (3, 41)
+    assert parses == [2]
 
 
-async def test_a_change_that_raises_leaves_nothing_read_ahead(path: Path, parses: list[int]) -> None:
-    store = await SqliteStore.open(path)
-    try:
-        await store.save_encounter(Encounter(channel_id=1, guild_id=GUILD, gm_id=GM))
-        await store.update_encounter(1, next_round)
+async def test_a_change_that_raises_leaves_nothing_read_ahead(store: SqliteStore, parses: list[int]) -> None:
+    def spoil_then_refuse(current: Encounter | None) -> EncounterChange:
+        assert current is not None
+        current.initiative.round = 99  # changed in place, then refused
+        raise ValueError("refused")
 
-        def spoil_then_refuse(current: Encounter | None) -> EncounterChange:
-            assert current is not None
-            current.initiative.round = 99  # changed in place, then refused
-            raise ValueError("refused")
-
-        with pytest.raises(ValueError, match="refused"):
-            await store.update_encounter(1, spoil_then_refuse)
-        saved = await store.update_encounter(1, next_round)
-        assert saved is not None
-        assert saved.initiative.round == 2  # not 100: the spoiled fight was not kept
-        assert parses == [1, 2]
-    finally:
-        await store.close()
+    with pytest.raises(ValueError, match="refused"):
+        await store.update_encounter(1, spoil_then_refuse)
+    saved = await store.update_encounter(1, next_round)
+    assert saved is not None
+    assert saved.initiative.round == 2  # not 100: the spoiled fight was not kept
+    assert parses == [2]
 
 
 async def test_only_the_last_channels_changed_are_kept(path: Path, parses: list[int]) -> None:
