@@ -25,7 +25,8 @@ GM to defend: it loads the fight, spends the die, rolls, saves the exchange awai
 asks with the defense buttons and a mention; then the GM's click on Passive resolves it (judges, rolls
 damage, applies it, saves) and edits the message into the result. Both count from the interaction to
 the first callback; the tracker edit after each counts in throughput only. Before each batch
-(untimed) the attacker's pool and the target's HP are restored, so every attack can be made.
+(untimed) the attacker's pool and the target's HP are restored, so every attack can be made, and the
+round's blows are forgotten, as a new round would (so the fight stays the size of a real round's).
 
 Three scenes by default: one interaction at a time (a play-by-post table), ten in flight at once (a
 voice session where everyone clicks together) and a hundred (a busy server; over a hundred channels).
@@ -187,6 +188,9 @@ async def ready_duels(pommel: RunningBot, seats: list[tuple[FakeUser, FakeChanne
         attacker.pool.remaining = attacker.pool.size
         target.hp, target.nonlethal = target.max_hp, 0
         encounter.reactions = []
+        # The round never ends here; without this, every attack's blow (R25's count, cleared at each
+        # deal) would pile up, a hundred in a round of 2,000 attacks over 20 duels, doubling the document.
+        encounter.blows = []
         await pommel.bot.store.save_encounter(encounter)
         targets[table.id] = target.name
     return targets
