@@ -164,8 +164,7 @@ LATE_PUBLIC_NOTE = "✅ Done; it took a moment, so the answer is the message bel
 BUSY = 100
 """Interactions in progress at once from which one more is deferred as soon as it arrives, not after
 :data:`DEFER_AFTER`: with so many ahead of it (a burst over hundreds of channels), its answer would
-likely come after Discord's 3 s, and a timer set for 2 s fires late on an event loop that busy. So are
-those already in progress and not yet answered when the load comes to it: the first of a burst too."""
+likely come after Discord's 3 s, and a timer set for 2 s fires late on an event loop that busy."""
 
 log = logging.getLogger(__name__)
 
@@ -174,9 +173,6 @@ log = logging.getLogger(__name__)
 class _Load:
     in_progress: int = 0
     """Interactions whose clock is running: arrived, not yet answered (or failed and answered)."""
-    timed: dict[int, tuple[discord.Interaction[Any], _Answering]] = field(default_factory=dict)
-    """By interaction id, those whose deferral waits for its timer (:data:`DEFER_AFTER`): deferred at
-    once instead when the load comes to :data:`BUSY`."""
 
 
 _load = _Load()
@@ -213,28 +209,14 @@ async def watch_the_clock(interaction: discord.Interaction[Any]) -> None:
     _load.in_progress += 1
     state.counted = True
     if _load.in_progress > BUSY:
-        _defer_the_timed()
         await _defer(interaction, state)
         return
     state.clock = asyncio.get_running_loop().call_later(DEFER_AFTER, _time_is_up, interaction, state)
-    _load.timed[interaction.id] = (interaction, state)
-
-
-def _defer_the_timed() -> None:
-    """Defer now those still waiting for their timer: a burst has come, and the timers would fire late."""
-    timed, _load.timed = _load.timed, {}
-    for interaction, state in timed.values():
-        if state.clock is not None:
-            state.clock.cancel()
-            state.clock = None
-        if not interaction.response.is_done() and state.deferral is None:
-            state.deferral = asyncio.create_task(_defer(interaction, state), name="pommel-answer-clock")
 
 
 def stop_the_clock(interaction: discord.Interaction[Any]) -> None:
     """The command or click is over (answered, or failed and answered): no deferral is due any more."""
     state = interaction.extras.get("pommel_answer")
-    _load.timed.pop(interaction.id, None)
     if isinstance(state, _Answering):
         if state.counted:
             _load.in_progress -= 1
@@ -246,7 +228,6 @@ def stop_the_clock(interaction: discord.Interaction[Any]) -> None:
 
 
 def _time_is_up(interaction: discord.Interaction[Any], state: _Answering) -> None:
-    _load.timed.pop(interaction.id, None)
     if not interaction.response.is_done():
         state.deferral = asyncio.create_task(_defer(interaction, state), name="pommel-answer-clock")
 
