@@ -64,11 +64,11 @@ from .shared import (
     character_document,
     check_numbering,
     check_page,
+    checked_change,
     past_fight,
     readable_fight,
     step_user,
     undone_fight,
-    wanted_document,
 )
 
 logger = logging.getLogger(__name__)
@@ -327,8 +327,9 @@ class PostgresStore(DocumentStore):
             current = None if row is None else readable_fight(int(row[0]), row[1])
             wanted = change(current)
             rows = _log_rows(wanted.events)
-            document = wanted_document(channel_id, wanted)
-            if wanted.encounter is not None and document is not None:
+            wanted_fight = checked_change(channel_id, wanted)
+            if wanted.encounter is not None and wanted_fight is not None:
+                document, _ = wanted_fight
                 log_ids = await _write_fight(db, wanted.encounter, document, rows)
                 # A change that logs nothing is bookkeeping, not a step of the fight (as in SQLite).
                 if row is not None and log_ids and wanted.encounter.version == int(row[0]):

@@ -117,16 +117,10 @@ def character_document(character: Character) -> str:
     return document
 
 
-def wanted_document(channel_id: int, wanted: EncounterChange) -> str | None:
-    """The checked document of the fight a change of the channel wants saved; None when it saves none
-    (it ends the fight, or there is none). A fight of another channel is a bug."""
-    wanted_fight = checked_change(channel_id, wanted)
-    return None if wanted_fight is None else wanted_fight[0]
-
-
 def checked_change(channel_id: int, wanted: EncounterChange) -> tuple[str, Encounter] | None:
-    """:func:`wanted_document`, with the fight read back from it in the check (a copy that shares
-    nothing, without its version)."""
+    """The checked document of the fight a change of the channel wants saved, and the fight read back
+    from it in the check (a copy that shares nothing, without its version); None when it saves none (it
+    ends the fight, or there is none). A fight of another channel is a bug."""
     if wanted.encounter is None:
         return None
     if wanted.encounter.channel_id != channel_id:
