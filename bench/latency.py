@@ -53,6 +53,7 @@ from bot.app import Pommel
 from bot.encounter.document import Encounter
 from bot.interactions import answer
 from bot.rules.dice import RandomDice
+from bot.store.base import EncounterChange
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.e2e when run as a script
 
@@ -177,10 +178,11 @@ async def seed_duels(pommel: RunningBot, gm: FakeUser, guild_id: int, duels: lis
 
 async def ready_duels(pommel: RunningBot, seats: list[tuple[FakeUser, FakeChannel]]) -> dict[int, str]:
     """Untimed: in each seat's duel, the one whose turn it is gets its dice back and the other its HP.
-    Returns whom to attack in each channel."""
+    Returns whom to attack in each channel. Done as a change of the fight, as a GM's command would be
+    (so the store reads ahead what it wrote, as it does between two commands at a table)."""
     targets: dict[int, str] = {}
-    for _, table in seats:
-        encounter = await pommel.bot.store.load_encounter(table.id)
+
+    def ready(encounter: Encounter | None) -> EncounterChange:
         assert encounter is not None
         assert encounter.initiative.turn_of is not None
         attacker = encounter.members(encounter.initiative.turn_of)[0]
@@ -191,8 +193,11 @@ async def ready_duels(pommel: RunningBot, seats: list[tuple[FakeUser, FakeChanne
         # The round never ends here; without this, every attack's blow (R25's count, cleared at each
         # deal) would pile up, a hundred in a round of 2,000 attacks over 20 duels, doubling the document.
         encounter.blows = []
-        await pommel.bot.store.save_encounter(encounter)
-        targets[table.id] = target.name
+        targets[encounter.channel_id] = target.name
+        return EncounterChange(encounter)
+
+    for _, table in seats:
+        await pommel.bot.store.update_encounter(table.id, ready)
     return targets
 
 
