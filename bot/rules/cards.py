@@ -159,7 +159,8 @@ def _pile_from_codes(value: Any) -> list[Card]:
             _CARDS_BY_CODE.get(item) if isinstance(item, str) else item if isinstance(item, Card) else None
             for item in value
         ]
-        if None not in cards:
+        # By identity: ``None in cards`` would compare each card with None through pydantic's __eq__.
+        if not any(card is None for card in cards):
             return cards  # type: ignore[return-value]  # no None among them
     return _ANY_CARDS.validate_python(value)
 
