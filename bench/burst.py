@@ -35,6 +35,7 @@ from latency import add_baseline, deal_where_due, ready_duels, seed_duels, seed_
 
 from bot.encounter.document import Encounter
 from bot.rules.dice import RandomDice
+from bot.trackers import TRACKER_SPACING
 from tests.e2e.fake_discord import FakeChannel, FakeDiscord, FakeUser, World, build_world
 from tests.e2e.harness import BotRunner, InteractionResult, RunningBot
 from tests.sheets import character
@@ -140,7 +141,9 @@ async def main(sizes: list[int], hold: float, channels: int) -> None:
         with tempfile.TemporaryDirectory() as scratch:
             path = Path(scratch) / "burst.sqlite3"
             async with BotRunner(fake, path) as runner:
-                pommel = await runner.start_bot(setup=add_baseline, dice=RandomDice.seeded(7))
+                pommel = await runner.start_bot(
+                    setup=add_baseline, dice=RandomDice.seeded(7), tracker_spacing=TRACKER_SPACING
+                )
                 await seed(pommel, table, world.gm, players)
                 await seed(pommel, other, world.gm, players[:2])
                 print(f"1. {'burst on one channel':<31} {'N':>5}")

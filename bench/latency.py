@@ -54,6 +54,7 @@ from bot.encounter.document import Encounter
 from bot.interactions import answer
 from bot.rules.dice import RandomDice
 from bot.store.base import EncounterChange
+from bot.trackers import TRACKER_SPACING
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.e2e when run as a script
 
@@ -256,7 +257,9 @@ async def measure(interactions: int, channels: int, concurrency: int) -> dict[st
             world.guild.add_member(player)
         with tempfile.TemporaryDirectory() as scratch:
             async with BotRunner(fake, Path(scratch) / "bench.sqlite3") as runner:
-                pommel = await runner.start_bot(setup=add_baseline, dice=RandomDice.seeded(7))
+                pommel = await runner.start_bot(
+                    setup=add_baseline, dice=RandomDice.seeded(7), tracker_spacing=TRACKER_SPACING
+                )
                 await seed_fights(pommel, world.gm, world.guild.id, tables)
                 await seed_duels(pommel, world.gm, world.guild.id, duels)
                 batches = max(1, interactions // concurrency)

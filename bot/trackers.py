@@ -100,8 +100,9 @@ class TrackerBoard:
     first state at once, then the last), not one per click. One request at a time per channel also
     keeps discord.py's rate limiting in front of every edit (it reads the limits Discord sends and
     waits when a bucket is empty, while newer states keep coalescing), so a tracker does not run into
-    a 429. Every :meth:`publish` returns once its state, or a newer one, is drawn: at once when the
-    channel's tracker was last drawn more than ``spacing`` ago.
+    a 429. A :meth:`publish` on a channel drawn more than ``spacing`` ago draws at once and returns
+    once drawn; one that comes sooner leaves its state to the channel's drawing task and returns at
+    once, so a command never waits out a spacing (a drawing that then fails is logged).
 
     A per-channel lock orders the drawing with :meth:`close`, and the version last drawn of each fight
     is remembered: a command that finishes late does not overwrite the tracker a later command already
@@ -131,7 +132,8 @@ class TrackerBoard:
     async def publish(self, encounter: Encounter, *, repost: bool = False) -> None:
         """Draw ``encounter`` on its tracker: edited in place, or posted anew at the bottom of the
         channel when ``repost`` (or when the old one is gone). Returns once it, or a newer state of the
-        channel that replaced it, is drawn."""
+        channel that replaced it, is drawn; or at once when the channel was drawn less than the spacing
+        ago (or is being drawn), its drawing task then drawing it, or a newer one, when that is out."""
         channel = encounter.channel_id
         due = self._due.get(channel)
         if due is None:
@@ -140,7 +142,12 @@ class TrackerBoard:
             if _newer(encounter, due.encounter):
                 due.encounter = encounter
             due.repost = due.repost or repost
-        if channel not in self._drawers:
+        if channel in self._drawers:
+            if self.spacing > 0:
+                # The channel was drawn less than ``spacing`` ago, or is being drawn: its drawing task
+                # draws this state (or a newer) once the spacing is out. The command need not wait.
+                return
+        else:
             self._drawers[channel] = asyncio.create_task(self._draw_due(channel), name="pommel-tracker")
         # Shielded: an asker cancelled (its command given up) leaves the drawing to go on for the rest.
         await asyncio.shield(due.drawn)
@@ -149,6 +156,17 @@ class TrackerBoard:
         """Wait until nothing is left to draw on any channel, its spacing waited out too."""
         while self._drawers:
             await asyncio.gather(*self._drawers.values(), return_exceptions=True)
+
+    async def finish(self, timeout: float) -> None:
+        """Before the bot disconnects: draw what is still due (a command's state left to its channel's
+        drawing task), for at most ``timeout`` seconds; then stop the drawing that is left."""
+        try:
+            await asyncio.wait_for(self.idle(), timeout)
+        except TimeoutError:
+            log.warning("%d trackers were still being drawn at shutdown", len(self._drawers))
+        for drawer in list(self._drawers.values()):
+            drawer.cancel()
+        await asyncio.gather(*self._drawers.values(), return_exceptions=True)
 
     async def _draw_due(self, channel: int) -> None:
         """The channel's drawing task: draws the newest state due; waits out the spacing, then draws
@@ -162,8 +180,10 @@ class TrackerBoard:
                 except asyncio.CancelledError:
                     due.drawn.cancel()
                     raise
-                except Exception as error:  # a bug: the askers' commands report it, as before
+                except Exception as error:  # a bug: logged here, and raised to whoever waits on it
+                    log.error("drawing the tracker in channel %s failed", channel, exc_info=error)
                     due.drawn.set_exception(error)
+                    due.drawn.exception()  # retrieved: asyncio need not warn when nobody waited
                 else:
                     due.drawn.set_result(None)
                 if self.spacing > 0:  # what comes meanwhile waits, and is drawn once, as its latest state

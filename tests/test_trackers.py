@@ -150,9 +150,33 @@ def test_the_newest_state_wins_and_a_repost_asked_in_a_burst_is_kept() -> None:
             asyncio.create_task(drawings.board.publish(at(3), repost=True)),  # late, but it asked a repost
         ]
         await asyncio.gather(first, *later)
+        await drawings.board.idle()
         return drawings
 
     assert asyncio.run(run()).drawn == [(1, False), (5, True)]
+
+
+def test_an_asker_within_the_spacing_does_not_wait_for_it_and_its_state_is_drawn_after() -> None:
+    """A voice-chat table: the second click's command ends at once; the drawing task draws its state
+    once the spacing is out."""
+
+    async def run() -> tuple[Drawings, float, list[tuple[int, bool]]]:
+        drawings = Drawings(spacing=0.3)
+        await drawings.board.publish(at(1))
+        loop = asyncio.get_running_loop()
+        asked = loop.time()
+        await asyncio.wait_for(drawings.board.publish(at(2)), 0.1)
+        waited = loop.time() - asked
+        before = list(drawings.drawn)
+        await drawings.board.idle()
+        return drawings, waited, before
+
+    drawings, waited, before = asyncio.run(run())
+    assert waited < 0.1
+    assert before == [(1, False)]
+    assert drawings.drawn == [(1, False), (2, False)]
+    first, second = drawings.started
+    assert second - first >= 0.3 - 0.01
 
 
 def test_an_asker_given_up_leaves_its_state_to_be_drawn() -> None:
