@@ -927,9 +927,10 @@ async def _keep_step(
         "DELETE FROM encounter_history WHERE channel_id = $1 AND undone_by IS NOT NULL", channel_id
     )
     await db.execute("DELETE FROM encounter_undos WHERE channel_id = $1", channel_id)
+    # As in SQLite: the step HISTORY_KEPT back from the newest and any older, along the channel's index.
     await db.execute(
-        "DELETE FROM encounter_history WHERE channel_id = $1 AND id NOT IN"
-        " (SELECT id FROM encounter_history WHERE channel_id = $1 ORDER BY id DESC LIMIT $2)",
+        "DELETE FROM encounter_history WHERE channel_id = $1 AND id <="
+        " (SELECT id FROM encounter_history WHERE channel_id = $1 ORDER BY id DESC LIMIT 1 OFFSET $2)",
         channel_id,
         HISTORY_KEPT,
     )

@@ -908,9 +908,11 @@ def _keep_step(
         (channel_id, version, document, user_id, _now(), min(log_ids, default=0), max(log_ids, default=0)),
     )
     _forget_undos(db, channel_id)
+    # The step HISTORY_KEPT back from the newest, and any older (at most one, steps being kept one by one),
+    # found along the channel's index: nothing when the channel has no more than that.
     db.execute(
-        "DELETE FROM encounter_history WHERE channel_id = ? AND id NOT IN"
-        " (SELECT id FROM encounter_history WHERE channel_id = ? ORDER BY id DESC LIMIT ?)",
+        "DELETE FROM encounter_history WHERE channel_id = ? AND id <="
+        " (SELECT id FROM encounter_history WHERE channel_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?)",
         (channel_id, channel_id, HISTORY_KEPT),
     )
 
