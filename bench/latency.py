@@ -50,9 +50,11 @@ from typing import Any
 import discord
 
 from bot.app import Pommel
+from bot.catalog import Catalog
 from bot.encounter.document import Encounter
 from bot.interactions import answer
-from bot.rules.dice import RandomDice
+from bot.rules.dice import DiceSource, RandomDice
+from bot.store import Store
 from bot.store.base import EncounterChange
 from bot.trackers import TRACKER_SPACING
 
@@ -142,16 +144,26 @@ def _bare_commit(db: Any) -> None:
     db.execute("INSERT INTO bench_floor (n) VALUES (1)")
 
 
-async def seed_fights(pommel: RunningBot, gm: FakeUser, guild_id: int, tables: list[FakeChannel]) -> None:
-    """A fight in every channel, run by ``gm``, with eight NPC groups of one (eight cards a round)."""
-    catalog = pommel.bot.catalog
+async def seed_fights(
+    store: Store,
+    catalog: Catalog,
+    gm: FakeUser,
+    guild_id: int,
+    tables: list[FakeChannel],
+    *,
+    deal: DiceSource | None = None,
+) -> None:
+    """A fight in every channel, run by ``gm``, with eight NPC groups of one (eight cards a round); its
+    first round dealt with ``deal``'s dice when given."""
     template = catalog.monster("bandit")
     armor = catalog.armor(template.armor) if template.armor else None
     for table in tables:
         encounter = Encounter(channel_id=table.id, guild_id=guild_id, gm_id=gm.id)
         for n in range(GROUPS_PER_FIGHT):
             encounter.add_npcs(template, armor, count=1, name=f"Bandit {n + 1}")
-        await pommel.bot.store.save_encounter(encounter)
+        if deal is not None:
+            encounter.deal(deal)
+        await store.save_encounter(encounter)
 
 
 async def deal_where_due(pommel: RunningBot, gm: FakeUser, seats: list[tuple[FakeUser, FakeChannel]]) -> None:
@@ -164,20 +176,21 @@ async def deal_where_due(pommel: RunningBot, gm: FakeUser, seats: list[tuple[Fak
             assert not result.ephemeral, result.content
 
 
-async def seed_duels(pommel: RunningBot, gm: FakeUser, guild_id: int, duels: list[FakeChannel]) -> None:
+async def seed_duels(
+    store: Store, catalog: Catalog, dice: DiceSource, gm: FakeUser, guild_id: int, duels: list[FakeChannel]
+) -> None:
     """A fight in every duel channel: a Raider and a Dummy (two bandits), round 1 dealt."""
-    catalog = pommel.bot.catalog
     template = catalog.monster("bandit")
     armor = catalog.armor(template.armor) if template.armor else None
     for table in duels:
         encounter = Encounter(channel_id=table.id, guild_id=guild_id, gm_id=gm.id)
         for name in ("Raider", "Dummy"):
             encounter.add_npcs(template, armor, count=1, name=name)
-        encounter.deal(pommel.bot.dice)
-        await pommel.bot.store.save_encounter(encounter)
+        encounter.deal(dice)
+        await store.save_encounter(encounter)
 
 
-async def ready_duels(pommel: RunningBot, seats: list[tuple[FakeUser, FakeChannel]]) -> dict[int, str]:
+async def ready_duels(store: Store, seats: list[tuple[FakeUser, FakeChannel]]) -> dict[int, str]:
     """Untimed: in each seat's duel, the one whose turn it is gets its dice back and the other its HP.
     Returns whom to attack in each channel. Done as a change of the fight, as a GM's command would be
     (so the store reads ahead what it wrote, as it does between two commands at a table)."""
@@ -198,7 +211,7 @@ async def ready_duels(pommel: RunningBot, seats: list[tuple[FakeUser, FakeChanne
         return EncounterChange(encounter)
 
     for _, table in seats:
-        await pommel.bot.store.update_encounter(table.id, ready)
+        await store.update_encounter(table.id, ready)
     return targets
 
 
@@ -206,7 +219,7 @@ async def run_duels(
     pommel: RunningBot, seats: list[tuple[FakeUser, FakeChannel]]
 ) -> tuple[tuple[list[float], float], tuple[list[float], float]]:
     """One batch of /attack, then one batch of the defender's clicks on Passive."""
-    targets = await ready_duels(pommel, seats)
+    targets = await ready_duels(pommel.bot.store, seats)
     started = time.perf_counter()
     asked = await asyncio.gather(
         *(
@@ -260,8 +273,9 @@ async def measure(interactions: int, channels: int, concurrency: int) -> dict[st
                 pommel = await runner.start_bot(
                     setup=add_baseline, dice=RandomDice.seeded(7), tracker_spacing=TRACKER_SPACING
                 )
-                await seed_fights(pommel, world.gm, world.guild.id, tables)
-                await seed_duels(pommel, world.gm, world.guild.id, duels)
+                bot = pommel.bot
+                await seed_fights(bot.store, bot.catalog, world.gm, world.guild.id, tables)
+                await seed_duels(bot.store, bot.catalog, bot.dice, world.gm, world.guild.id, duels)
                 batches = max(1, interactions // concurrency)
                 for number in range(-max(1, batches // 10), batches):  # the first tenth warms up
                     for workload in WORKLOADS:

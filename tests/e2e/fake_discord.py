@@ -586,6 +586,8 @@ class FakeMessage:
     deleted: bool = False
     bodies: list[dict[str, Any]] = field(default_factory=list)
     """The create body first, then every edit body, as sent."""
+    created_at: float = field(default_factory=time.perf_counter)
+    """When the fake made it (``time.perf_counter``), for the benchmarks' timings."""
 
     @property
     def ephemeral(self) -> bool:
