@@ -172,7 +172,8 @@ log = logging.getLogger(__name__)
 @dataclass(slots=True)
 class _Load:
     in_progress: int = 0
-    """Interactions whose clock is running: arrived, not yet answered (or failed and answered)."""
+    """Interactions whose clock is running: arrived, not yet answered (nor failed and answered). What a
+    command does after its answer (bookkeeping, its tracker) does not count."""
 
 
 _load = _Load()
@@ -257,11 +258,13 @@ async def answer(
     async with state.lock:
         if not interaction.response.is_done():
             sent = await interaction.response.send_message(content, ephemeral=ephemeral, **message)
+            stop_the_clock(interaction)  # answered: what the command does after is not waited on
             return sent.message_id
     is_command = interaction.type is discord.InteractionType.application_command
     if state.deferred and is_command and not ephemeral:
         await interaction.edit_original_response(content=LATE_PUBLIC_NOTE)
     followed = await interaction.followup.send(content, ephemeral=ephemeral, wait=True, **message)
+    stop_the_clock(interaction)
     return followed.id
 
 
@@ -272,8 +275,10 @@ async def answer_by_editing(interaction: discord.Interaction[Any], **message: An
     async with state.lock:
         if not interaction.response.is_done():
             await interaction.response.edit_message(**message)
+            stop_the_clock(interaction)
             return
     await interaction.edit_original_response(**message)
+    stop_the_clock(interaction)
 
 
 # ----------------------------------------------------------------------------- autocomplete callbacks

@@ -166,6 +166,26 @@ async def test_with_many_interactions_in_progress_one_more_is_deferred_at_once(
     assert interactions._load.in_progress == 0
 
 
+async def test_a_command_counts_as_in_progress_until_it_has_answered_not_until_it_ends(
+    world: World, start_bot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What a command does after its answer (its bookkeeping, its tracker) made the next ones look
+    queued behind it: a burst deferred more than it had to, each deferral costing two more requests.
+    Here the first command's tracker edit hangs for 1.5 s after its answer; with BUSY at 1, the next
+    command is still answered at once, not deferred."""
+    monkeypatch.setattr(interactions, "BUSY", 1)
+    pommel = await alice_in_a_fight(world, start_bot)
+    pommel.fake.fail("PATCH", MESSAGE, "delay", delay=1.5)
+    first = asyncio.create_task(hurt_alice(pommel, world))
+    await asyncio.sleep(0.5)  # answered; its tracker edit hangs
+    assert interactions._load.in_progress == 0
+    second = await hurt_alice(pommel, world)
+    assert second.callback_type == 4
+    assert not second.ephemeral
+    assert (await first).callback_type == 4
+    assert (await fight_of(pommel, world)).combatant("Alice").hp == 14 - 2 * 2
+
+
 async def test_a_write_blocked_by_another_program_stalls_no_other_channel_and_is_refused(
     world: World, start_bot: Any, bot_runner: Any
 ) -> None:
