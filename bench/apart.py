@@ -6,26 +6,24 @@ next interaction) takes the bot's time, as a real Discord never would. For one i
 is a fair share of both the baseline and the command; for a thousand at once it is not: the fake's half
 of the work delays the bot's answers, and the pong baseline itself misses Discord's 3 s.
 
-Here the bot runs as Pommel runs in production, alone in its process (``python bench/apart.py --bot
-...``, started and stopped by :class:`BotApart`), on a real SQLite file, with the bot's own tracker
-spacing, and the benchmark's users click and type in the fake Discord of this process, on the machine's
-other core. Latency is still from the fake sending INTERACTION_CREATE to it receiving the first callback.
+Here the bot runs as Pommel runs in production, alone in its process (``python -m bot`` with the
+benchmarks' pong and set-up commands, started and stopped by :class:`BotApart`), on a real SQLite file,
+with its own dice, catalog and tracker spacing, and the benchmark's users click and type in the fake
+Discord of this process, on the machine's other core. Latency is still from the fake sending
+INTERACTION_CREATE to it receiving the first callback.
 """
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import contextlib
 import logging
-import signal
 import sys
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import aiohttp
 import discord
 import yarl
 from discord.gateway import DiscordWebSocket
@@ -41,7 +39,7 @@ from tests.e2e.fake_discord import (
     FakeUser,
     World,
 )
-from tests.e2e.payloads import command_data, component_data
+from tests.e2e.processes import BotProcess, click, slash
 
 READY_SECONDS = 60.0
 QUIET_SECONDS = 1.5
@@ -49,52 +47,28 @@ QUIET_SECONDS = 1.5
 
 
 class BotApart:
-    """Pommel in a child process, connected to ``fake`` (this process's) over 127.0.0.1, on the SQLite
-    file ``database`` (seed it before: the child opens it at login)."""
+    """Pommel in a process of its own (:class:`~tests.e2e.processes.BotProcess` running this file),
+    connected to ``fake`` over 127.0.0.1, on the SQLite file ``database`` (seed it before: the process
+    opens it at login, and keeps it to itself), its log in ``log``."""
 
-    def __init__(self, fake: FakeDiscord, world: World, database: Path) -> None:
+    def __init__(self, fake: FakeDiscord, world: World, database: Path, log: Path) -> None:
         self.fake = fake
         self.world = world
-        self.database = database
-        self.process: asyncio.subprocess.Process | None = None
+        self.process = BotProcess(fake, str(database), [0], 1, log, program=[__file__])
 
     async def __aenter__(self) -> BotApart:
-        self.process = await asyncio.create_subprocess_exec(
-            sys.executable,
-            __file__,
-            "--bot",
-            "--api-base",
-            self.fake.api_base,
-            "--gateway",
-            self.fake.gateway_url,
-            "--token",
-            self.fake.token,
-            "--database",
-            str(self.database),
-        )
+        await self.process.start(timeout=READY_SECONDS)
         await self._until_ready()
         return self
 
     async def __aexit__(self, *exc: object) -> None:
-        if self.process is None or self.process.returncode is not None:
-            return
-        self.process.send_signal(signal.SIGTERM)
-        try:
-            await asyncio.wait_for(self.process.wait(), 30)
-        except TimeoutError:
-            self.process.kill()
-            await self.process.wait()
+        await self.process.close()
 
     async def _until_ready(self) -> None:
         """Until the bot has synced its commands and answers a pong in the world's first channel."""
         deadline = time.monotonic() + READY_SECONDS
         channel = self.world.guild.text_channels[0]
         while time.monotonic() < deadline:
-            assert self.process is not None
-            if self.process.returncode is not None:
-                raise RuntimeError(
-                    f"the bot's process ended at start-up (exit code {self.process.returncode})"
-                )
             try:
                 answered = await self.slash("bench-ping", user=self.world.gm, channel=channel, timeout=1.0)
             except DispatchError:  # its commands are not synced yet
@@ -102,7 +76,7 @@ class BotApart:
             if answered is not None and answered.callback is not None:
                 return
             await asyncio.sleep(0.2)
-        raise RuntimeError(f"the bot's process was not ready within {READY_SECONDS:.0f} s")
+        raise RuntimeError(f"the bot was not ready within {READY_SECONDS:.0f} s: {self.process.log_tail()}")
 
     async def slash(
         self,
@@ -115,20 +89,13 @@ class BotApart:
     ) -> FakeInteraction:
         """``/command`` as ``user`` in ``channel``; returns the interaction once its first callback came
         (or ``timeout`` passed: then it has none)."""
-        root, *path = command.split()
-        synced = self.fake.find_command(root, channel.guild)
-        data = command_data(self.fake, synced, path, options or {}, channel)
-        inter = self.fake.new_interaction(type=2, user=user, channel=channel, data=data, command_name=command)
+        inter = slash(self.fake, command, user=user, channel=channel, options=options)
         return await self._send(inter, timeout)
 
     async def click(
         self, message: FakeMessage, custom_id: str, *, user: FakeUser, timeout: float = 120.0
     ) -> FakeInteraction:
-        data = component_data(message, custom_id, None, message.channel)
-        inter = self.fake.new_interaction(
-            type=3, user=user, channel=message.channel, data=data, message=message
-        )
-        return await self._send(inter, timeout)
+        return await self._send(click(self.fake, message, custom_id, user=user), timeout)
 
     async def _send(self, inter: FakeInteraction, timeout: float) -> FakeInteraction:
         await self.fake.send_interaction(inter)
@@ -179,45 +146,29 @@ def whole_answers(interactions: Sequence[FakeInteraction]) -> list[float]:
 # ---------------------------------------------------------------------------------- the bot's process
 
 
-async def run_bot(api_base: str, gateway: str, token: str, database: Path) -> None:
-    """Pommel as in production, pointed at the fake Discord, with the benchmarks' pong commands."""
-    from latency import add_baseline
+def bot_main(api_base: str, gateway: str) -> int:
+    """The bot's process: ``python -m bot`` as :mod:`tests.e2e.bot_process` runs it (the settings from
+    the environment, served until SIGTERM), with the benchmarks' own commands beside Pommel's."""
+    from latency import add_baseline, add_setup_commands
 
+    from bot.__main__ import serve
     from bot.app import Pommel
     from bot.config import Settings
-    from bot.rules.dice import RandomDice
 
     discord.http.Route.BASE = api_base
     DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
-    settings = Settings(_env_file=None, discord_token=token, database_path=database, dev_guild_id=None)
-    bot = Pommel(settings, dice=RandomDice.seeded(7))
+    settings = Settings()  # from the environment BotProcess sets
+    logging.basicConfig(level=logging.WARNING)
+    bot = Pommel(settings)
     bot._connection.guild_ready_timeout = 0.01
-    bot.http.http_trace = _local_only()
     add_baseline(bot)
-    loop = asyncio.get_running_loop()
-    loop.add_signal_handler(signal.SIGTERM, lambda: loop.create_task(bot.close()))
-    await bot.start(token)
-
-
-def _local_only() -> aiohttp.TraceConfig:
-    """Refuse any request not aimed at 127.0.0.1 (a benchmark never leaves the machine)."""
-
-    async def on_request_start(session: aiohttp.ClientSession, context: Any, params: Any) -> None:
-        if params.url.host != "127.0.0.1":
-            raise RuntimeError(f"benchmarks must not reach {params.url}")
-
-    trace = aiohttp.TraceConfig()
-    trace.on_request_start.append(on_request_start)
-    return trace
+    add_setup_commands(bot)
+    asyncio.run(serve(bot, settings.discord_token.get_secret_value()))
+    return 0
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description="The bot's half of a benchmark (started by BotApart)")
-    parser.add_argument("--bot", action="store_true", required=True)
-    parser.add_argument("--api-base", required=True)
-    parser.add_argument("--gateway", required=True)
-    parser.add_argument("--token", required=True)
-    parser.add_argument("--database", type=Path, required=True)
-    args = parser.parse_args()
-    logging.basicConfig(level=logging.ERROR)
-    asyncio.run(run_bot(args.api_base, args.gateway, args.token, args.database))
+    api_base, gateway = sys.argv[1:3]
+    if not (api_base.startswith("http://127.0.0.1:") and gateway.startswith("ws://127.0.0.1:")):
+        sys.exit(f"the fake Discord runs on 127.0.0.1, not at {api_base} / {gateway}")
+    sys.exit(bot_main(api_base, gateway))

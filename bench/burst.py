@@ -131,10 +131,10 @@ async def many_channels(count: int) -> None:
                 catalog, dice = load_catalog(), RandomDice.seeded(7)
                 await seed_fights(store, catalog, gm, guild.id, tables, deal=dice)
                 await seed_duels(store, catalog, dice, gm, guild.id, duels)
-                targets = await ready_duels(store, [(gm, duel) for duel in duels])
+                targets = await ready_duels(store, [duel.id for duel in duels])
             finally:
                 await store.close()
-            async with BotApart(fake, world, path) as bot:
+            async with BotApart(fake, world, path, Path(scratch) / "bot.log") as bot:
                 print(f"\n3. {'one interaction in each channel':<31} {'N':>5}   (the bot in its own process)")
                 pongs = await asyncio.gather(*(bot.slash("bench-ping", user=gm, channel=t) for t in tables))
                 await bot.quiet()  # the deferred answers posted too

@@ -42,7 +42,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Mapping
+from collections.abc import Coroutine, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -50,17 +50,19 @@ from typing import Any
 import discord
 
 from bot.app import Pommel
-from bot.catalog import Catalog
+from bot.catalog import Catalog, load_catalog
 from bot.encounter.document import Encounter
 from bot.interactions import answer
 from bot.rules.dice import DiceSource, RandomDice
-from bot.store import Store
+from bot.store import Store, open_store
 from bot.store.base import EncounterChange
 from bot.trackers import TRACKER_SPACING
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.e2e when run as a script
 
-from tests.e2e.fake_discord import FakeChannel, FakeDiscord, FakeUser, build_world
+from apart import BotApart, first_answers, message_with_buttons
+
+from tests.e2e.fake_discord import FakeChannel, FakeDiscord, FakeInteraction, FakeUser, build_world
 from tests.e2e.harness import BotRunner, RunningBot
 
 BASELINE = "pong (baseline)"
@@ -139,6 +141,29 @@ def add_baseline(bot: Pommel) -> None:
     )
 
 
+def add_setup_commands(bot: Pommel) -> None:
+    """Untimed set-up, for a bot in a process of its own (``--apart``; the fight's store is the bot's
+    then): ``bench-ready`` readies the channel's duel (:func:`ready_duels`) and answers whom to attack;
+    ``bench-round`` answers whether the channel's round is over ("over") or not ("running")."""
+
+    async def ready(interaction: discord.Interaction) -> None:
+        assert interaction.channel_id is not None
+        targets = await ready_duels(bot.store, [interaction.channel_id])
+        await answer(interaction, targets[interaction.channel_id])
+
+    async def round_state(interaction: discord.Interaction) -> None:
+        assert interaction.channel_id is not None
+        encounter = await bot.store.load_encounter(interaction.channel_id)
+        assert encounter is not None
+        due = encounter.initiative.round == 0 or encounter.initiative.is_round_over
+        await answer(interaction, "over" if due else "running")
+
+    for name, callback in (("bench-ready", ready), ("bench-round", round_state)):
+        bot.tree.add_command(
+            discord.app_commands.Command(name=name, description="Benchmark set-up", callback=callback)
+        )
+
+
 def _bare_commit(db: Any) -> None:
     db.execute("CREATE TABLE IF NOT EXISTS bench_floor (n INTEGER)")
     db.execute("INSERT INTO bench_floor (n) VALUES (1)")
@@ -190,8 +215,8 @@ async def seed_duels(
         await store.save_encounter(encounter)
 
 
-async def ready_duels(store: Store, seats: list[tuple[FakeUser, FakeChannel]]) -> dict[int, str]:
-    """Untimed: in each seat's duel, the one whose turn it is gets its dice back and the other its HP.
+async def ready_duels(store: Store, channels: Iterable[int]) -> dict[int, str]:
+    """Untimed: in each channel's duel, the one whose turn it is gets its dice back and the other its HP.
     Returns whom to attack in each channel. Done as a change of the fight, as a GM's command would be
     (so the store reads ahead what it wrote, as it does between two commands at a table)."""
     targets: dict[int, str] = {}
@@ -210,8 +235,8 @@ async def ready_duels(store: Store, seats: list[tuple[FakeUser, FakeChannel]]) -
         targets[encounter.channel_id] = target.name
         return EncounterChange(encounter)
 
-    for _, table in seats:
-        await store.update_encounter(table.id, ready)
+    for channel in channels:
+        await store.update_encounter(channel, ready)
     return targets
 
 
@@ -219,7 +244,7 @@ async def run_duels(
     pommel: RunningBot, seats: list[tuple[FakeUser, FakeChannel]]
 ) -> tuple[tuple[list[float], float], tuple[list[float], float]]:
     """One batch of /attack, then one batch of the defender's clicks on Passive."""
-    targets = await ready_duels(pommel.bot.store, seats)
+    targets = await ready_duels(pommel.bot.store, [channel.id for _, channel in seats])
     started = time.perf_counter()
     asked = await asyncio.gather(
         *(
@@ -308,6 +333,106 @@ async def measure(interactions: int, channels: int, concurrency: int) -> dict[st
     return measured
 
 
+async def measure_apart(interactions: int, channels: int, concurrency: int) -> dict[str, Measured]:
+    """:func:`measure` with the bot in a process of its own (``bench/apart.py``): the same workloads and
+    set-up (through the bot's ``bench-ready`` and ``bench-round``, the store being the bot's), timed to
+    the first callback. A batch is busy until its last first callback: what the bot does after (its
+    bookkeeping, its trackers) runs into the next batch, as it would between real interactions."""
+    measured = {w.label: Measured() for w in WORKLOADS} | {ATTACK: Measured(), DEFEND: Measured()}
+    async with FakeDiscord(validate_requests=False, validate_responses=False) as fake:
+        world = build_world(fake)
+        tables = [world.guild.create_text_channel(f"table-{n}") for n in range(channels)]
+        duels = [world.guild.create_text_channel(f"duel-{n}") for n in range(channels)]
+        players = [fake.create_user(f"player-{n}") for n in range(concurrency)]
+        for player in players:
+            world.guild.add_member(player)
+        with tempfile.TemporaryDirectory() as scratch:
+            path = Path(scratch) / "bench.sqlite3"
+            store = await open_store(path)
+            try:
+                catalog, dice = load_catalog(), RandomDice.seeded(7)
+                await seed_fights(store, catalog, world.gm, world.guild.id, tables)
+                await seed_duels(store, catalog, dice, world.gm, world.guild.id, duels)
+            finally:
+                await store.close()
+            async with BotApart(fake, world, path, Path(scratch) / "bot.log") as bot:
+                batches = max(1, interactions // concurrency)
+
+                async def timed(
+                    sends: list[Coroutine[Any, Any, FakeInteraction]],
+                ) -> tuple[list[float], float]:
+                    started = time.perf_counter()
+                    answered = await asyncio.gather(*sends)
+                    busy = time.perf_counter() - started
+                    refused = [i for i in answered if refused_answer(i)]
+                    assert not refused, f"refused, so it would not measure the command: {refused[0].original}"
+                    return first_answers(answered), busy
+
+                for number in range(-max(1, batches // 10), batches):  # the first tenth warms up
+                    for workload in WORKLOADS:
+                        seats = [
+                            (
+                                world.gm if workload.by_gm else players[i],
+                                tables[(number * concurrency + i) % channels],
+                            )
+                            for i in range(concurrency)
+                        ]
+                        if workload.by_gm:
+                            for _, table in seats:
+                                state = await bot.slash("bench-round", user=world.gm, channel=table)
+                                if state.original is not None and state.original.content == "over":
+                                    await bot.slash("init deal", user=world.gm, channel=table)
+                        latencies, busy = await timed(
+                            [
+                                bot.slash(
+                                    workload.command, user=user, channel=channel, options=workload.options
+                                )
+                                for user, channel in seats
+                            ]
+                        )
+                        if number >= 0:
+                            measured[workload.label].latencies += latencies
+                            measured[workload.label].busy += busy
+                        gc.collect()
+                        gc.freeze()
+                    duel_seats = [duels[(number * concurrency + i) % channels] for i in range(concurrency)]
+                    targets = {}
+                    for duel in duel_seats:
+                        readied = await bot.slash("bench-ready", user=world.gm, channel=duel)
+                        assert readied.original is not None
+                        targets[duel.id] = readied.original.content
+                    attacks = [
+                        bot.slash("attack", user=world.gm, channel=d, options={"target": targets[d.id]})
+                        for d in duel_seats
+                    ]
+                    started = time.perf_counter()
+                    asked = await asyncio.gather(*attacks)
+                    attack_busy = time.perf_counter() - started
+                    await asyncio.sleep(0.005 * concurrency)  # the defender clicks a moment later
+                    clicks = []
+                    for request in asked:
+                        message = message_with_buttons(request)
+                        assert message is not None, "/attack was refused, so it would not measure the command"
+                        passive = next(i for i in message.custom_ids() if i.endswith(":passive"))
+                        clicks.append(bot.click(message, passive, user=world.gm))
+                    click_latencies, click_busy = await timed(clicks)
+                    if number >= 0:
+                        measured[ATTACK].latencies += first_answers(asked)
+                        measured[ATTACK].busy += attack_busy
+                        measured[DEFEND].latencies += click_latencies
+                        measured[DEFEND].busy += click_busy
+                    gc.collect()
+                    gc.freeze()
+    return measured
+
+
+def refused_answer(inter: FakeInteraction) -> bool:
+    """Whether the bot's answer (after a deferral: its follow-up) is private, i.e. it refused."""
+    if inter.callback is not None and inter.callback.type == 5 and inter.followups:
+        return inter.followups[0].ephemeral
+    return inter.original is None or inter.original.ephemeral
+
+
 def report(measured: dict[str, Measured], interactions: int, channels: int, concurrency: int) -> str:
     base, floor = measured[BASELINE], measured[FLOOR]
     lines = [
@@ -343,12 +468,23 @@ def main() -> None:
         default=[1, 10, 100],
         help="interactions in flight, one scene per number (default 1,10,100)",
     )
+    parser.add_argument(
+        "--apart",
+        action="store_true",
+        help="run the bot in a process of its own (bench/apart.py), the fake Discord in this one",
+    )
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
-    print("latency = INTERACTION_CREATE sent -> first callback received; x = ratio to the baseline\n")
+    print("latency = INTERACTION_CREATE sent -> first callback received; x = ratio to the baseline")
+    print(
+        "the bot in a process of its own\n"
+        if args.apart
+        else "the bot and the fake Discord on one event loop\n"
+    )
     for concurrency in args.concurrency:
         channels = max(args.channels, concurrency)
-        measured = asyncio.run(measure(args.interactions, channels, concurrency))
+        run = measure_apart if args.apart else measure
+        measured = asyncio.run(run(args.interactions, channels, concurrency))
         print(report(measured, args.interactions, channels, concurrency), end="\n\n")
 
 

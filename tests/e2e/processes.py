@@ -37,7 +37,12 @@ class BotProcess:
         shard_ids: Sequence[int],
         shard_count: int,
         log_path: Path,
+        *,
+        program: Sequence[str] = ("-m", "tests.e2e.bot_process"),
     ) -> None:
+        """``program`` is what ``python`` runs, given the fake's REST base and gateway after it: by
+        default :mod:`tests.e2e.bot_process` (``python -m bot`` pointed at the fake)."""
+        self.program = list(program)
         self.fake = fake
         self.database = database
         self.shard_ids = list(shard_ids)
@@ -69,8 +74,7 @@ class BotProcess:
         self._log.flush()
         self.process = await asyncio.create_subprocess_exec(
             sys.executable,
-            "-m",
-            "tests.e2e.bot_process",
+            *self.program,
             self.fake.api_base,
             self.fake.gateway_url,
             cwd=str(ROOT),
