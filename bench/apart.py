@@ -37,6 +37,7 @@ from tests.e2e.fake_discord import (
     FakeInteraction,
     FakeMessage,
     FakeUser,
+    RecordedRequest,
     World,
 )
 from tests.e2e.processes import BotProcess, click, slash
@@ -141,6 +142,18 @@ def whole_answers(interactions: Sequence[FakeInteraction]) -> list[float]:
         if came or edits:
             out.append(min(came or edits) - inter.dispatched_at)
     return out
+
+
+def busiest_second(requests: Sequence[RecordedRequest]) -> int:
+    """The most requests of the bot's in any one second that count against Discord's global limit of
+    50 a second (all but answers to interactions: their callbacks and their webhooks)."""
+    times = sorted(r.at for r in requests if not r.path.startswith(("/interactions/", "/webhooks/")))
+    most, first = 0, 0
+    for last, at in enumerate(times):
+        while at - times[first] >= 1.0:
+            first += 1
+        most = max(most, last - first + 1)
+    return most
 
 
 # ---------------------------------------------------------------------------------- the bot's process

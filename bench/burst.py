@@ -33,14 +33,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.e2e when run as a script
 
-from apart import BotApart, first_answers, message_with_buttons, whole_answers
+from apart import BotApart, busiest_second, first_answers, message_with_buttons, whole_answers
 from latency import add_baseline, ready_duels, seed_duels, seed_fights
 
 from bot.catalog import load_catalog
 from bot.encounter.document import Encounter
 from bot.rules.dice import RandomDice
 from bot.store import open_store
-from bot.trackers import TRACKER_SPACING
+from bot.trackers import TRACKER_DRAWS_PER_SECOND, TRACKER_SPACING
 from tests.e2e.fake_discord import FakeChannel, FakeDiscord, FakeInteraction, FakeUser, build_world
 from tests.e2e.harness import BotRunner, InteractionResult, RunningBot
 from tests.sheets import character
@@ -159,6 +159,10 @@ async def many_channels(count: int) -> None:
                 nexts = await asyncio.gather(*(bot.slash("init next", user=gm, channel=t) for t in tables))
                 await bot.quiet()
                 print(describe_apart("   /init next (GM, 8 groups)", list(nexts)))
+                print(
+                    f"   requests outside interactions (trackers...): at most {busiest_second(fake.requests)}"
+                    " in any second (Discord allows a bot 50)"
+                )
         fake.take_problems()
 
 
@@ -174,7 +178,10 @@ async def main(sizes: list[int], hold: float, channels: int) -> None:
             path = Path(scratch) / "burst.sqlite3"
             async with BotRunner(fake, path) as runner:
                 pommel = await runner.start_bot(
-                    setup=add_baseline, dice=RandomDice.seeded(7), tracker_spacing=TRACKER_SPACING
+                    setup=add_baseline,
+                    dice=RandomDice.seeded(7),
+                    tracker_spacing=TRACKER_SPACING,
+                    tracker_budget=TRACKER_DRAWS_PER_SECOND,
                 )
                 await seed(pommel, table, world.gm, players)
                 await seed(pommel, other, world.gm, players[:2])

@@ -56,7 +56,7 @@ from bot.interactions import answer
 from bot.rules.dice import DiceSource, RandomDice
 from bot.store import Store, open_store
 from bot.store.base import EncounterChange
-from bot.trackers import TRACKER_SPACING
+from bot.trackers import TRACKER_DRAWS_PER_SECOND, TRACKER_SPACING
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.e2e when run as a script
 
@@ -296,7 +296,10 @@ async def measure(interactions: int, channels: int, concurrency: int) -> dict[st
         with tempfile.TemporaryDirectory() as scratch:
             async with BotRunner(fake, Path(scratch) / "bench.sqlite3") as runner:
                 pommel = await runner.start_bot(
-                    setup=add_baseline, dice=RandomDice.seeded(7), tracker_spacing=TRACKER_SPACING
+                    setup=add_baseline,
+                    dice=RandomDice.seeded(7),
+                    tracker_spacing=TRACKER_SPACING,
+                    tracker_budget=TRACKER_DRAWS_PER_SECOND,
                 )
                 bot = pommel.bot
                 await seed_fights(bot.store, bot.catalog, world.gm, world.guild.id, tables)

@@ -42,6 +42,43 @@ drawn once, as its latest state. One edit a second per channel stays within Disc
 limits on editing messages (5 in 5 s)."""
 
 
+TRACKER_DRAWS_PER_SECOND = 30.0
+"""Drawings a second over all channels together (and :data:`TRACKER_DRAWS_AT_ONCE` more at once after a
+quiet while): at most 40 in any second. Discord lets a bot make 50 requests a second (answers to
+interactions aside); a burst over hundreds of channels would otherwise edit hundreds of trackers at once
+and run into its global 429s. The rest is left to announcements, reminders and timeouts. Channels waiting
+their turn keep coalescing: each is drawn once, as its latest state."""
+TRACKER_DRAWS_AT_ONCE = 10
+
+
+class Budget:
+    """A token bucket: ``per_second`` takings a second, ``at_once`` of them at once after a quiet
+    while, so at most ``per_second + at_once`` in any second; the takers wait their turn in order (the
+    lock is fair)."""
+
+    def __init__(self, per_second: float, at_once: int = TRACKER_DRAWS_AT_ONCE) -> None:
+        if per_second <= 0 or at_once < 1:
+            raise ValueError(f"a budget of {per_second} a second, {at_once} at once, allows nothing")
+        self.per_second = per_second
+        self.at_once = at_once
+        self._tokens = float(at_once)
+        self._at: float | None = None
+        self._lock = asyncio.Lock()
+
+    async def take(self) -> None:
+        async with self._lock:
+            loop = asyncio.get_running_loop()
+            while True:
+                now = loop.time()
+                elapsed = 0.0 if self._at is None else now - self._at
+                self._tokens = min(self.at_once, self._tokens + elapsed * self.per_second)
+                self._at = now
+                if self._tokens >= 1:
+                    self._tokens -= 1
+                    return
+                await asyncio.sleep((1 - self._tokens) / self.per_second)
+
+
 class Recent(Generic[K, V]):
     """A map that forgets what was last set more than ``keep`` seconds ago, so a fight left idle costs
     nothing after a while."""
@@ -104,6 +141,10 @@ class TrackerBoard:
     once drawn; one that comes sooner leaves its state to the channel's drawing task and returns at
     once, so a command never waits out a spacing (a drawing that then fails is logged).
 
+    Over all channels together, drawings start at most ``per_second`` a second (a :class:`Budget` of
+    :data:`TRACKER_DRAWS_PER_SECOND`, within Discord's global limit): in a burst over many channels,
+    each waits its turn, still coalescing.
+
     A per-channel lock orders the drawing with :meth:`close`, and the version last drawn of each fight
     is remembered: a command that finishes late does not overwrite the tracker a later command already
     drew, and a fight that ended is never drawn again (a fight is known by its channel and its start).
@@ -112,11 +153,18 @@ class TrackerBoard:
     """
 
     def __init__(
-        self, client: discord.Client, store: Callable[[], Store], *, spacing: float = TRACKER_SPACING
+        self,
+        client: discord.Client,
+        store: Callable[[], Store],
+        *,
+        spacing: float = TRACKER_SPACING,
+        per_second: float | None = TRACKER_DRAWS_PER_SECOND,
     ) -> None:
         self.client = client
         self.store = store
         self.spacing = spacing
+        self.budget = Budget(per_second) if per_second is not None else None
+        """:data:`TRACKER_DRAWS_PER_SECOND` over all channels; None: no limit."""
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._drawn: Recent[tuple[int, datetime], int] = Recent(REMEMBERED_SECONDS)
         self._ended: Recent[tuple[int, datetime], bool] = Recent(REMEMBERED_SECONDS)
@@ -173,7 +221,10 @@ class TrackerBoard:
         again if a newer state came meanwhile."""
         loop = asyncio.get_running_loop()
         try:
-            while (due := self._due.pop(channel, None)) is not None:
+            while channel in self._due:
+                if self.budget is not None:
+                    await self.budget.take()  # meanwhile, newer states of the channel coalesce
+                due = self._due.pop(channel)
                 started = loop.time()
                 try:
                     await self._draw_latest(due.encounter, repost=due.repost)

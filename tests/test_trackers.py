@@ -204,3 +204,58 @@ def test_a_drawing_that_fails_is_reported_to_its_askers_and_the_board_goes_on() 
         return drawings
 
     assert asyncio.run(run()).drawn == [(2, False)]
+
+
+# ---------------------------------------------------------------------------------- the global budget
+
+
+def test_a_budget_allows_its_rate_and_its_burst_in_any_second() -> None:
+    async def run() -> list[float]:
+        budget = trackers.Budget(20, at_once=5)
+        loop = asyncio.get_running_loop()
+        taken = []
+        for _ in range(45):
+            await budget.take()
+            taken.append(loop.time())
+        return taken
+
+    taken = asyncio.run(run())
+    first = taken[0]
+    assert all(t - first < 0.05 for t in taken[:5])  # the burst at once
+    assert taken[-1] - first >= (45 - 5) / 20 - 0.05  # then 20 a second
+    most = max(sum(1 for u in taken if t <= u < t + 1.0) for t in taken)
+    assert most <= 20 + 5
+
+
+def test_a_burst_over_many_channels_is_drawn_within_the_budget_each_channel_once_as_its_last() -> None:
+    """A burst over hundreds of channels edited every tracker at once, past Discord's 50 requests a
+    second. Now drawings wait their turn over all channels, and a channel asked again meanwhile is still
+    drawn once, as its latest state."""
+
+    async def run() -> tuple[list[float], dict[int, list[int]]]:
+        drawings = Drawings(spacing=0.0, takes=0.001)
+        drawings.board.budget = trackers.Budget(20, at_once=5)
+        drawn: dict[int, list[int]] = {}
+
+        async def draw(encounter: Encounter, *, repost: bool) -> None:
+            drawings.started.append(asyncio.get_running_loop().time())
+            drawn.setdefault(encounter.channel_id, []).append(encounter.version)
+
+        drawings.board._draw = draw  # type: ignore[method-assign]
+        fights = [Encounter(channel_id=100 + n, guild_id=1, gm_id=1) for n in range(30)]
+        askers = [
+            asyncio.create_task(drawings.board.publish(f.model_copy(update={"version": 1}))) for f in fights
+        ]
+        await soon()
+        askers += [
+            asyncio.create_task(drawings.board.publish(f.model_copy(update={"version": 2}))) for f in fights
+        ]
+        await asyncio.gather(*askers)
+        await drawings.board.idle()
+        return drawings.started, drawn
+
+    started, drawn = asyncio.run(run())
+    assert started[-1] - started[0] >= (30 - 5) / 20 - 0.05
+    assert max(sum(1 for u in started if t <= u < t + 1.0) for t in started) <= 20 + 5
+    assert all(versions[-1] == 2 for versions in drawn.values())
+    assert sum(len(v) for v in drawn.values()) < 60  # those still waiting were drawn once, as version 2

@@ -43,6 +43,7 @@ import yarl
 from discord.gateway import DiscordWebSocket
 
 from bot.catalog import Catalog, load_catalog
+from bot.trackers import Budget
 
 from .fake_discord import (
     CallbackRecord,
@@ -641,6 +642,7 @@ class BotRunner:
         settings: Mapping[str, Any] | None = None,
         timeout: float = 10.0,
         tracker_spacing: float = 0.0,
+        tracker_budget: float | None = None,
         **bot_kwargs: Any,
     ) -> RunningBot:
         """Build ``Pommel(settings, **bot_kwargs)``, let ``setup(bot)`` add test commands, start it and
@@ -648,7 +650,9 @@ class BotRunner:
 
         A test's commands come milliseconds apart, and each waits for its tracker to be drawn: so that
         they do not wait a second each, the tracker board draws with no spacing between a channel's
-        edits unless ``tracker_spacing`` says (the bot's own is :data:`bot.trackers.TRACKER_SPACING`)."""
+        edits unless ``tracker_spacing`` says (the bot's own is :data:`bot.trackers.TRACKER_SPACING`),
+        and with no limit over all channels unless ``tracker_budget`` says (drawings a second; the
+        bot's own is :data:`bot.trackers.TRACKER_DRAWS_PER_SECOND`)."""
         from bot.app import Pommel
 
         await self.start()
@@ -657,6 +661,7 @@ class BotRunner:
         bot = Pommel(self.settings_for(**dict(settings or {})), **bot_kwargs)
         bot._connection.guild_ready_timeout = self.guild_ready_timeout
         bot.trackers.spacing = tracker_spacing
+        bot.trackers.budget = Budget(tracker_budget) if tracker_budget is not None else None
         if bot.http.http_trace is None:
             bot.http.http_trace = local_only(self.fake)
         for event in ("INTERACTION_CREATE", "MESSAGE_CREATE"):
