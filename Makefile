@@ -26,6 +26,7 @@ test: lint
 bench: $(STAMP)
 	$(BIN)/python bench/rules_bench.py
 	$(BIN)/python bench/latency.py
+	$(BIN)/python bench/latency.py --apart
 	$(BIN)/python bench/odds_simulation.py
 	$(BIN)/python bench/burst.py
 	$(BIN)/python bench/history_cost.py

@@ -28,8 +28,18 @@ the first callback; the tracker edit after each counts in throughput only. Befor
 (untimed) the attacker's pool and the target's HP are restored, so every attack can be made, and the
 round's blows are forgotten, as a new round would (so the fight stays the size of a real round's).
 
+Trackers are drawn as the bot draws them in production (:mod:`bot.trackers`): a channel's at most once a
+second, what comes meanwhile coalesced into one drawing of its latest state, by the channel's drawing
+task and not by the command (which does not wait for it), and over all channels at most 30 a second.
+The test suite draws every state at once instead (no spacing), so that a test reads the tracker of the
+command it just sent; with that, every command here would pay for its tracker edit too.
+
 Three scenes by default: one interaction at a time (a play-by-post table), ten in flight at once (a
 voice session where everyone clicks together) and a hundred (a busy server; over a hundred channels).
+
+With ``--apart`` the bot runs in a process of its own (``bench/apart.py``), as in production, and the
+fake Discord with the benchmark's users in this one: the fake's work then runs on the other core instead
+of the bot's loop. The pong baseline, the floor and the commands are measured so too, in the same run.
 """
 
 from __future__ import annotations
