@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import json
 import logging
 import time
 import weakref
@@ -121,6 +123,13 @@ class _Due:
     drawn: asyncio.Future[None]
 
 
+def _showing(embed: discord.Embed, view: discord.ui.View) -> bytes:
+    """A digest of what a tracker message shows (the JSON Discord would get): two drawings that show the
+    same are one edit. A digest, not the JSON, so that a thousand trackers remembered cost 16 bytes each."""
+    shown = json.dumps([embed.to_dict(), view.to_components()], separators=(",", ":"))
+    return hashlib.blake2b(shown.encode(), digest_size=16).digest()
+
+
 def _newer(encounter: Encounter, than: Encounter) -> bool:
     """Whether ``encounter`` is a later state than ``than``: a later fight, or the same one saved later."""
     if encounter.started_at != than.started_at:
@@ -137,9 +146,9 @@ class TrackerBoard:
     first state at once, then the last), not one per click. One request at a time per channel also
     keeps discord.py's rate limiting in front of every edit (it reads the limits Discord sends and
     waits when a bucket is empty, while newer states keep coalescing), so a tracker does not run into
-    a 429. A :meth:`publish` on a channel drawn more than ``spacing`` ago draws at once and returns
-    once drawn; one that comes sooner leaves its state to the channel's drawing task and returns at
-    once, so a command never waits out a spacing (a drawing that then fails is logged).
+    a 429. A :meth:`publish` leaves its state to the channel's drawing task and returns at once, so a
+    command never waits for its tracker (a drawing that fails is logged); with no spacing (the tests'),
+    it returns once drawn.
 
     Over all channels together, drawings start at most ``per_second`` a second (a :class:`Budget` of
     :data:`TRACKER_DRAWS_PER_SECOND`, within Discord's global limit): in a burst over many channels,
@@ -169,6 +178,9 @@ class TrackerBoard:
         self._drawn: Recent[tuple[int, datetime], int] = Recent(REMEMBERED_SECONDS)
         self._ended: Recent[tuple[int, datetime], bool] = Recent(REMEMBERED_SECONDS)
         self._due: dict[int, _Due] = {}
+        self._shown: Recent[int, bytes] = Recent(REMEMBERED_SECONDS)
+        """Tracker message id -> what it was last drawn showing (:func:`_showing`), so that a change
+        that shows nothing new costs no edit."""
         self._drawers: dict[int, asyncio.Task[None]] = {}
 
     def _lock(self, channel_id: int) -> asyncio.Lock:
@@ -179,9 +191,10 @@ class TrackerBoard:
 
     async def publish(self, encounter: Encounter, *, repost: bool = False) -> None:
         """Draw ``encounter`` on its tracker: edited in place, or posted anew at the bottom of the
-        channel when ``repost`` (or when the old one is gone). Returns once it, or a newer state of the
-        channel that replaced it, is drawn; or at once when the channel was drawn less than the spacing
-        ago (or is being drawn), its drawing task then drawing it, or a newer one, when that is out."""
+        channel when ``repost`` (or when the old one is gone), by the channel's drawing task. With a
+        spacing (the bot's own), returns at once: the command does not wait for its tracker, which is
+        drawn as soon as the spacing and the budget allow (a drawing that fails is logged). With none
+        (the tests'), returns once it, or a newer state of the channel that replaced it, is drawn."""
         channel = encounter.channel_id
         due = self._due.get(channel)
         if due is None:
@@ -190,13 +203,10 @@ class TrackerBoard:
             if _newer(encounter, due.encounter):
                 due.encounter = encounter
             due.repost = due.repost or repost
-        if channel in self._drawers:
-            if self.spacing > 0:
-                # The channel was drawn less than ``spacing`` ago, or is being drawn: its drawing task
-                # draws this state (or a newer) once the spacing is out. The command need not wait.
-                return
-        else:
+        if channel not in self._drawers:
             self._drawers[channel] = asyncio.create_task(self._draw_due(channel), name="pommel-tracker")
+        if self.spacing > 0:
+            return
         # Shielded: an asker cancelled (its command given up) leaves the drawing to go on for the rest.
         await asyncio.shield(due.drawn)
 
@@ -262,16 +272,21 @@ class TrackerBoard:
     async def _draw(self, encounter: Encounter, *, repost: bool) -> None:
         embed = tracker_embed(encounter)
         view = tracker_view(encounter)
+        shows = _showing(embed, view)
         old = encounter.tracker
         if old is not None and not repost:
+            if self._shown.get(old.message_id) == shows:
+                return  # the change shows nothing new (a miss, say): no edit
             message = self.client.get_partial_messageable(old.channel_id).get_partial_message(old.message_id)
             try:
                 await message.edit(content=None, embed=embed, view=view)
+                self._shown.set(old.message_id, shows)
                 return
             except discord.NotFound:
                 old = None
         channel = self.client.get_partial_messageable(encounter.channel_id)
         sent = await channel.send(embed=embed, view=view)
+        self._shown.set(sent.id, shows)
         if old is not None:
             with contextlib.suppress(discord.NotFound):
                 await channel.get_partial_message(old.message_id).delete()
@@ -281,7 +296,9 @@ class TrackerBoard:
         if saved is not None and saved.version > encounter.version + 1:
             # Someone changed the fight between this drawing and saving where the tracker now is; their
             # own drawing will be skipped as older than that save, so draw the fight as it stands.
-            await sent.edit(embed=tracker_embed(saved), view=tracker_view(saved))
+            embed, view = tracker_embed(saved), tracker_view(saved)
+            await sent.edit(embed=embed, view=view)
+            self._shown.set(sent.id, _showing(embed, view))
 
     async def _remember(self, encounter: Encounter, tracker: TrackerMessage) -> Encounter | None:
         """Save where the tracker now is; returns the fight as saved (None if it ended meanwhile)."""
@@ -313,6 +330,7 @@ class TrackerBoard:
             self._drawn.pop(fight)
             if encounter.tracker is None:
                 return
+            self._shown.pop(encounter.tracker.message_id)
             message = self.client.get_partial_messageable(encounter.tracker.channel_id).get_partial_message(
                 encounter.tracker.message_id
             )

@@ -17,6 +17,7 @@ async def test_a_burst_on_one_table_edits_its_tracker_a_few_times_and_shows_the_
 ) -> None:
     pommel = await start_bot(tracker_spacing=TRACKER_SPACING)  # the bot's own spacing, not the suite's
     await start(pommel, world)
+    await pommel.bot.trackers.idle()  # the tracker posted (the command does not wait for it)
     await join(pommel, world, world.player, "Alice")
     await pommel.slash("npc add", user=world.gm, options={"template": "bandit"})
     tracker = (await fight_of(pommel, world)).tracker
@@ -41,3 +42,33 @@ async def test_a_burst_on_one_table_edits_its_tracker_a_few_times_and_shows_the_
     fight = await fight_of(pommel, world)
     assert fight.combatant("Bandit").hp == 1
     assert "Bandit · ●● · HP 1/11" in stored_tracker(world, fight).embed_text
+
+
+async def test_a_change_that_shows_nothing_new_on_the_tracker_costs_no_edit(
+    world: World, start_bot: Any
+) -> None:
+    """A miss, a note kept, a reminder marked: the tracker would show what it shows already, and every
+    such edit counted against Discord's limits for nothing. Now only a tracker that shows something new
+    is edited."""
+    pommel = await start_bot()
+    await start(pommel, world)
+    await join(pommel, world, world.player, "Alice")
+    fight = await fight_of(pommel, world)
+    tracker = fight.tracker
+    assert tracker is not None
+    await pommel.bot.trackers.publish(fight)  # Alice joined: shown
+
+    def edits() -> int:
+        return sum(
+            1
+            for request in pommel.fake.requests
+            if request.method == "PATCH" and request.path.endswith(f"/messages/{tracker.message_id}")
+        )
+
+    before = edits()
+    await pommel.bot.trackers.publish(fight.model_copy(update={"version": fight.version + 1}))
+    assert edits() == before  # the same fight, later: nothing new to show
+    fight.combatant("Alice").hp -= 3
+    await pommel.bot.trackers.publish(fight.model_copy(update={"version": fight.version + 2}))
+    assert edits() == before + 1
+    assert "HP 11/14" in stored_tracker(world, await fight_of(pommel, world)).embed_text
