@@ -30,7 +30,8 @@ round's blows are forgotten, as a new round would (so the fight stays the size o
 
 Trackers are drawn as the bot draws them in production (:mod:`bot.trackers`): a channel's at most once a
 second, what comes meanwhile coalesced into one drawing of its latest state, by the channel's drawing
-task and not by the command (which does not wait for it), and over all channels at most 30 a second.
+task and not by the command (which does not wait for it), over all channels at most 30 a second, and
+not at all when it would show what it shows already.
 The test suite draws every state at once instead (no spacing), so that a test reads the tracker of the
 command it just sent; with that, every command here would pay for its tracker edit too.
 
