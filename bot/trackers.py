@@ -218,10 +218,16 @@ class TrackerBoard:
     async def finish(self, timeout: float) -> None:
         """Before the bot disconnects: draw what is still due (a command's state left to its channel's
         drawing task), for at most ``timeout`` seconds; then stop the drawing that is left."""
-        try:
-            await asyncio.wait_for(self.idle(), timeout)
-        except TimeoutError:
-            log.warning("%d trackers were still being drawn at shutdown", len(self._drawers))
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while self._drawers and (left := deadline - loop.time()) > 0:
+            await asyncio.wait(list(self._drawers.values()), timeout=left)  # cancels none of them
+        if not self._drawers:
+            return
+        log.warning(
+            "%d trackers were still to be drawn at shutdown; the next change of their fights draws them",
+            len(self._drawers),
+        )
         for drawer in list(self._drawers.values()):
             drawer.cancel()
         await asyncio.gather(*self._drawers.values(), return_exceptions=True)

@@ -259,3 +259,23 @@ def test_a_burst_over_many_channels_is_drawn_within_the_budget_each_channel_once
     assert max(sum(1 for u in started if t <= u < t + 1.0) for t in started) <= 20 + 5
     assert all(versions[-1] == 2 for versions in drawn.values())
     assert sum(len(v) for v in drawn.values()) < 60  # those still waiting were drawn once, as version 2
+
+
+def test_at_shutdown_what_is_due_is_drawn_within_the_time_given_and_the_rest_stopped(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    async def run() -> tuple[Drawings, list[Encounter]]:
+        drawings = Drawings(spacing=0.01, takes=0.001)
+        drawings.board.budget = trackers.Budget(20, at_once=5)
+        fights = [Encounter(channel_id=100 + n, guild_id=1, gm_id=1) for n in range(30)]
+        for fight in fights:
+            await drawings.board.publish(fight)
+        await drawings.board.finish(timeout=0.5)
+        assert not drawings.board._drawers  # none left running
+        return drawings, fights
+
+    with caplog.at_level("WARNING", logger="bot.trackers"):
+        drawings, fights = asyncio.run(run())
+    assert 5 + 8 <= len(drawings.drawn) < len(fights)  # the burst, then 20 a second for half a second
+    [warned] = [r.getMessage() for r in caplog.records if "at shutdown" in r.getMessage()]
+    assert warned.startswith(f"{len(fights) - len(drawings.drawn)} trackers were still to be drawn")
