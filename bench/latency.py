@@ -73,7 +73,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.e2e wh
 
 from apart import BotApart, first_answers, message_with_buttons
 
-from tests.e2e.fake_discord import FakeChannel, FakeDiscord, FakeInteraction, FakeUser, build_world
+from tests.e2e.fake_discord import FakeChannel, FakeDiscord, FakeInteraction, FakeUser, World, build_world
 from tests.e2e.harness import BotRunner, RunningBot
 
 BASELINE = "pong (baseline)"
@@ -295,15 +295,36 @@ async def run_batch(
     return [r.latency for r in results], busy
 
 
+def bench_world(
+    fake: FakeDiscord, channels: int, concurrency: int
+) -> tuple[World, list[FakeChannel], list[FakeChannel], list[FakeUser]]:
+    """The guild, ``channels`` tables and as many duel channels, and a player for each interaction in
+    flight."""
+    world = build_world(fake)
+    tables = [world.guild.create_text_channel(f"table-{n}") for n in range(channels)]
+    duels = [world.guild.create_text_channel(f"duel-{n}") for n in range(channels)]
+    players = [fake.create_user(f"player-{n}") for n in range(concurrency)]
+    for player in players:
+        world.guild.add_member(player)
+    return world, tables, duels, players
+
+
+def seats_of(
+    workload: Workload, number: int, world: World, players: list[FakeUser], tables: list[FakeChannel]
+) -> list[tuple[FakeUser, FakeChannel]]:
+    """Batch ``number``'s seats: who sends the workload (the GM for the GM's commands), in which table,
+    the batches taking the tables in turn."""
+    concurrency = len(players)
+    return [
+        (world.gm if workload.by_gm else players[i], tables[(number * concurrency + i) % len(tables)])
+        for i in range(concurrency)
+    ]
+
+
 async def measure(interactions: int, channels: int, concurrency: int) -> dict[str, Measured]:
     measured = {w.label: Measured() for w in WORKLOADS} | {ATTACK: Measured(), DEFEND: Measured()}
     async with FakeDiscord(validate_requests=False, validate_responses=False) as fake:
-        world = build_world(fake)
-        tables = [world.guild.create_text_channel(f"table-{n}") for n in range(channels)]
-        duels = [world.guild.create_text_channel(f"duel-{n}") for n in range(channels)]
-        players = [fake.create_user(f"player-{n}") for n in range(concurrency)]
-        for player in players:
-            world.guild.add_member(player)
+        world, tables, duels, players = bench_world(fake, channels, concurrency)
         with tempfile.TemporaryDirectory() as scratch:
             async with BotRunner(fake, Path(scratch) / "bench.sqlite3") as runner:
                 pommel = await runner.start_bot(
@@ -318,13 +339,7 @@ async def measure(interactions: int, channels: int, concurrency: int) -> dict[st
                 batches = max(1, interactions // concurrency)
                 for number in range(-max(1, batches // 10), batches):  # the first tenth warms up
                     for workload in WORKLOADS:
-                        seats = [
-                            (
-                                world.gm if workload.by_gm else players[i],
-                                tables[(number * concurrency + i) % channels],
-                            )
-                            for i in range(concurrency)
-                        ]
+                        seats = seats_of(workload, number, world, players, tables)
                         if workload.by_gm:
                             await deal_where_due(pommel, world.gm, seats)
                         latencies, busy = await run_batch(pommel, workload, seats)
@@ -354,12 +369,7 @@ async def measure_apart(interactions: int, channels: int, concurrency: int) -> d
     bookkeeping, its trackers) runs into the next batch, as it would between real interactions."""
     measured = {w.label: Measured() for w in WORKLOADS} | {ATTACK: Measured(), DEFEND: Measured()}
     async with FakeDiscord(validate_requests=False, validate_responses=False) as fake:
-        world = build_world(fake)
-        tables = [world.guild.create_text_channel(f"table-{n}") for n in range(channels)]
-        duels = [world.guild.create_text_channel(f"duel-{n}") for n in range(channels)]
-        players = [fake.create_user(f"player-{n}") for n in range(concurrency)]
-        for player in players:
-            world.guild.add_member(player)
+        world, tables, duels, players = bench_world(fake, channels, concurrency)
         with tempfile.TemporaryDirectory() as scratch:
             path = Path(scratch) / "bench.sqlite3"
             store = await open_store(path)
@@ -384,13 +394,7 @@ async def measure_apart(interactions: int, channels: int, concurrency: int) -> d
 
                 for number in range(-max(1, batches // 10), batches):  # the first tenth warms up
                     for workload in WORKLOADS:
-                        seats = [
-                            (
-                                world.gm if workload.by_gm else players[i],
-                                tables[(number * concurrency + i) % channels],
-                            )
-                            for i in range(concurrency)
-                        ]
+                        seats = seats_of(workload, number, world, players, tables)
                         if workload.by_gm:
                             for _, table in seats:
                                 state = await bot.slash("bench-round", user=world.gm, channel=table)

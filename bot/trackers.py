@@ -13,7 +13,7 @@ import json
 import logging
 import time
 import weakref
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -115,12 +115,16 @@ class Recent(Generic[K, V]):
 
 @dataclass(slots=True)
 class _Due:
-    """What is yet to be drawn on a channel: the newest state asked for, whether any asker wanted the
-    tracker reposted, and the future every asker since the last drawing waits on."""
+    """What is yet to be drawn on a channel: the newest state asked for (its fight's start and version,
+    and the fight itself while someone waits for its drawing; else it is read back from the store when
+    drawn, so that thousands of channels waiting their turn cost a few bytes each), whether any asker
+    wanted the tracker reposted, and the future the askers since the last drawing wait on."""
 
-    encounter: Encounter
+    started_at: datetime
+    version: int
+    encounter: Encounter | None
     repost: bool
-    drawn: asyncio.Future[None]
+    drawn: asyncio.Future[None] | None
 
 
 def _showing(embed: discord.Embed, view: discord.ui.View) -> bytes:
@@ -130,8 +134,9 @@ def _showing(embed: discord.Embed, view: discord.ui.View) -> bytes:
     return hashlib.blake2b(shown.encode(), digest_size=16).digest()
 
 
-def _newer(encounter: Encounter, than: Encounter) -> bool:
-    """Whether ``encounter`` is a later state than ``than``: a later fight, or the same one saved later."""
+def _newer(encounter: Encounter, than: _Due) -> bool:
+    """Whether ``encounter`` is a later state than the one due: a later fight, or the same one saved
+    later."""
     if encounter.started_at != than.started_at:
         return encounter.started_at > than.started_at
     return encounter.version >= than.version
@@ -182,6 +187,11 @@ class TrackerBoard:
         """Tracker message id -> what it was last drawn showing (:func:`_showing`), so that a change
         that shows nothing new costs no edit."""
         self._drawers: dict[int, asyncio.Task[None]] = {}
+        """The channels being drawn (or waiting out their spacing after a drawing)."""
+        self._waiting: deque[int] = deque()
+        """The channels with a state due and no drawing task, in the order they asked: the dispatcher
+        starts their drawings as the budget allows."""
+        self._dispatcher: asyncio.Task[None] | None = None
 
     def _lock(self, channel_id: int) -> asyncio.Lock:
         lock = self._locks.get(channel_id)
@@ -196,70 +206,110 @@ class TrackerBoard:
         drawn as soon as the spacing and the budget allow (a drawing that fails is logged). With none
         (the tests'), returns once it, or a newer state of the channel that replaced it, is drawn."""
         channel = encounter.channel_id
+        waits = self.spacing <= 0
         due = self._due.get(channel)
         if due is None:
-            due = self._due[channel] = _Due(encounter, repost, asyncio.get_running_loop().create_future())
+            due = self._due[channel] = _Due(encounter.started_at, encounter.version, None, repost, None)
+            due.encounter = encounter if waits else None
+            if channel not in self._drawers:
+                self._waiting.append(channel)
+                if self._dispatcher is None:
+                    self._dispatcher = asyncio.create_task(self._dispatch(), name="pommel-trackers")
         else:
-            if _newer(encounter, due.encounter):
-                due.encounter = encounter
+            if _newer(encounter, due):
+                due.started_at, due.version = encounter.started_at, encounter.version
+                due.encounter = encounter if waits else None
             due.repost = due.repost or repost
-        if channel not in self._drawers:
-            self._drawers[channel] = asyncio.create_task(self._draw_due(channel), name="pommel-tracker")
-        if self.spacing > 0:
+        if not waits:
             return
+        if due.drawn is None:
+            due.drawn = asyncio.get_running_loop().create_future()
         # Shielded: an asker cancelled (its command given up) leaves the drawing to go on for the rest.
         await asyncio.shield(due.drawn)
 
+    def _busy(self) -> list[asyncio.Task[None]]:
+        return [*self._drawers.values(), *([self._dispatcher] if self._dispatcher is not None else [])]
+
     async def idle(self) -> None:
         """Wait until nothing is left to draw on any channel, its spacing waited out too."""
-        while self._drawers:
-            await asyncio.gather(*self._drawers.values(), return_exceptions=True)
+        while busy := self._busy():
+            await asyncio.gather(*busy, return_exceptions=True)
 
     async def finish(self, timeout: float) -> None:
         """Before the bot disconnects: draw what is still due (a command's state left to its channel's
         drawing task), for at most ``timeout`` seconds; then stop the drawing that is left."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
-        while self._drawers and (left := deadline - loop.time()) > 0:
-            await asyncio.wait(list(self._drawers.values()), timeout=left)  # cancels none of them
-        if not self._drawers:
+        while (busy := self._busy()) and (left := deadline - loop.time()) > 0:
+            await asyncio.wait(busy, timeout=left)  # cancels none of them
+        if not self._busy():
             return
         log.warning(
             "%d trackers were still to be drawn at shutdown; the next change of their fights draws them",
-            len(self._drawers),
+            len(self._due),
         )
-        for drawer in list(self._drawers.values()):
-            drawer.cancel()
-        await asyncio.gather(*self._drawers.values(), return_exceptions=True)
+        for task in self._busy():
+            task.cancel()
+        await asyncio.gather(*self._busy(), return_exceptions=True)
+
+    async def _dispatch(self) -> None:
+        """Start the drawings of the channels waiting, in turn, as the budget allows."""
+        try:
+            while self._waiting:
+                if self.budget is not None:
+                    await self.budget.take()  # meanwhile, newer states of the channels coalesce
+                channel = self._waiting.popleft()
+                self._drawers[channel] = asyncio.create_task(self._draw_due(channel), name="pommel-tracker")
+        finally:
+            self._dispatcher = None  # done, or cancelled (the bot is closing)
 
     async def _draw_due(self, channel: int) -> None:
-        """The channel's drawing task: draws the newest state due; waits out the spacing, then draws
-        again if a newer state came meanwhile."""
+        """A channel's drawing: draws the newest state due, then waits out the spacing; a state that
+        came meanwhile waits its turn again."""
         loop = asyncio.get_running_loop()
+        again = False
         try:
-            while channel in self._due:
-                if self.budget is not None:
-                    await self.budget.take()  # meanwhile, newer states of the channel coalesce
-                due = self._due.pop(channel)
-                started = loop.time()
-                try:
-                    await self._draw_latest(due.encounter, repost=due.repost)
-                except asyncio.CancelledError:
+            due = self._due.pop(channel, None)
+            if due is None:
+                return
+            started = loop.time()
+            try:
+                encounter = due.encounter or await self._fight_now(channel, due)
+                if encounter is not None:
+                    await self._draw_latest(encounter, repost=due.repost)
+            except asyncio.CancelledError:
+                if due.drawn is not None:
                     due.drawn.cancel()
-                    raise
-                except Exception as error:  # a bug: logged here, and raised to whoever waits on it
-                    log.error("drawing the tracker in channel %s failed", channel, exc_info=error)
+                raise
+            except Exception as error:  # a bug: logged here, and raised to whoever waits on it
+                log.error("drawing the tracker in channel %s failed", channel, exc_info=error)
+                if due.drawn is not None:
                     due.drawn.set_exception(error)
                     due.drawn.exception()  # retrieved: asyncio need not warn when nobody waited
-                else:
+            else:
+                if due.drawn is not None:
                     due.drawn.set_result(None)
-                if self.spacing > 0:  # what comes meanwhile waits, and is drawn once, as its latest state
-                    await asyncio.sleep(started + self.spacing - loop.time())
+            if self.spacing > 0:  # what comes meanwhile waits, and is drawn once, as its latest state
+                await asyncio.sleep(started + self.spacing - loop.time())
+            again = True
         finally:
             del self._drawers[channel]
-            left = self._due.pop(channel, None)  # only when cancelled: nobody will draw it now
-            if left is not None and not left.drawn.done():
-                left.drawn.cancel()
+            if again and channel in self._due:
+                self._waiting.append(channel)
+                if self._dispatcher is None:
+                    self._dispatcher = asyncio.create_task(self._dispatch(), name="pommel-trackers")
+            elif not again:
+                left = self._due.pop(channel, None)  # cancelled: nobody will draw it now
+                if left is not None and left.drawn is not None and not left.drawn.done():
+                    left.drawn.cancel()
+
+    async def _fight_now(self, channel: int, due: _Due) -> Encounter | None:
+        """The fight due, as the store has it now (the same fight, at its version or later); None when
+        it ended or another started (its end closed the tracker)."""
+        fight = await self.store().load_encounter(channel)
+        if fight is None or fight.started_at != due.started_at:
+            return None
+        return fight
 
     async def _draw_latest(self, encounter: Encounter, *, repost: bool) -> None:
         fight = (encounter.channel_id, encounter.started_at)
