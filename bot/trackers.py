@@ -340,10 +340,12 @@ class TrackerBoard:
                 return
             except discord.NotFound:
                 old = None
+            await self._spend()  # the edit was one request; posting anew is another
         channel = self.client.get_partial_messageable(encounter.channel_id)
         sent = await channel.send(embed=embed, view=view)
         self._shown.set(sent.id, shows)
         if old is not None:
+            await self._spend()
             with contextlib.suppress(discord.NotFound):
                 await channel.get_partial_message(old.message_id).delete()
         saved = await self._remember(
@@ -353,8 +355,15 @@ class TrackerBoard:
             # Someone changed the fight between this drawing and saving where the tracker now is; their
             # own drawing will be skipped as older than that save, so draw the fight as it stands.
             embed, view = tracker_embed(saved), tracker_view(saved)
+            await self._spend()
             await sent.edit(embed=embed, view=view)
             self._shown.set(sent.id, _showing(embed, view))
+
+    async def _spend(self) -> None:
+        """A drawing's request past its first (the dispatcher paid that one) takes from the budget too:
+        a repost is two requests, the post and the old tracker's deletion."""
+        if self.budget is not None:
+            await self.budget.take()
 
     async def _remember(self, encounter: Encounter, tracker: TrackerMessage) -> Encounter | None:
         """Save where the tracker now is; returns the fight as saved (None if it ended meanwhile)."""
