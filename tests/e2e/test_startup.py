@@ -76,10 +76,14 @@ async def test_once_ready_what_start_up_made_is_out_of_the_collector_s_sight(
     gc.unfreeze()
     try:
         await start_bot()
+        for _ in range(100):  # on_ready is a task of its own: it may run just after start_bot returns
+            if app._start_up_frozen:
+                break
+            await asyncio.sleep(0.01)
         frozen = gc.get_freeze_count()
         assert frozen > 10_000  # the modules, the catalog, discord.py's state
-        app.freeze_start_up()  # a reconnect's READY: nothing more is frozen
-        assert gc.get_freeze_count() == frozen
+        app.freeze_start_up()  # a reconnect's READY: nothing more is frozen (some frozen may have died)
+        assert gc.get_freeze_count() <= frozen
     finally:
         gc.unfreeze()
 
