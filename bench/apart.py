@@ -24,12 +24,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import discord
-import yarl
-from discord.gateway import DiscordWebSocket
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.e2e when run as a script
 
+from tests.e2e.bot_process import point_at_the_fake
 from tests.e2e.fake_discord import (
     DispatchError,
     FakeChannel,
@@ -159,17 +156,16 @@ def busiest_second(requests: Sequence[RecordedRequest]) -> int:
 # ---------------------------------------------------------------------------------- the bot's process
 
 
-def bot_main(api_base: str, gateway: str) -> int:
-    """The bot's process: ``python -m bot`` as :mod:`tests.e2e.bot_process` runs it (the settings from
-    the environment, served until SIGTERM), with the benchmarks' own commands beside Pommel's."""
+def bot_main() -> int:
+    """The bot's process: ``python -m bot`` as :mod:`tests.e2e.bot_process` runs it (pointed at the fake,
+    the settings from the environment, served until SIGTERM), with the benchmarks' own commands beside
+    Pommel's."""
     from latency import add_baseline, add_setup_commands
 
     from bot.__main__ import serve
     from bot.app import Pommel
     from bot.config import Settings
 
-    discord.http.Route.BASE = api_base
-    DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
     settings = Settings()  # from the environment BotProcess sets
     logging.basicConfig(level=logging.WARNING)
     bot = Pommel(settings)
@@ -181,7 +177,5 @@ def bot_main(api_base: str, gateway: str) -> int:
 
 
 if __name__ == "__main__":
-    api_base, gateway = sys.argv[1:3]
-    if not (api_base.startswith("http://127.0.0.1:") and gateway.startswith("ws://127.0.0.1:")):
-        sys.exit(f"the fake Discord runs on 127.0.0.1, not at {api_base} / {gateway}")
-    sys.exit(bot_main(api_base, gateway))
+    point_at_the_fake(sys.argv[1:])
+    sys.exit(bot_main())

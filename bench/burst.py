@@ -34,12 +34,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.e2e when run as a script
 
 from apart import BotApart, busiest_second, first_answers, message_with_buttons, whole_answers
-from latency import add_baseline, ready_duels, seed_duels, seed_fights
+from latency import add_baseline, seeded_database
 
-from bot.catalog import load_catalog
 from bot.encounter.document import Encounter
 from bot.rules.dice import RandomDice
-from bot.store import open_store
 from bot.trackers import TRACKER_DRAWS_PER_SECOND, TRACKER_SPACING
 from tests.e2e.fake_discord import FakeChannel, FakeDiscord, FakeInteraction, FakeUser, build_world
 from tests.e2e.harness import BotRunner, InteractionResult, RunningBot
@@ -126,14 +124,7 @@ async def many_channels(count: int) -> None:
         duels = [guild.create_text_channel(f"many-duel-{n}") for n in range(count)]
         with tempfile.TemporaryDirectory() as scratch:
             path = Path(scratch) / "burst.sqlite3"
-            store = await open_store(path)
-            try:
-                catalog, dice = load_catalog(), RandomDice.seeded(7)
-                await seed_fights(store, catalog, gm, guild.id, tables, deal=dice)
-                await seed_duels(store, catalog, dice, gm, guild.id, duels)
-                targets = await ready_duels(store, [duel.id for duel in duels])
-            finally:
-                await store.close()
+            targets = await seeded_database(path, gm, guild.id, tables, duels, deal=True)
             async with BotApart(fake, world, path, Path(scratch) / "bot.log") as bot:
                 print(f"\n3. {'one interaction in each channel':<31} {'N':>5}   (the bot in its own process)")
                 pongs = await asyncio.gather(*(bot.slash("bench-ping", user=gm, channel=t) for t in tables))

@@ -226,6 +226,27 @@ async def seed_duels(
         await store.save_encounter(encounter)
 
 
+async def seeded_database(
+    path: Path,
+    gm: FakeUser,
+    guild_id: int,
+    tables: list[FakeChannel],
+    duels: list[FakeChannel],
+    *,
+    deal: bool,
+) -> dict[int, str]:
+    """The SQLite file at ``path`` with the tables' fights (their first round dealt when ``deal``) and the
+    duels, readied, closed again for a bot in a process of its own to open; whom to attack in each duel."""
+    store = await open_store(path)
+    try:
+        catalog, dice = load_catalog(), RandomDice.seeded(7)
+        await seed_fights(store, catalog, gm, guild_id, tables, deal=dice if deal else None)
+        await seed_duels(store, catalog, dice, gm, guild_id, duels)
+        return await ready_duels(store, [duel.id for duel in duels])
+    finally:
+        await store.close()
+
+
 async def ready_duels(store: Store, channels: Iterable[int]) -> dict[int, str]:
     """Untimed: in each channel's duel, the one whose turn it is gets its dice back and the other its HP.
     Returns whom to attack in each channel. Done as a change of the fight, as a GM's command would be
@@ -372,13 +393,7 @@ async def measure_apart(interactions: int, channels: int, concurrency: int) -> d
         world, tables, duels, players = bench_world(fake, channels, concurrency)
         with tempfile.TemporaryDirectory() as scratch:
             path = Path(scratch) / "bench.sqlite3"
-            store = await open_store(path)
-            try:
-                catalog, dice = load_catalog(), RandomDice.seeded(7)
-                await seed_fights(store, catalog, world.gm, world.guild.id, tables)
-                await seed_duels(store, catalog, dice, world.gm, world.guild.id, duels)
-            finally:
-                await store.close()
+            await seeded_database(path, world.gm, world.guild.id, tables, duels, deal=False)
             async with BotApart(fake, world, path, Path(scratch) / "bot.log") as bot:
                 batches = max(1, interactions // concurrency)
 

@@ -25,9 +25,6 @@ from .ui.errors import answer_failure
 
 log = logging.getLogger(__name__)
 
-TRACKER_SHUTDOWN_SECONDS = 5.0
-"""At shutdown, how long past a tracker's spacing the trackers still due may take to be drawn."""
-
 
 def cog_modules() -> list[str]:
     """Every feature module under ``cogs/``."""
@@ -170,7 +167,7 @@ class Pommel(commands.AutoShardedBot):
             # before login (the store or the shards refused) would fail there (discord.py 2.7.1).
             self._AutoShardedClient__queue: asyncio.PriorityQueue[Any] = asyncio.PriorityQueue()
         try:
-            await self.trackers.finish(timeout=self.trackers.spacing + TRACKER_SHUTDOWN_SECONDS)
+            await self.trackers.finish()
             await super().close()
         finally:
             store, self._store = self._store, None

@@ -53,6 +53,10 @@ their turn keep coalescing: each is drawn once, as its latest state."""
 TRACKER_DRAWS_AT_ONCE = 10
 
 
+SHUTDOWN_SECONDS = 5.0
+"""At shutdown, how long past a tracker's spacing the trackers still due may take to be drawn."""
+
+
 class Budget:
     """A token bucket: ``per_second`` takings a second, ``at_once`` of them at once after a quiet
     while, so at most ``per_second + at_once`` in any second; the takers wait their turn in order (the
@@ -209,12 +213,10 @@ class TrackerBoard:
         waits = self.spacing <= 0
         due = self._due.get(channel)
         if due is None:
-            due = self._due[channel] = _Due(encounter.started_at, encounter.version, None, repost, None)
-            due.encounter = encounter if waits else None
+            kept = encounter if waits else None
+            due = self._due[channel] = _Due(encounter.started_at, encounter.version, kept, repost, None)
             if channel not in self._drawers:
-                self._waiting.append(channel)
-                if self._dispatcher is None:
-                    self._dispatcher = asyncio.create_task(self._dispatch(), name="pommel-trackers")
+                self._enqueue(channel)
         else:
             if _newer(encounter, due):
                 due.started_at, due.version = encounter.started_at, encounter.version
@@ -227,6 +229,12 @@ class TrackerBoard:
         # Shielded: an asker cancelled (its command given up) leaves the drawing to go on for the rest.
         await asyncio.shield(due.drawn)
 
+    def _enqueue(self, channel: int) -> None:
+        """The channel waits its turn with the dispatcher (started when none runs)."""
+        self._waiting.append(channel)
+        if self._dispatcher is None:
+            self._dispatcher = asyncio.create_task(self._dispatch(), name="pommel-trackers")
+
     def _busy(self) -> list[asyncio.Task[None]]:
         return [*self._drawers.values(), *([self._dispatcher] if self._dispatcher is not None else [])]
 
@@ -235,11 +243,12 @@ class TrackerBoard:
         while busy := self._busy():
             await asyncio.gather(*busy, return_exceptions=True)
 
-    async def finish(self, timeout: float) -> None:
+    async def finish(self, timeout: float | None = None) -> None:
         """Before the bot disconnects: draw what is still due (a command's state left to its channel's
-        drawing task), for at most ``timeout`` seconds; then stop the drawing that is left."""
+        drawing task), for at most ``timeout`` seconds (the spacing and :data:`SHUTDOWN_SECONDS` by
+        default); then stop the drawing that is left."""
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
+        deadline = loop.time() + (timeout if timeout is not None else self.spacing + SHUTDOWN_SECONDS)
         while (busy := self._busy()) and (left := deadline - loop.time()) > 0:
             await asyncio.wait(busy, timeout=left)  # cancels none of them
         if not self._busy():
@@ -274,7 +283,9 @@ class TrackerBoard:
                 return
             started = loop.time()
             try:
-                encounter = due.encounter or await self._fight_now(channel, due)
+                encounter = (
+                    due.encounter if due.encounter is not None else await self._fight_now(channel, due)
+                )
                 if encounter is not None:
                     await self._draw_latest(encounter, repost=due.repost)
             except asyncio.CancelledError:
@@ -295,9 +306,7 @@ class TrackerBoard:
         finally:
             del self._drawers[channel]
             if again and channel in self._due:
-                self._waiting.append(channel)
-                if self._dispatcher is None:
-                    self._dispatcher = asyncio.create_task(self._dispatch(), name="pommel-trackers")
+                self._enqueue(channel)
             elif not again:
                 left = self._due.pop(channel, None)  # cancelled: nobody will draw it now
                 if left is not None and left.drawn is not None and not left.drawn.done():

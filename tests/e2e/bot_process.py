@@ -16,10 +16,17 @@ from discord.gateway import DiscordWebSocket
 
 from bot.__main__ import main
 
-if __name__ == "__main__":
-    api_base, gateway = sys.argv[1:3]
+
+def point_at_the_fake(argv: list[str]) -> None:
+    """discord.py's REST base and gateway from ``argv`` (``API_BASE GATEWAY_URL``, both on 127.0.0.1;
+    anything else exits)."""
+    api_base, gateway = argv[:2]
     if not (api_base.startswith("http://127.0.0.1:") and gateway.startswith("ws://127.0.0.1:")):
         sys.exit(f"the fake Discord runs on 127.0.0.1, not at {api_base} / {gateway}")
     discord.http.Route.BASE = api_base
     DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
+
+
+if __name__ == "__main__":
+    point_at_the_fake(sys.argv[1:])
     sys.exit(main())
