@@ -11,11 +11,12 @@ from bot.rules.morale import MoraleStanding
 from bot.rules.pool import MartialPool
 from bot.ui.tracker import (
     DESCRIPTION_LIMIT,
+    MESSAGE_TEXT_LIMIT,
     RANGES_SHOWN,
     combatant_line,
     fight_ranges,
     range_line,
-    tracker_embed,
+    tracker_embeds,
     tracker_lines,
 )
 from tests import sheets
@@ -78,7 +79,7 @@ def ranged_fight() -> Encounter:
 
 
 def test_r12_the_tracker_lists_the_pairs_at_melee_or_grapple_and_not_those_at_onset() -> None:
-    text = tracker_embed(ranged_fight()).description or ""
+    text = tracker_text(ranged_fight())
     assert text.endswith(
         "\n\n**Ranges** (every other pair is at Onset, R12)\n"
         "🤼 Bob — Wolf: Grapple\n"
@@ -88,7 +89,7 @@ def test_r12_the_tracker_lists_the_pairs_at_melee_or_grapple_and_not_those_at_on
     assert "Bandit 2 —" not in text
     at_onset = ranged_fight()
     at_onset.engagements = {}  # when every pair is at Onset, there is nothing to list
-    assert "**Ranges**" not in (tracker_embed(at_onset).description or "")
+    assert "**Ranges**" not in tracker_text(at_onset)
 
 
 def test_r12_a_pair_with_a_combatant_who_left_is_not_shown() -> None:
@@ -128,21 +129,40 @@ def sixty(name: str) -> Encounter:
     return encounter
 
 
+def tracker_text(encounter: Encounter) -> str:
+    """The tracker's descriptions, one after the other, each checked against Discord's limits."""
+    embeds = tracker_embeds(encounter)
+    descriptions = [embed.description or "" for embed in embeds]
+    assert all(len(text) <= DESCRIPTION_LIMIT for text in descriptions)
+    assert sum(map(len, descriptions)) <= MESSAGE_TEXT_LIMIT
+    assert len(embeds) <= 10
+    return "\n".join(descriptions)
+
+
+def roster_of(text: str) -> list[str]:
+    return text.split("**Combatants**\n")[1].split("\n\n")[0].splitlines()
+
+
 def test_r12_a_sixty_combatant_fight_shows_ten_pairs_and_counts_the_rest() -> None:
-    text = tracker_embed(sixty("Rat")).description or ""
-    assert len(text) <= DESCRIPTION_LIMIT
+    text = tracker_text(sixty("Rat"))
     ranges = text.split("**Ranges** (every other pair is at Onset, R12)\n")[1].splitlines()
     assert ranges[:5] == [f"🤼 Rat {n} — Rat {n + 1}: Grapple" for n in (1, 3, 5, 7, 9)]
     assert len(ranges) == RANGES_SHOWN + 1
     assert ranges[-1] == "… and 20 more pairs at Melee or Grapple"
+    assert len(roster_of(text)) == MAX_COMBATANTS
+    assert "more lines" not in text
 
 
-def test_r12_the_ranges_stay_on_a_sixty_combatant_tracker_of_the_longest_names() -> None:
-    """The roster is cut short to fit Discord's limit, not the ranges after it."""
-    text = tracker_embed(sixty("_" * (MAX_NAME_LENGTH - 3))).description or ""
-    assert len(text) <= DESCRIPTION_LIMIT
-    assert "more lines\n\n**Ranges** (every other pair is at Onset, R12)\n🤼 " in text
-    assert text.endswith("more pairs at Melee or Grapple")
+def test_a_sixty_combatant_tracker_of_the_longest_names_shows_everyone_in_short() -> None:
+    """Nobody is left out to fit Discord's limits: the lines get shorter, and the ranges are counted."""
+    longest = "_" * (MAX_NAME_LENGTH - 3)
+    text = tracker_text(sixty(longest))
+    roster = roster_of(text)
+    assert len(roster) == MAX_COMBATANTS
+    names = [line.split(" · ")[0].removesuffix(" (leader)") for line in roster]
+    assert all("…" in shown and shown.endswith(f"_ {n}") for n, shown in enumerate(names, start=1))
+    assert "more lines" not in text
+    assert text.endswith("**Ranges**: 30 pairs at Melee or Grapple (`/encounter show`)")
 
 
 def test_a_condition_shows_how_long_it_still_lasts() -> None:
