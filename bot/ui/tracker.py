@@ -64,13 +64,18 @@ def _card_shown(encounter: Encounter, holder: str, card: Card, reveal: bool) -> 
 
 
 def short(text: str, length: int) -> str:
-    """A name a user typed, cut to ``length`` characters in the middle, so that its end stays (the
-    number that tells "Bandit 11" from "Bandit 12"), and shown safely (cut before escaping, so no escape
-    is cut in two)."""
-    if len(text) <= length:
-        return name(text)
-    tail = (length - 1) // 3
-    return name(text[: length - 1 - tail].rstrip() + "…" + text[-tail:].lstrip())
+    """A name a user typed, shown safely in at most ``length`` characters, escapes included: cut in the
+    middle so that its end stays (the number that tells "Bandit 11" from "Bandit 12"), and cut before
+    escaping, so that no escape is cut in two."""
+    shown_whole = name(text)
+    if len(shown_whole) <= length:
+        return shown_whole
+    for keep in range(min(len(text), length) - 1, 1, -1):
+        tail = keep // 3
+        cut = name(text[: keep - tail].rstrip() + "…" + text[len(text) - tail :].lstrip())
+        if len(cut) <= length:
+            return cut
+    return name(text[0]) + "…"
 
 
 def combatant_line(combatant: Combatant, where: Sequence[str] = (), *, compact: int = 0) -> str:
@@ -184,7 +189,7 @@ def tracker_sections(encounter: Encounter, *, reveal: bool = False) -> list[Sect
     ranges. A new part goes where it reads best; its shorter levels say how it gives way."""
     return [
         Section([_now_lines(encounter)]),
-        Section([_order_lines(encounter, reveal=reveal, compact=c) for c in (False, True)]),
+        Section([_order_lines(encounter, reveal=reveal, compact=c) for c in (0, SHORT_NAME, SHORTEST_NAME)]),
         Section([_roster_lines(encounter, compact=c) for c in (0, 1, 2)]),
         Section(
             [
@@ -222,15 +227,15 @@ def _now_lines(encounter: Encounter) -> list[str]:
     return lines
 
 
-def _holder(encounter: Encounter, holder: str, *, compact: bool) -> str:
+def _holder(encounter: Encounter, holder: str, *, compact: int) -> str:
     if not compact:
         return holder_line(encounter, holder)
-    return f"**{short(encounter.holder_name(holder), SHORT_NAME)}**"
+    return f"**{short(encounter.holder_name(holder), compact)}**"
 
 
-def _order_lines(encounter: Encounter, *, reveal: bool, compact: bool) -> list[str]:
-    """The cards still to act, in order (one a line; ``compact``: on one line, names cut short), the
-    held cards and who acted."""
+def _order_lines(encounter: Encounter, *, reveal: bool, compact: int) -> list[str]:
+    """The cards still to act, in order (one a line; ``compact``: on one line, names cut to that many
+    characters), the held cards and who acted."""
     state = encounter.initiative
     lines: list[str] = []
     if state.order:

@@ -3,9 +3,21 @@ ranges of the pairs not at Onset (R12)."""
 
 from __future__ import annotations
 
+import random
+from collections.abc import MutableSequence
+
 from bot.catalog import load_catalog
 from bot.characters import MAX_NAME_LENGTH
-from bot.encounter.document import MAX_COMBATANTS, Combatant, Encounter, Lasting, Side
+from bot.encounter.document import (
+    MAX_COMBATANTS,
+    MAX_CONDITION_LENGTH,
+    MAX_CONDITIONS,
+    Combatant,
+    Encounter,
+    Lasting,
+    Side,
+)
+from bot.rules.cards import Card
 from bot.rules.engagement import Engagement, Range, pair_key
 from bot.rules.morale import MoraleStanding
 from bot.rules.pool import MartialPool
@@ -15,6 +27,7 @@ from bot.ui.tracker import (
     RANGES_SHOWN,
     combatant_line,
     fight_ranges,
+    name,
     range_line,
     tracker_embeds,
     tracker_lines,
@@ -163,6 +176,44 @@ def test_a_sixty_combatant_tracker_of_the_longest_names_shows_everyone_in_short(
     assert all("…" in shown and shown.endswith(f"_ {n}") for n, shown in enumerate(names, start=1))
     assert "more lines" not in text
     assert text.endswith("**Ranges**: 30 pairs at Melee or Grapple (`/encounter show`)")
+
+
+class Shuffled:
+    def roll(self, sides: int) -> int:
+        raise AssertionError("no die is rolled at a deal")
+
+    def shuffle(self, items: MutableSequence[Card]) -> None:
+        random.Random(3).shuffle(items)
+
+
+def test_the_longest_fight_a_document_allows_shows_everyone_and_whose_turn_is_now_and_next() -> None:
+    """50 cards of names that escape to twice their length, 60 combatants with 8 conditions of the
+    longest each, all at Grapple, 20 cards acted: nothing is left out, only shortened."""
+    encounter = Encounter(channel_id=5, guild_id=1, gm_id=9)
+    for n in range(50):
+        encounter.add_npcs(CATALOG.monster("bandit"), None, count=1, name="*" * 60 + f"{n:04d}")
+    encounter.deal(Shuffled())
+    for n in range(MAX_COMBATANTS - 50):
+        group = encounter.combatants[n].group
+        encounter.add_npcs(CATALOG.monster("bandit"), None, count=1, name="*" * 60 + f"x{n:03d}", group=group)
+    for combatant in encounter.combatants:
+        combatant.conditions = [f"{'_' * (MAX_CONDITION_LENGTH - 3)}{k:03d}" for k in range(MAX_CONDITIONS)]
+    everyone = encounter.combatants
+    for first, second in zip(everyone[::2], everyone[1::2], strict=True):
+        encounter.engagement(first, second).enter_grapple()
+    encounter.initiative.acted = [entry.holder for entry in encounter.initiative.order[:20]]
+    del encounter.initiative.order[:20]
+    text = tracker_text(encounter)
+    assert len(text) > DESCRIPTION_LIMIT
+    now = encounter.initiative.current
+    assert now is not None
+    assert f"**Now:** {now.card.label} **{name(encounter.holder_name(now.holder))}**" in text
+    following = encounter.initiative.order[0]
+    assert f"**Still to act**\n{following.card.label} **\\*" in text
+    roster = roster_of(text)
+    assert len(roster) == MAX_COMBATANTS
+    assert all(line.split(" · ")[0].endswith(f"{n:04d}"[-3:]) for n, line in enumerate(roster[:50]))
+    assert "more lines" not in text
 
 
 def test_a_condition_shows_how_long_it_still_lasts() -> None:
