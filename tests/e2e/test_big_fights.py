@@ -9,11 +9,12 @@ from __future__ import annotations
 from typing import Any
 
 from bot.encounter.document import Encounter, Lasting
+from bot.encounter.records import Blow, DefensePolicy
 from bot.rules.engagement import Range
 from bot.ui.encounter_views import OVERVIEW_GONE
 
 from .fake_discord import FakeMessage, World
-from .fights import StackedDice, button_id, fight_of, tracker_message
+from .fights import StackedDice, button_id, dealt_fight, fight_of, tracker_message
 from .harness import BotRunner, InteractionResult, RunningBot
 
 NAMES = [f"Sworn Blade of the Northern Marches {n:02d}".ljust(40, "x") for n in range(1, 31)]
@@ -113,3 +114,35 @@ async def test_encounter_show_pages_through_all_thirty_and_its_buttons_outlive_a
     assert refused.ephemeral
     assert refused.content == OVERVIEW_GONE
     assert message.embeds[0]["footer"]["text"] == f"Page {len(seen) - 1} of {len(seen)}"
+
+
+LONG = [f"Sworn Blade of the Northern Marches, Called the {n:02d}th".ljust(64, "x") for n in range(1, 25)]
+
+
+def crowd(encounter: Encounter) -> None:
+    """Bob and 23 Bandits, named in 64 characters, attacked the 24th this round; NPCs defend passively."""
+    bandits = [c for c in encounter.combatants if c.group == "Bandits"]
+    for bandit, fighter in zip(bandits, LONG, strict=True):
+        bandit.name = fighter
+    target = bandits[-1]
+    for by in [encounter.combatant("Bob"), *bandits[:-1]]:
+        encounter.blows.append(Blow(by=by.id, against=target.id))
+    encounter.table = encounter.table.model_copy(update={"defense_policy": DefensePolicy.PASSIVE})
+
+
+async def test_an_attack_on_a_target_of_24_attackers_keeps_its_outcome_damage_and_hp_left(
+    world: World, start_bot: Any
+) -> None:
+    """The situation names the first attackers and counts the rest; the message keeps every line after
+    its headline whole (before, it was cut from the end: "💥 **Critic…")."""
+    pommel = await dealt_fight(
+        world, start_bot, [18, 17, 5, 5, 5, 5, 5, 5], npcs=(("bandit", 24, "Bandits"),), edit=crowd
+    )
+    result = await pommel.slash("attack", user=world.player, options={"target": LONG[-1]})
+    assert not result.ephemeral, result.content
+    lines = result.content.splitlines()
+    named = ", ".join(["Bob", *LONG[:5]])
+    assert f"2+ attackers against a lone footman: {named} and 19 more on {LONG[-1]} this round" in lines[0]
+    assert lines[-2].startswith("🩸 Damage: ")
+    assert lines[-1].startswith(f"❤️ **{LONG[-1]}**: HP ")
+    assert not any(line.endswith("…") for line in lines)
