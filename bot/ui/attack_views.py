@@ -263,11 +263,12 @@ def request_content(encounter: Encounter, exchange: Exchange, weapon: str, passi
     who = f"<@{asked}>" if asked == defender.owner_id else f"<@{asked}> (GM)"
     left = defender.pool.remaining
     shield = " (+1 free die with the shield)" if _shield_usable(defender, exchange) else ""
+    active = "its last die" if left == 1 else f"1 to {left} of {dice_count(left)} left"
     lines = [
         attack_headline(encounter, exchange, weapon),
         attack_line(exchange.attack),
         f"🛡️ {who}: how does **{name(defender.name)}** defend? Passive **{passive}**, or active with "
-        f"1 to {left} of {dice_count(left)} left{shield} (R13, R14).",
+        f"{active}{shield} (R13, R14).",
     ]
     if exchange.deadline is not None and not exchange.gm_pinged:
         fallback = encounter.table.defense_policy
