@@ -10,11 +10,12 @@ from typing import Any
 
 from bot.encounter.document import Encounter, Lasting
 from bot.encounter.records import Blow, DefensePolicy
+from bot.rules.dice import ScriptedDice
 from bot.rules.engagement import Range
 from bot.ui.encounter_views import OVERVIEW_GONE
 
 from .fake_discord import FakeMessage, World
-from .fights import StackedDice, button_id, dealt_fight, fight_of, tracker_message
+from .fights import StackedDice, button_id, dealt_fight, fight_of, seed_fight, tracker_message
 from .harness import BotRunner, InteractionResult, RunningBot
 
 NAMES = [f"Sworn Blade of the Northern Marches {n:02d}".ljust(40, "x") for n in range(1, 31)]
@@ -116,7 +117,8 @@ async def test_encounter_show_pages_through_all_thirty_and_its_buttons_outlive_a
     assert message.embeds[0]["footer"]["text"] == f"Page {len(seen) - 1} of {len(seen)}"
 
 
-LONG = [f"Sworn Blade of the Northern Marches, Called the {n:02d}th".ljust(64, "x") for n in range(1, 25)]
+LONG = [f"{'Sworn Blade of the Northern Marches, Called the Unbowed':.<58} No {n:02d}" for n in range(1, 25)]
+"""Names of 64 characters, the longest a name may be."""
 
 
 def crowd(encounter: Encounter) -> None:
@@ -146,3 +148,25 @@ async def test_an_attack_on_a_target_of_24_attackers_keeps_its_outcome_damage_an
     assert lines[-2].startswith("🩸 Damage: ")
     assert lines[-1].startswith(f"❤️ **{LONG[-1]}**: HP ")
     assert not any(line.endswith("…") for line in lines)
+
+
+async def test_a_morale_check_of_thirty_long_names_gives_every_outcome(world: World, start_bot: Any) -> None:
+    """Each member's line gets shorter (its dice are in the log), none is cut off; before, the longest
+    lines were cut to nothing, outcomes and all."""
+    faces = [9, 15] * 15
+    pommel = await start_bot(dice=ScriptedDice(faces))
+    encounter = await seed_fight(pommel, world, npcs=[("bandit", 30, "Bandits")])
+    for bandit, fighter in zip(encounter.combatants, [*LONG, *NAMES[:6]], strict=True):
+        bandit.name = fighter
+    await pommel.bot.store.save_encounter(encounter)
+    result = await pommel.slash("morale check", user=world.gm, options={"who": "g:bandits"})
+    assert not result.ephemeral, result.content
+    lines = result.content.splitlines()
+    members = [line for line in lines if line.startswith("• **")]
+    assert len(members) == 30
+    for line, face in zip(members, faces, strict=True):
+        outcome = "🏃 **Routed**" if face < 11 else "✅ holds"
+        assert line.endswith(f"**: `{face}` → {outcome}")
+    assert members[0].startswith("• **Sworn Blade o…No 01**: ")
+    assert "**15 of 30 hold.**" in lines
+    assert lines[-1].startswith("Routed: flees by the nearest safe way")
