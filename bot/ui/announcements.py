@@ -52,16 +52,24 @@ def cut(line: str, room: int) -> str:
 
 
 def fitted(lines: Sequence[str], limit: int = CONTENT_LIMIT) -> str:
-    """The lines joined within ``limit`` characters: the longest line gives way first (in a message
-    that runs long, that is a list of names or situations), so the short ones (an attack's outcome, its
-    damage and the HP left, a ping) stay whole."""
-    lines = list(lines)
-    while (excess := len("\n".join(lines)) - limit) > 0:
-        longest = max(range(len(lines)), key=lambda index: len(lines[index]))
-        if len(lines[longest]) <= 1:
-            return "\n".join(lines)[:limit]
-        lines[longest] = cut(lines[longest], max(1, len(lines[longest]) - excess))
-    return "\n".join(lines)
+    """The lines joined within ``limit`` characters: the longest lines give way first, each cut down
+    to the same length (in a message that runs long, they are the lists of names or situations), so
+    the short ones (an attack's outcome, its damage and the HP left, a ping) stay whole."""
+    text = "\n".join(lines)
+    if len(text) <= limit:
+        return text
+    room = limit - (len(lines) - 1)
+
+    def used(width: int) -> int:
+        return sum(min(len(line), width) for line in lines)
+
+    low, high = 0, max(map(len, lines))
+    while low < high:  # the widest that fits
+        middle = (low + high + 1) // 2
+        low, high = (middle, high) if used(middle) <= room else (low, middle - 1)
+    if low < 1:
+        return text[:limit]
+    return "\n".join(cut(line, low) for line in lines)
 
 
 @dataclass(slots=True)
