@@ -62,6 +62,20 @@ async def test_the_tracker_of_thirty_shows_everyone_and_whose_turn_it_is_and_who
         pressed = await pommel.click(tracker, button_id(tracker, "next"), user=world.gm)
         assert not pressed.ephemeral, pressed.content
     assert len((await fight_of(pommel, world)).initiative.acted) == 12
+    private = await pommel.slash("init show", user=world.gm, options={"private": True})
+    assert private.ephemeral
+    assert len(private.embeds) > 1
+    assert all(f"{fighter} · ●" in "\n".join(e["description"] for e in private.embeds) for fighter in NAMES)
+
+    tracker = tracker_message(world.table)
+    asked = await pommel.slash("encounter end", user=world.gm)
+    assert asked.message is not None
+    [end] = [c for c in asked.message.custom_ids() if c.startswith("pommel:end:") and c.endswith(":end")]
+    await pommel.click(asked, end, user=world.gm)
+    [closed] = tracker.embeds
+    assert closed["title"] == "⚔️ Fight over"
+    assert all(f"{fighter}: HP 11/11" in closed["description"] for fighter in NAMES)
+    assert tracker.components == []
 
 
 async def pages(pommel: RunningBot, world: World, first: InteractionResult) -> list[str]:
