@@ -254,9 +254,7 @@ def _order_lines(encounter: Encounter, *, reveal: bool, compact: int) -> list[st
         lines.append(f"**Held:** {held}")
     if state.acted:
         acted = ", ".join(
-            short(encounter.holder_name(holder), SHORT_NAME)
-            if compact
-            else name(encounter.holder_name(holder))
+            short(encounter.holder_name(holder), compact) if compact else name(encounter.holder_name(holder))
             for holder in state.acted
         )
         lines.append(f"**Acted:** {acted}")
@@ -295,7 +293,7 @@ def _text_length(lines: Sequence[str]) -> int:
     return len("\n".join(lines))
 
 
-def fitted(sections: Sequence[Section], limit: int = MESSAGE_TEXT_LIMIT) -> list[list[str]]:
+def shrunk(sections: Sequence[Section], limit: int = MESSAGE_TEXT_LIMIT) -> list[list[str]]:
     """Each section's lines at the longest level with which the whole fits in ``limit`` characters,
     shrinking the last sections first. Should even the shortest not fit (it does for every fight a
     document allows, but whatever a section may hold later), the last sections lose their last lines,
@@ -325,14 +323,15 @@ def fitted(sections: Sequence[Section], limit: int = MESSAGE_TEXT_LIMIT) -> list
 def packed(parts: Sequence[Sequence[str]], limit: int = DESCRIPTION_LIMIT) -> list[str]:
     """The sections' lines as descriptions of at most ``limit`` characters each: a section goes whole
     into the description it starts in when it fits there, else begins the next one; a section longer
-    than a description is split between lines."""
+    than a description is split between lines (and a line longer than a description, cut)."""
     pages: list[list[str]] = [[]]
     for lines in parts:
         if not lines:
             continue
         if pages[-1] and _text_length([*pages[-1], *lines]) > limit:
             pages.append([])
-        for line in lines:
+        for whole in lines:
+            line = whole if len(whole) <= limit else whole[: limit - 1] + "…"
             if pages[-1] and _text_length([*pages[-1], line]) > limit:
                 pages.append([])
             if pages[-1] or line:  # a description does not start with an empty line
@@ -346,7 +345,7 @@ def tracker_embeds(encounter: Encounter, *, reveal: bool = False) -> list[discor
     the step in the footer of the last)."""
     state = encounter.initiative
     title = f"⚔️ Round {state.round}" if state.round else "⚔️ Fight"
-    descriptions = packed(fitted(tracker_sections(encounter, reveal=reveal)))
+    descriptions = packed(shrunk(tracker_sections(encounter, reveal=reveal)))
     embeds = [discord.Embed(description=text, colour=TRACKER_COLOUR) for text in descriptions or [""]]
     embeds[0].title = title
     embeds[-1].set_footer(text=f"GM: use /encounter · step {encounter.flow.step}")

@@ -25,10 +25,13 @@ from bot.ui.tracker import (
     DESCRIPTION_LIMIT,
     MESSAGE_TEXT_LIMIT,
     RANGES_SHOWN,
+    Section,
     combatant_line,
     fight_ranges,
     name,
+    packed,
     range_line,
+    shrunk,
     tracker_embeds,
     tracker_lines,
 )
@@ -224,3 +227,22 @@ def test_a_condition_shows_how_long_it_still_lasts() -> None:
     assert combatant_line(fighter).endswith("· prone (2 rounds), stunned (to end of next turn), hexed")
     fighter.lasting["prone"].rounds_left = 1
     assert "prone (1 round)," in combatant_line(fighter)
+
+
+def test_packing_keeps_a_section_whole_where_it_fits_and_never_exceeds_a_description() -> None:
+    first = ["a" * 30, "b" * 30]
+    second = ["", "c" * 50]
+    assert packed([first, second], 100) == ["a" * 30 + "\n" + "b" * 30, "c" * 50]
+    assert packed([first, second], 200) == ["a" * 30 + "\n" + "b" * 30 + "\n\n" + "c" * 50]
+    assert packed([["x" * 150]], 100) == ["x" * 99 + "…"]
+
+
+def test_shrinking_goes_from_the_last_section_up_and_never_shrinks_the_first() -> None:
+    sections = [
+        Section([["now " * 10]]),
+        Section([["", "order " * 10], ["", "order"]]),
+        Section([["", "roster " * 10], ["", "roster"]]),
+    ]
+    assert shrunk(sections, 200) == [section.levels[0] for section in sections]
+    assert shrunk(sections, 150) == [["now " * 10], ["", "order " * 10], ["", "roster"]]
+    assert shrunk(sections, 60) == [["now " * 10], ["", "order"], ["", "roster"]]
