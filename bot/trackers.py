@@ -26,7 +26,7 @@ from .encounter.done import Done
 from .rules.errors import RulesError
 from .store import Store
 from .ui.errors import DISCORD_FAILURES
-from .ui.tracker import clip, tracker_embed, tracker_view
+from .ui.tracker import clip, tracker_embeds, tracker_view
 
 log = logging.getLogger(__name__)
 
@@ -131,10 +131,10 @@ class _Due:
     drawn: asyncio.Future[None] | None
 
 
-def _showing(embed: discord.Embed, view: discord.ui.View) -> bytes:
+def _showing(embeds: list[discord.Embed], view: discord.ui.View) -> bytes:
     """A digest of what a tracker message shows (the JSON Discord would get): two drawings that show the
     same are one edit. A digest, not the JSON, so that a thousand trackers remembered cost 16 bytes each."""
-    shown = json.dumps([embed.to_dict(), view.to_components()], separators=(",", ":"))
+    shown = json.dumps([[embed.to_dict() for embed in embeds], view.to_components()], separators=(",", ":"))
     return hashlib.blake2b(shown.encode(), digest_size=16).digest()
 
 
@@ -335,23 +335,23 @@ class TrackerBoard:
                 log.warning("could not draw the tracker in channel %s", encounter.channel_id, exc_info=True)
 
     async def _draw(self, encounter: Encounter, *, repost: bool) -> None:
-        embed = tracker_embed(encounter)
+        embeds = tracker_embeds(encounter)
         view = tracker_view(encounter)
-        shows = _showing(embed, view)
+        shows = _showing(embeds, view)
         old = encounter.tracker
         if old is not None and not repost:
             if self._shown.get(old.message_id) == shows:
                 return  # the change shows nothing new (a miss, say): no edit
             message = self.client.get_partial_messageable(old.channel_id).get_partial_message(old.message_id)
             try:
-                await message.edit(content=None, embed=embed, view=view)
+                await message.edit(content=None, embeds=embeds, view=view)
                 self._shown.set(old.message_id, shows)
                 return
             except discord.NotFound:
                 old = None
             await self._spend()  # the edit was one request; posting anew is another
         channel = self.client.get_partial_messageable(encounter.channel_id)
-        sent = await channel.send(embed=embed, view=view)
+        sent = await channel.send(embeds=embeds, view=view)
         self._shown.set(sent.id, shows)
         if old is not None:
             await self._spend()
@@ -363,10 +363,10 @@ class TrackerBoard:
         if saved is not None and saved.version > encounter.version + 1:
             # Someone changed the fight between this drawing and saving where the tracker now is; their
             # own drawing will be skipped as older than that save, so draw the fight as it stands.
-            embed, view = tracker_embed(saved), tracker_view(saved)
+            embeds, view = tracker_embeds(saved), tracker_view(saved)
             await self._spend()
-            await sent.edit(embed=embed, view=view)
-            self._shown.set(sent.id, _showing(embed, view))
+            await sent.edit(embeds=embeds, view=view)
+            self._shown.set(sent.id, _showing(embeds, view))
 
     async def _spend(self) -> None:
         """A drawing's request past its first (the dispatcher paid that one) takes from the budget too:
@@ -408,10 +408,10 @@ class TrackerBoard:
             message = self.client.get_partial_messageable(encounter.tracker.channel_id).get_partial_message(
                 encounter.tracker.message_id
             )
-            embed = tracker_embed(encounter)
+            embed = tracker_embeds(encounter)[-1]  # the step in its footer
             embed.title = "⚔️ Fight over"
             embed.description = clip([summary])
             try:
-                await message.edit(embed=embed, view=None)
+                await message.edit(embeds=[embed], view=None)
             except DISCORD_FAILURES:
                 log.warning("could not close the tracker in channel %s", encounter.channel_id, exc_info=True)

@@ -352,7 +352,7 @@ class Attack(commands.Cog):
             report = attacks.waiting_report(after, self.bot.catalog, exchange.id)
             content, view, ping = self.exchange_message(after, report, actor_id=bot_id)
             if exchange.gm_pinged:  # its time had run out before: the GM decides, as then
-                content = f"<@{after.gm_id}>: its time had run out, so you decide.\n{content}"
+                content = clip(f"<@{after.gm_id}>: its time had run out, so you decide.\n{content}")
                 ping = [after.gm_id]
             sent = await channel.send(
                 clip(f"{ASKED_AGAIN}\n{content}"),
@@ -423,7 +423,9 @@ class Attack(commands.Cog):
         exchange = report.exchange
         content, view, ping = self.exchange_message(saved, report, actor_id=bot_id)
         if exchange.pending:  # asking the GM: the GM gets the buttons, pinged
-            content = f"⏰ <@{saved.gm_id}>: time is up and nobody picked a defense; you decide.\n{content}"
+            content = clip(
+                f"⏰ <@{saved.gm_id}>: time is up and nobody picked a defense; you decide.\n{content}"
+            )
             ping = [saved.gm_id]
         sent = await channel.send(
             content, view=view or discord.utils.MISSING, allowed_mentions=_pinging(ping)

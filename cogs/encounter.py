@@ -61,10 +61,12 @@ from bot.store import (
     log_entries,
 )
 from bot.ui.encounter_views import (
+    OVERVIEW_BUTTON,
+    OVERVIEW_GONE,
     gm_handed_reply,
     options_changed_reply,
     options_embed,
-    overview_embed,
+    overview_page,
     reopened_reply,
     set_aside_note,
     started_reply,
@@ -191,12 +193,14 @@ class EncounterCog(
         self.bot.buttons.route(HistoryButton, self.history_button)
         self.bot.buttons.route(UndoButton, self.undo_button)
         self.bot.buttons.route(RedoButton, self.redo_button)
+        self.bot.buttons.route(OverviewButton, self.overview_button)
 
     async def cog_unload(self) -> None:
         self.bot.buttons.unroute(EndButton)
         self.bot.buttons.unroute(HistoryButton)
         self.bot.buttons.unroute(UndoButton)
         self.bot.buttons.unroute(RedoButton)
+        self.bot.buttons.unroute(OverviewButton)
 
     async def load(self, interaction: discord.Interaction) -> Encounter:
         """The channel's running fight; with none, the refusal also says when the one that was here
@@ -437,8 +441,18 @@ class EncounterCog(
         encounter = await self.load(interaction)
         guild_id, _ = encounter_place(interaction)
         gm = is_gm(encounter, actor_of(interaction))
-        embed = overview_embed(encounter, self.bot.catalog, guild_id=guild_id, gm=gm)
-        await answer(interaction, embed=embed, ephemeral=True)
+        embed, view = overview_page(encounter, self.bot.catalog, guild_id=guild_id, gm=gm)
+        await answer(interaction, embed=embed, view=view or discord.utils.MISSING, ephemeral=True)
+
+    async def overview_button(self, interaction: discord.Interaction, button: OverviewButton) -> None:
+        """Another page of ``/encounter show``'s private overview, drawn from the fight as it is now."""
+        guild_id, _ = encounter_place(interaction)
+        encounter = await channel_encounter(interaction)
+        if encounter is None or encounter.tag != button.fight:
+            raise RulesError(OVERVIEW_GONE)
+        gm = is_gm(encounter, actor_of(interaction))
+        embed, view = overview_page(encounter, self.bot.catalog, guild_id=guild_id, gm=gm, page=button.page)
+        await answer_by_editing(interaction, embed=embed, view=view)
 
     @app_commands.command(
         name="log",
@@ -646,6 +660,17 @@ class RedoButton(
         super().__init__(match)
         self.fight = match["fight"]
         self.undo = int(match["undo"])
+
+
+class OverviewButton(
+    PommelButton, discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=OVERVIEW_BUTTON
+):
+    """A page button of ``/encounter show``: the fight's tag and the page to show."""
+
+    def __init__(self, match: re.Match[str]) -> None:
+        super().__init__(match)
+        self.fight = match["fight"]
+        self.page = int(match["page"])
 
 
 UNDOING = "undo changes of the fight"

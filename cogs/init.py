@@ -30,7 +30,7 @@ from bot.interactions import (
 )
 from bot.ui.announcements import turn_announcement
 from bot.ui.buttons import TURN_BUTTON
-from bot.ui.tracker import tracker_embed
+from bot.ui.tracker import tracker_embeds
 
 
 class Init(commands.GroupCog, group_name="init", group_description="Card initiative: deal, next, hold, act"):
@@ -74,7 +74,7 @@ class Init(commands.GroupCog, group_name="init", group_description="Card initiat
         encounter = require_fight(await channel_encounter(interaction))
         if private:
             reveal = is_gm(encounter, actor_of(interaction))
-            await answer(interaction, embed=tracker_embed(encounter, reveal=reveal), ephemeral=True)
+            await answer(interaction, embeds=tracker_embeds(encounter, reveal=reveal), ephemeral=True)
             return
         await answer(interaction, "The tracker is now at the bottom of the channel.", ephemeral=True)
         await self.bot.trackers.publish(encounter, repost=True)

@@ -267,13 +267,26 @@ def attack_state(
     )
 
 
+NAMES_IN_A_SITUATION = 6
+"""The most combatants a situation names (the attackers of a target, the allies in its melee); the
+rest are counted, so that a crowd never pushes an attack's outcome out of its message."""
+
+
+def named(combatants: tuple[Combatant, ...]) -> str:
+    """``Alice, Bob, Bandit 1``: past :data:`NAMES_IN_A_SITUATION` names, the rest counted (``Alice, Bob,
+    Bandit 1, Bandit 2, Bandit 3, Bandit 4 and 18 more``)."""
+    listed = ", ".join(shown(c.name) for c in combatants[:NAMES_IN_A_SITUATION])
+    rest = len(combatants) - NAMES_IN_A_SITUATION
+    return f"{listed} and {rest} more" if rest > 0 else listed
+
+
 def situation_source(state: AttackState, situation: Situation, attacker: Combatant, target: Combatant) -> str:
     """Where the fight learned a situation, for the attack's message: "Alice is prone"."""
     who, whom = shown(attacker.name), shown(target.name)
     facts = state.facts
     mount = shown(state.mount.name) if state.mount is not None else "a horse"
-    names = ", ".join(shown(c.name) for c in state.attackers)
-    allies = ", ".join(shown(c.name) for c in state.allies_in_melee)
+    names = named(state.attackers)
+    allies = named(state.allies_in_melee)
     opening = {Opening.WINDOW: "behind a window", Opening.ARROW_SLIT: "behind an arrow slit"}
     cover = (
         opening[facts.target.opening]

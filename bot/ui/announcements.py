@@ -10,6 +10,8 @@ them for Discord: names in bold and escaped, the buttons' names in bold, mention
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import discord
@@ -22,10 +24,52 @@ from .tracker import holder_line, name
 __all__ = [
     "CONTENT_LIMIT",
     "Announcement",
+    "cut",
+    "fitted",
     "turn_announcement",
 ]
 
 CONTENT_LIMIT = 2000
+
+
+_UNCLOSED_TOKEN = re.compile(r"<[^<>]*$")
+"""A mention, a channel, a timestamp or a custom emoji (``<@12>``, ``<t:1700000000:t>``) cut open."""
+_UNCLOSED_LINK = re.compile(r"\[[^\[\]]*(\]\([^()]*)?$")
+"""A Markdown link (``[this message](https://…)``) cut open."""
+
+
+def cut(line: str, room: int) -> str:
+    """``line`` in at most ``room`` characters, ending with "…": never inside a mention, a timestamp or
+    a link, after a lone backslash, or with a bold or a strikethrough left open."""
+    if len(line) <= room:
+        return line
+    kept = line[: max(0, room - 1)]
+    kept = _UNCLOSED_LINK.sub("", _UNCLOSED_TOKEN.sub("", kept))
+    for mark in ("**", "~~"):
+        if kept.count(mark) % 2:
+            kept = kept[: kept.rfind(mark)]
+    return kept.rstrip().rstrip("\\") + "…"
+
+
+def fitted(lines: Sequence[str], limit: int = CONTENT_LIMIT) -> str:
+    """The lines joined within ``limit`` characters: the longest lines give way first, each cut down
+    to the same length (in a message that runs long, they are the lists of names or situations), so
+    the short ones (an attack's outcome, its damage and the HP left, a ping) stay whole."""
+    text = "\n".join(lines)
+    if len(text) <= limit:
+        return text
+    room = limit - (len(lines) - 1)
+
+    def used(width: int) -> int:
+        return sum(min(len(line), width) for line in lines)
+
+    low, high = 0, max(map(len, lines))
+    while low < high:  # the widest that fits
+        middle = (low + high + 1) // 2
+        low, high = (middle, high) if used(middle) <= room else (low, middle - 1)
+    if low < 1:
+        return text[:limit]
+    return "\n".join(cut(line, low) for line in lines)
 
 
 @dataclass(slots=True)
@@ -38,12 +82,7 @@ class Announcement:
     @property
     def content(self) -> str:
         """The lines, within Discord's 2000 characters: the longest line gives way if need be."""
-        lines = list(self.lines)
-        while len("\n".join(lines)) > CONTENT_LIMIT:
-            longest = max(range(len(lines)), key=lambda index: len(lines[index]))
-            excess = len("\n".join(lines)) - CONTENT_LIMIT
-            lines[longest] = lines[longest][: max(0, len(lines[longest]) - excess - 1)] + "…"
-        return "\n".join(lines)
+        return fitted(self.lines)
 
     @property
     def allowed_mentions(self) -> discord.AllowedMentions:

@@ -25,7 +25,7 @@ from ..encounter.results import AcAttack, ExchangeReport
 from ..rules.combat import AttackKind, AttackResult, AttackRoll, DamageRoll, Defense, Judgement, Outcome
 from ..rules.dice import Advantage, Modifier, PoolRoll
 from ..rules.pool import MAX_POOL
-from .announcements import CONTENT_LIMIT, Announcement
+from .announcements import CONTENT_LIMIT, Announcement, fitted
 from .morale_views import proposal_line
 from .rolls import pool_faces
 from .tracker import name
@@ -263,17 +263,18 @@ def request_content(encounter: Encounter, exchange: Exchange, weapon: str, passi
     who = f"<@{asked}>" if asked == defender.owner_id else f"<@{asked}> (GM)"
     left = defender.pool.remaining
     shield = " (+1 free die with the shield)" if _shield_usable(defender, exchange) else ""
+    active = "its last die" if left == 1 else f"1 to {left} of {dice_count(left)} left"
     lines = [
         attack_headline(encounter, exchange, weapon),
         attack_line(exchange.attack),
         f"🛡️ {who}: how does **{name(defender.name)}** defend? Passive **{passive}**, or active with "
-        f"1 to {left} of {dice_count(left)} left{shield} (R13, R14).",
+        f"{active}{shield} (R13, R14).",
     ]
     if exchange.deadline is not None and not exchange.gm_pinged:
         fallback = encounter.table.defense_policy
         then = "the GM is asked" if fallback is DefensePolicy.ASK_GM else f"the defense is {fallback.value}"
         lines.append(f"⏰ If nobody picks by <t:{int(exchange.deadline.timestamp())}:t>, {then}.")
-    return "\n".join(lines)
+    return clip("\n".join(lines))
 
 
 def expired_request_content(encounter: Encounter, exchange: Exchange, weapon: str, *, where: str) -> str:
@@ -286,12 +287,14 @@ def expired_request_content(encounter: Encounter, exchange: Exchange, weapon: st
     else:
         policy = encounter.table.defense_policy.value
         then = f"the table's policy defended (**{policy}**); the result is in {where}."
-    return "\n".join(
-        [
-            attack_headline(encounter, exchange, weapon),
-            attack_line(exchange.attack),
-            f"⏰ Nobody picked a defense{deadline}: {then}",
-        ]
+    return clip(
+        "\n".join(
+            [
+                attack_headline(encounter, exchange, weapon),
+                attack_line(exchange.attack),
+                f"⏰ Nobody picked a defense{deadline}: {then}",
+            ]
+        )
     )
 
 
@@ -308,7 +311,7 @@ def put_back_exchange_content(
         then = "↩️ Undone: this attack no longer stands; the fight went back to before it."
     else:
         then = "↪️ Redone: this attack's result, as first rolled, stands again (see `/encounter log`)."
-    return "\n".join([attack_headline(before, exchange, weapon), attack_line(exchange.attack), then])
+    return clip("\n".join([attack_headline(before, exchange, weapon), attack_line(exchange.attack), then]))
 
 
 ASKED_AGAIN = "↩️ After an undo or a redo, this attack waits for its defense again."
@@ -498,11 +501,13 @@ def ac_attack_content(encounter: Encounter, attack: AcAttack, weapon: str) -> st
         banished = banishment_line(defender, attack.hp_before)
         if banished is not None:
             lines.append(f"✨ {name(banished)}.")
-    return "\n".join(lines)
+    return clip("\n".join(lines))
 
 
 def clip(text: str) -> str:
-    return text if len(text) <= CONTENT_LIMIT else text[: CONTENT_LIMIT - 1] + "…"
+    """A message about an exchange within Discord's 2,000 characters: its longest lines (the situations
+    and names in the headline) give way, never its outcome, damage or HP left (:func:`fitted`)."""
+    return fitted(text.split("\n"), CONTENT_LIMIT)
 
 
 # ----------------------------------------------------------------------------- buttons

@@ -7,6 +7,7 @@ so it cannot break the formatting; mentions are text only, as the bot pings nobo
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import datetime
 
@@ -21,14 +22,14 @@ from ..rules.cards import Card
 from ..rules.options import DEFAULT_OPTIONS, RuleOptions
 from ..store import SetAsideFight
 from .announcements import Announcement
+from .buttons import view_of
 from .morale_views import proposal_line
 from .tracker import (
-    DESCRIPTION_LIMIT,
     TRACKER_COLOUR,
     clip,
-    clip_keeping,
     conditions_label,
     name,
+    packed,
     pool_pips,
     range_lines,
 )
@@ -56,8 +57,17 @@ TABLE_OPTION_HELP: dict[str, str] = {
     "players_undo": "Players may undo or redo the fight's last changes when they made all of them",
 }
 
-OVERVIEW_RANGES_BUDGET = 1500
-"""The characters the overview keeps for the ranges (all of them, as many as fit), whatever the roster."""
+OVERVIEW_PAGE_LIMIT = 3500
+"""The characters of a page of ``/encounter show`` (Discord allows 4,096 in an embed's description):
+a big fight's overview goes on over as many pages as it needs, everyone in it."""
+ALL_OF_THEM = 1_000_000
+"""The overview's budget for the ranges: every pair, over as many pages as they take."""
+OVERVIEW_BUTTON = re.compile(r"pommel:show:(?P<fight>[0-9a-f]+):(?P<page>\d+):(?P<way>back|on)")
+"""A page button of ``/encounter show`` (:class:`cogs.encounter.OverviewButton`): the fight's tag and
+the page it shows (from 0), so it works after a restart and never shows another fight."""
+OVERVIEW_GONE = (
+    "That overview was of a fight that is over. `/encounter show` shows this channel's fight, if one runs."
+)
 REPLY_NAMES_LIMIT = 1500
 """The names a reply lists: 20 NPCs added or a group of 60 removed, with names of 64 characters and
 all of them escaped, would take it past Discord's 2000 characters; the rest are counted instead."""
@@ -84,7 +94,7 @@ def _changed_reply(changes: Sequence[Change], heading: str) -> str:
 
 
 def not_default_lines(encounter: Encounter) -> list[str]:
-    """The rulings this fight runs with that are not RULINGS.md's defaults."""
+    """The rulings this fight runs with that are not the defaults (docs/RULES.md)."""
     return [
         f"{option_label(field)}: **{option_value(new)}** (default {option_value(old)})"
         for field, old, new in option_changes(DEFAULT_OPTIONS, encounter.options)
@@ -184,9 +194,9 @@ def stats_line(catalog: Catalog, combatant: Combatant, *, full: bool) -> str:
     return " · ".join(parts)
 
 
-def overview_embed(encounter: Encounter, catalog: Catalog, *, guild_id: int, gm: bool) -> discord.Embed:
-    """``/encounter show``: who runs the fight, where it stands, its options, everyone's numbers, and
-    the pairs at Melee or Grapple (R12).
+def overview_pages(encounter: Encounter, catalog: Catalog, *, guild_id: int, gm: bool) -> list[str]:
+    """``/encounter show``, page by page: who runs the fight, where it stands, its options, everyone's
+    numbers, and every pair at Melee or Grapple (R12); as many pages as a big fight needs.
 
     NPCs' numbers beyond HP are for the GM's eyes (``gm``); players see their own side in full.
     """
@@ -198,22 +208,55 @@ def overview_embed(encounter: Encounter, catalog: Catalog, *, guild_id: int, gm:
     changed = not_default_lines(encounter)
     lines += [
         "",
-        "**Rulings** changed from the defaults:" if changed else "**Rulings**: RULINGS.md's defaults",
+        "**Rulings** changed from the defaults (docs/RULES.md):"
+        if changed
+        else "**Rulings**: the defaults (docs/RULES.md)",
     ]
     lines += changed
     lines.append(f"**Table**: {table_line(encounter.table)}")
-    lines += ["", f"**Combatants** ({len(encounter.combatants)})"]
+    roster = ["", f"**Combatants** ({len(encounter.combatants)})"]
     if not encounter.combatants:
-        lines.append("Nobody yet: players `/join`, the GM adds NPCs with `/npc add`.")
+        roster.append("Nobody yet: players `/join`, the GM adds NPCs with `/npc add`.")
     for combatant in encounter.combatants:
         full = gm or combatant.side is Side.PLAYER
-        lines.append(stats_line(catalog, combatant, full=full))
-    ranges = range_lines(encounter, at_most=None, budget=OVERVIEW_RANGES_BUDGET)
-    return discord.Embed(
-        title="⚔️ This fight",
-        description=clip_keeping(lines, ranges, DESCRIPTION_LIMIT),
-        colour=TRACKER_COLOUR,
-    )
+        roster.append(stats_line(catalog, combatant, full=full))
+    ranges = range_lines(encounter, at_most=None, budget=ALL_OF_THEM)
+    return packed([lines, roster, ranges], OVERVIEW_PAGE_LIMIT)
+
+
+def overview_page(
+    encounter: Encounter, catalog: Catalog, *, guild_id: int, gm: bool, page: int = 0
+) -> tuple[discord.Embed, discord.ui.View | None]:
+    """One page of ``/encounter show`` (the last one when the fight got shorter than ``page``), with
+    the buttons to the page before and after it when there are several."""
+    pages = overview_pages(encounter, catalog, guild_id=guild_id, gm=gm)
+    page = max(0, min(page, len(pages) - 1))
+    embed = discord.Embed(title="⚔️ This fight", description=pages[page], colour=TRACKER_COLOUR)
+    if len(pages) == 1:
+        return embed, None
+    embed.set_footer(text=f"Page {page + 1} of {len(pages)}")
+    buttons = [
+        discord.ui.Button[discord.ui.View](
+            label="Previous page",
+            emoji="◀️",
+            style=discord.ButtonStyle.secondary,
+            custom_id=f"pommel:show:{encounter.tag}:{max(0, page - 1)}:back",
+            disabled=page == 0,
+        ),
+        discord.ui.Button[discord.ui.View](
+            label="Next page",
+            emoji="▶️",
+            style=discord.ButtonStyle.primary,
+            custom_id=f"pommel:show:{encounter.tag}:{min(page + 1, len(pages) - 1)}:on",
+            disabled=page == len(pages) - 1,
+        ),
+    ]
+    return embed, view_of([buttons])
+
+
+def overview_embed(encounter: Encounter, catalog: Catalog, *, guild_id: int, gm: bool) -> discord.Embed:
+    """The first page of ``/encounter show`` (the whole of it, for most fights)."""
+    return overview_page(encounter, catalog, guild_id=guild_id, gm=gm)[0]
 
 
 def started_reply(encounter: Encounter) -> str:

@@ -19,8 +19,9 @@ from discord.utils import escape_markdown
 from ..encounter.roster import EndAsked, EndedFight, FinalState
 from ..rules.initiative import fight_duration
 from ..store import ENDED_KEPT, EndedEncounter, HistoryStep, LogEntry
+from .announcements import fitted
 from .buttons import button_view
-from .tracker import DESCRIPTION_LIMIT, clip, clip_keeping, name
+from .tracker import DESCRIPTION_LIMIT, name
 
 LOG_DEFAULT = 15
 LOG_MAX = 50
@@ -70,7 +71,7 @@ def undo_confirmation(steps: Sequence[HistoryStep], fight: str, version: int) ->
             custom_id=f"pommel:undo:{fight}:{version}:{count}",
         )
     )
-    return clip_keeping(lines, note, 2000), view
+    return fitted([*lines, *note]), view
 
 
 def redo_confirmation(steps: Sequence[HistoryStep], fight: str, undo: int) -> tuple[str, discord.ui.View]:
@@ -79,7 +80,7 @@ def redo_confirmation(steps: Sequence[HistoryStep], fight: str, undo: int) -> tu
     count = len(steps)
     back = "This change stands" if count == 1 else f"These {count} changes stand"
     lines = [f"**Redo the last undo?** {back} again:", *_redone_lines(steps)]
-    return clip_keeping(lines, ["Their log lines are no longer marked undone."], 2000), redo_view(fight, undo)
+    return fitted([*lines, "Their log lines are no longer marked undone."]), redo_view(fight, undo)
 
 
 def redo_view(fight: str, undo: int) -> discord.ui.View:
@@ -103,7 +104,7 @@ def redo_log_line(by: str, steps: Sequence[HistoryStep]) -> str:
 
 def redone_reply(by: str, steps: Sequence[HistoryStep]) -> str:
     """What the channel is told once a redo is done: the changes that stand again."""
-    return clip([f"↪️ {_escaped(by)} redid {_changes(len(steps))}:", *_redone_lines(steps)], 2000)
+    return fitted([f"↪️ {_escaped(by)} redid {_changes(len(steps))}:", *_redone_lines(steps)])
 
 
 def undo_log_line(by: str, steps: Sequence[HistoryStep]) -> str:
@@ -118,7 +119,7 @@ def _put_back_line(by: str, did: str, steps: Sequence[HistoryStep]) -> str:
 
 def undone_reply(by: str, steps: Sequence[HistoryStep]) -> str:
     """What the channel is told once an undo is done."""
-    return clip([f"↩️ {_escaped(by)} undid {_changes(len(steps))}:", *_undone_lines(steps)], 2000)
+    return fitted([f"↩️ {_escaped(by)} undid {_changes(len(steps))}:", *_undone_lines(steps)])
 
 
 UNDONE_NOTE = (
@@ -181,7 +182,7 @@ def fight_summary(ended: EndedFight) -> str:
         lines += [final_state(combatant) for combatant in ended.final_state]
     else:
         lines.append("Nobody fought.")
-    return clip(lines, DESCRIPTION_LIMIT)
+    return fitted(lines, DESCRIPTION_LIMIT)
 
 
 # ----------------------------------------------------------------------------- ending

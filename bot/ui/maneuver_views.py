@@ -21,11 +21,11 @@ from ..encounter.records import Reaction
 from ..rules.dice import Advantage
 from ..rules.engagement import Range
 from ..rules.movement import FREE_MOVES, MAX_WALKING_MOVES, RUNNING_MOVES
-from .announcements import CONTENT_LIMIT, Announcement
+from .announcements import CONTENT_LIMIT, Announcement, fitted
 from .attack_views import reaction_buttons
 from .buttons import view_of
 from .rolls import pool_faces
-from .tracker import clip, fight_ranges, name, pool_pips
+from .tracker import SHORT_NAME, fight_ranges, name, pool_pips, short
 
 # ---------------------------------------------------------------------------------- /move (R19)
 
@@ -192,4 +192,36 @@ def pool_report(encounter: Encounter, combatants: Sequence[Combatant]) -> str:
     for combatant in combatants:
         lines.append("")
         lines.extend(pool_lines(encounter, combatant))
-    return clip(lines, CONTENT_LIMIT)
+    if len("\n".join(lines)) <= CONTENT_LIMIT:
+        return "\n".join(lines)
+    more = "Dice left and moves made, one line each; `/pool who:` gives one in full."
+    compact = [heading, *(pool_short_line(encounter, combatant) for combatant in combatants), more]
+    if len("\n".join(compact)) <= CONTENT_LIMIT:
+        return "\n".join(compact)
+    by_dice: dict[str, list[str]] = {}
+    for combatant in combatants:
+        left = f"{pool_pips(combatant)} {dice_left(combatant)}"
+        by_dice.setdefault(left, []).append(f"**{short(combatant.name, SHORT_NAME)}**")
+    share = (CONTENT_LIMIT - len(heading) - len(more)) // len(by_dice) - 40
+    grouped = [f"{left} ({len(names)}): {listing(names, ', ', share)}" for left, names in by_dice.items()]
+    return fitted([heading, *grouped, "`/pool who:` gives one in full."])
+
+
+def pool_short_line(encounter: Encounter, combatant: Combatant) -> str:
+    """A combatant's pool in a big group's ``/pool``, on one line: ``**Bandit 1** · ●●○ 2/3 · 1 move``
+    (dice left, moves made), and the attacks it may make, its penalty and its state, when it has any."""
+    pool = combatant.pool
+    parts = [
+        f"**{short(combatant.name, SHORT_NAME)}**",
+        f"{pool_pips(combatant)} {pool.remaining}/{pool.size}",
+    ]
+    if combatant.moves:
+        parts.append(f"{combatant.moves} move{'' if combatant.moves == 1 else 's'}")
+    owed = sum(1 for reaction in encounter.reactions if reaction.by == combatant.id)
+    if owed:
+        parts.append(f"may make {owed} attack{'' if owed == 1 else 's'} out of turn")
+    if pool.penalty_next_round:
+        parts.append(f"{dice_count(pool.penalty_next_round)} fewer next round")
+    if combatant.out_of_the_fight:
+        parts.append(f"**{combatant.state_label}**")
+    return " · ".join(parts)

@@ -20,9 +20,10 @@ from ..encounter.results import MoraleCheckReport, RallyReport
 from ..rules.dice import Modifier
 from ..rules.errors import shown
 from ..rules.morale import MORALE_TARGET, MoraleResult, MoraleStanding
-from .announcements import Announcement
+from .announcements import CONTENT_LIMIT, Announcement
 from .buttons import button_view
 from .rolls import pool_faces
+from .tracker import SHORTEST_NAME, short
 
 MORALE_PROPOSAL_BUTTON = re.compile(r"pommel:morale:(?P<proposal>\d+)(?::(?P<action>dismiss))?")
 """What :class:`cogs.morale.MoraleProposalButton` listens for: roll (no action) or dismiss."""
@@ -143,6 +144,40 @@ def result_line(combatant: Combatant, result: MoraleResult, mention: str = "") -
     return f"• {name}: {_roll_text(result)} → {STANDING_SHOWN[result.standing]}"
 
 
+def short_result_line(combatant: Combatant, result: MoraleResult, mention: str = "") -> str:
+    """A member's check in a big group's message: ``• **Bandit 1**: `10` → 🏃 **Routed**`` (the dice
+    are in the log)."""
+    name = f"**{short(combatant.name, SHORTEST_NAME)}**" + (f" ({mention})" if mention else "")
+    if result.immune:
+        return f"• {name}: never checks (R21)"
+    return f"• {name}: `{result.total}` → {STANDING_SHOWN[result.standing]}"
+
+
+def standings_lines(members: Sequence[tuple[str, MoraleStanding | None]], budget: int) -> list[str]:
+    """A crowd's results at their shortest, a line per outcome: ``🏃 **Routed** (12): Bandit 1, …``, each
+    list of names within its share of ``budget`` characters and the rest counted (``None``: never
+    checks)."""
+    kinds = [MoraleStanding.ROUTED, MoraleStanding.FRIGHTENED, MoraleStanding.STEADY, None]
+    groups = [(kind, [who for who, standing in members if standing is kind]) for kind in kinds]
+    groups = [(kind, names) for kind, names in groups if names]
+    share = max(60, budget // max(1, len(groups)) - 30)
+    return [
+        f"{'never check (R21)' if kind is None else STANDING_SHOWN[kind]} ({len(names)}): "
+        f"{listing(names, ', ', share)}"
+        for kind, names in groups
+    ]
+
+
+def _members_fitting(before: list[str], members: Sequence[list[str]], after: list[str]) -> list[str]:
+    """``before``, the members' lines, ``after``: the members' lines at the longest of their forms
+    (``members``, fullest first) with which the whole fits in one message."""
+    for form in members:
+        lines = [*before, *form, *after]
+        if len("\n".join(lines)) <= CONTENT_LIMIT:
+            return lines
+    return [*before, *members[-1], *after]
+
+
 def _meanings(standings: Sequence[MoraleStanding], encounter: Encounter) -> str | None:
     shown_ones = [MEANING[s] for s in (MoraleStanding.ROUTED, MoraleStanding.FRIGHTENED) if s in standings]
     if not shown_ones:
@@ -182,24 +217,39 @@ def check_announcement(
     if proposal is not None:
         lines.append(f"Proposed (R22, #{proposal.id}): {shown(proposal.detail)}")
     announcement = Announcement()
-    lines += [result_line(c, r, _player(announcement, c, actor_id)) for c, r in report.results]
+    mentions = [_player(announcement, c, actor_id) for c, _ in report.results]
+    after: list[str] = []
     if report.passed_over:
         skipped = [f"**{shown(p.combatant.name)}** ({p.why})" for p in report.passed_over]
-        lines.append(f"Not checking: {listing(skipped, ', ', NAMES_LIMIT)}")
+        after.append(f"Not checking: {listing(skipped, ', ', NAMES_LIMIT)}")
     rolled = [r for _, r in report.results if not r.immune]
     if rolled:
         held = sum(1 for r in rolled if r.passed)
-        lines.append(f"**{held} of {len(rolled)} hold.**")
+        after.append(f"**{held} of {len(rolled)} hold.**")
     meaning = _meanings([r.standing for _, r in report.results], encounter)
     if meaning:
-        lines.append(meaning)
+        after.append(meaning)
     settled = [p for p in report.settled if proposal is None or p.id != proposal.id]
     if settled:
         numbers = ", ".join(f"#{p.id}" for p in settled)
-        lines.append(
+        after.append(
             f"This check also settles the proposed check{'s' if len(settled) > 1 else ''} {numbers}."
         )
-    announcement.lines = lines
+    pairs = list(zip(report.results, mentions, strict=True))
+    crowd = [
+        (f"**{short(c.name, SHORTEST_NAME)}**" + (f" ({m})" if m else ""), None if r.immune else r.standing)
+        for (c, r), m in pairs
+    ]
+    used = len("\n".join([*lines, *after]))
+    announcement.lines = _members_fitting(
+        lines,
+        [
+            [result_line(c, r, m) for (c, r), m in pairs],
+            [short_result_line(c, r, m) for (c, r), m in pairs],
+            standings_lines(crowd, CONTENT_LIMIT - used),
+        ],
+        after,
+    )
     return announcement
 
 
@@ -222,6 +272,9 @@ def rally_announcement(encounter: Encounter, report: RallyReport, *, actor_id: i
     ]
     announcement = Announcement()
     by_name = {ally.name: ally for ally in report.allies}
+    full: list[str] = []
+    compact: list[str] = []
+    crowd: list[tuple[str, MoraleStanding | None]] = []
     for reroll in result.rerolls:
         ally = by_name[reroll.subject]
         was = reroll.previous.value
@@ -229,10 +282,15 @@ def rally_announcement(encounter: Encounter, report: RallyReport, *, actor_id: i
         mention = _player(announcement, ally, actor_id)
         player = f" {mention}" if mention else ""
         outcome = "✅ back in the fight" if reroll.passed else f"still {was}"
-        lines.append(f"• **{shown(ally.name)}**{player} ({was}{extra}): {_roll_text(reroll)} → {outcome}")
-    if result.rerolls:
-        lines.append(f"**{len(result.returned)} of {len(result.rerolls)} rally.**")
-    announcement.lines = lines
+        full.append(f"• **{shown(ally.name)}**{player} ({was}{extra}): {_roll_text(reroll)} → {outcome}")
+        who = f"**{short(ally.name, SHORTEST_NAME)}**{player}"
+        compact.append(f"• {who}: `{reroll.total}` → {outcome}")
+        crowd.append((who, reroll.standing))
+    after = [f"**{len(result.returned)} of {len(result.rerolls)} rally.**"] if result.rerolls else []
+    used = len("\n".join([*lines, *after]))
+    announcement.lines = _members_fitting(
+        lines, [full, compact, standings_lines(crowd, CONTENT_LIMIT - used)], after
+    )
     return announcement
 
 

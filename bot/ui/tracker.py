@@ -25,6 +25,13 @@ from .situation_views import position_labels
 
 DESCRIPTION_LIMIT = 4000
 """Discord allows 4096 characters in an embed's description; a little is kept spare."""
+MESSAGE_TEXT_LIMIT = 5800
+"""Discord allows 6,000 characters in all the embeds of one message together (titles, descriptions,
+footers); the tracker's descriptions keep to this, leaving room for its title and footer."""
+SHORT_NAME = 32
+"""How much of a name a compact line of the tracker keeps (a big fight's, so that everyone fits)."""
+SHORTEST_NAME = 20
+"""How much of a name the shortest lines keep."""
 TRACKER_COLOUR = discord.Colour.dark_red()
 RANGES_SHOWN = 10
 """The tracker lists at most this many pairs at Melee or Grapple, then counts the rest."""
@@ -56,28 +63,57 @@ def _card_shown(encounter: Encounter, holder: str, card: Card, reveal: bool) -> 
     return card.label
 
 
-def combatant_line(combatant: Combatant, where: Sequence[str] = ()) -> str:
-    """Name, pool, HP, state, conditions, and ``where`` it stands (R25: mounted, cover, shield wall...)."""
+def short(text: str, length: int) -> str:
+    """A name a user typed, shown safely in at most ``length`` characters, escapes included: cut in the
+    middle so that its end stays (the number that tells "Bandit 11" from "Bandit 12"), and cut before
+    escaping, so that no escape is cut in two."""
+    shown_whole = name(text)
+    if len(shown_whole) <= length:
+        return shown_whole
+    for keep in range(min(len(text), length) - 1, 1, -1):
+        tail = keep // 3
+        cut = name(text[: keep - tail].rstrip() + "…" + text[len(text) - tail :].lstrip())
+        if len(cut) <= length:
+            return cut
+    return name(text[0]) + "…"
+
+
+def combatant_line(combatant: Combatant, where: Sequence[str] = (), *, compact: int = 0) -> str:
+    """Name, pool, HP, state, conditions, and ``where`` it stands (R25: mounted, cover, shield wall...).
+
+    A big fight's tracker shortens it so that everyone fits in one message: ``compact`` 1 cuts the name
+    short and leaves out how long the conditions last; 2 keeps the name's start, the pool, HP and state,
+    and counts the conditions and the situations."""
     hp = f"HP {combatant.hp}/{combatant.max_hp}"
-    parts = [f"{name(combatant.name)}", pool_pips(combatant), hp]
+    who = (
+        name(combatant.name)
+        if not compact
+        else short(combatant.name, (SHORT_NAME, SHORTEST_NAME)[compact - 1])
+    )
+    parts = [who, pool_pips(combatant), hp]
     label = combatant.state_label  # down, unconscious, routed, frightened (R21, R25)
     if label:
         parts.append(f"**{label}**")
-    if combatant.conditions:
-        parts.append(conditions_label(combatant))
-    if where:
+    if combatant.conditions and compact < 2:
+        parts.append(conditions_label(combatant, lasting=not compact))
+    elif combatant.conditions:
+        many = len(combatant.conditions)
+        parts.append(f"{many} condition{'' if many == 1 else 's'}")
+    if where and compact < 2:
         parts.append(f"*{', '.join(where)}*")
+    elif where:
+        parts.append(f"*{len(where)} situation{'' if len(where) == 1 else 's'}*")
     if combatant.leader:
         parts[0] += " (leader)"
     return " · ".join(parts)
 
 
-def conditions_label(combatant: Combatant) -> str:
+def conditions_label(combatant: Combatant, *, lasting: bool = True) -> str:
     """Its conditions, each with how long it still lasts: "prone (2 rounds), stunned"."""
     labels = []
     for condition in combatant.conditions:
-        lasting = combatant.lasting.get(condition.casefold())
-        labels.append(name(condition) + (f" ({duration_label(lasting)})" if lasting is not None else ""))
+        left = combatant.lasting.get(condition.casefold()) if lasting else None
+        labels.append(name(condition) + (f" ({duration_label(left)})" if left is not None else ""))
     return ", ".join(labels)
 
 
@@ -139,13 +175,40 @@ def range_lines(
     return lines
 
 
+class Section(NamedTuple):
+    """A part of the tracker, with its lines at each length it can take, the fullest first. When the
+    whole tracker would not fit in one message, the sections shrink from the last one up (the ranges,
+    then the combatants, then the order), a step at a time; the turn (who acts now, who next) never
+    does. A section after the first starts with an empty line."""
+
+    levels: list[list[str]]
+
+
+def tracker_sections(encounter: Encounter, *, reveal: bool = False) -> list[Section]:
+    """The tracker's parts, in the order shown: the turn, the order of the cards, the combatants, the
+    ranges. A new part goes where it reads best; its shorter levels say how it gives way."""
+    return [
+        Section([_now_lines(encounter)]),
+        Section([_order_lines(encounter, reveal=reveal, compact=c) for c in (0, SHORT_NAME, SHORTEST_NAME)]),
+        Section([_roster_lines(encounter, compact=c) for c in (0, 1, 2)]),
+        Section(
+            [
+                range_lines(encounter),
+                range_lines(encounter, at_most=3, budget=500),
+                _ranges_counted(encounter),
+            ]
+        ),
+    ]
+
+
 def tracker_lines(encounter: Encounter, *, reveal: bool = False) -> list[str]:
-    """The tracker's text, line by line. ``reveal`` shows hidden NPC cards (for the GM's eyes only)."""
-    return _turn_lines(encounter, reveal=reveal) + range_lines(encounter)
+    """The tracker's text at its fullest, line by line. ``reveal`` shows hidden NPC cards (for the GM's
+    eyes only)."""
+    return [line for section in tracker_sections(encounter, reveal=reveal) for line in section.levels[0]]
 
 
-def _turn_lines(encounter: Encounter, *, reveal: bool) -> list[str]:
-    """The tracker's text above its ranges: the turn, the order, the combatants."""
+def _now_lines(encounter: Encounter) -> list[str]:
+    """Whose turn it is, or what the fight waits for between turns and rounds; the claims made."""
     state = encounter.initiative
     lines: list[str] = []
     if state.round == 0:
@@ -161,33 +224,132 @@ def _turn_lines(encounter: Encounter, *, reveal: bool) -> list[str]:
         lines.append(f"**Round {state.round} is over.** The GM deals the next round.")
     for queued in encounter.flow.queued:
         lines.append(f"**Claimed next:** {holder_line(encounter, queued)}")
-    order = state.order
-    if order:
-        lines.append("")
-        lines.append("**Still to act**")
-        for entry in order:
-            shown = _card_shown(encounter, entry.holder, entry.card, reveal)
-            lines.append(f"{shown} {holder_line(encounter, entry.holder)}")
+    return lines
+
+
+def _holder(encounter: Encounter, holder: str, *, compact: int) -> str:
+    if not compact:
+        return holder_line(encounter, holder)
+    return f"**{short(encounter.holder_name(holder), compact)}**"
+
+
+def _order_lines(encounter: Encounter, *, reveal: bool, compact: int) -> list[str]:
+    """The cards still to act, in order (one a line; ``compact``: on one line, names cut to that many
+    characters), the held cards and who acted."""
+    state = encounter.initiative
+    lines: list[str] = []
+    if state.order:
+        shown = [
+            f"{_card_shown(encounter, entry.holder, entry.card, reveal)} "
+            f"{_holder(encounter, entry.holder, compact=compact)}"
+            for entry in state.order
+        ]
+        lines += ["", "**Still to act**"]
+        lines += [" · ".join(shown)] if compact else shown
     if state.waiting:
         lines.append("")
-        held = ", ".join(f"{FACE_DOWN} {holder_line(encounter, entry.holder)}" for entry in state.waiting)
+        held = ", ".join(
+            f"{FACE_DOWN} {_holder(encounter, entry.holder, compact=compact)}" for entry in state.waiting
+        )
         lines.append(f"**Held:** {held}")
     if state.acted:
-        acted = ", ".join(name(encounter.holder_name(holder)) for holder in state.acted)
-        lines.append(f"**Acted:** {acted}")
-    if encounter.combatants:
-        lines.append("")
-        lines.append("**Combatants**")
-        acting = state.turn_of
-        lines.extend(
-            ("▶️ " if combatant.holder == acting else "")
-            + combatant_line(combatant, position_labels(encounter, combatant))
-            for combatant in encounter.combatants
+        acted = ", ".join(
+            short(encounter.holder_name(holder), compact) if compact else name(encounter.holder_name(holder))
+            for holder in state.acted
         )
-    else:
-        lines.append("")
-        lines.append("Nobody has joined yet: players `/join`, the GM adds NPCs with `/npc add`.")
+        lines.append(f"**Acted:** {acted}")
     return lines
+
+
+def _roster_lines(encounter: Encounter, *, compact: int) -> list[str]:
+    """Everyone in the fight, one line each (▶️ marks those whose turn it is), at a length of
+    :func:`combatant_line`."""
+    if not encounter.combatants:
+        return ["", "Nobody has joined yet: players `/join`, the GM adds NPCs with `/npc add`."]
+    acting = encounter.initiative.turn_of
+    return [
+        "",
+        "**Combatants**",
+        *(
+            ("▶️ " if combatant.holder == acting else "")
+            + combatant_line(combatant, position_labels(encounter, combatant), compact=compact)
+            for combatant in encounter.combatants
+        ),
+    ]
+
+
+def _ranges_counted(encounter: Encounter) -> list[str]:
+    """The ranges at their shortest: how many pairs are not at Onset (``/encounter show`` lists them)."""
+    pairs = len(fight_ranges(encounter))
+    if not pairs:
+        return []
+    return [
+        "",
+        f"**Ranges**: {pairs} pair{'' if pairs == 1 else 's'} at Melee or Grapple (`/encounter show`)",
+    ]
+
+
+def _text_length(lines: Sequence[str]) -> int:
+    return len("\n".join(lines))
+
+
+def shrunk(sections: Sequence[Section], limit: int = MESSAGE_TEXT_LIMIT) -> list[list[str]]:
+    """Each section's lines at the longest level with which the whole fits in ``limit`` characters,
+    shrinking the last sections first. Should even the shortest not fit (it does for every fight a
+    document allows, but whatever a section may hold later), the last sections lose their last lines,
+    counted; the first (whose turn it is) never does."""
+    levels = [0] * len(sections)
+
+    def chosen() -> list[list[str]]:
+        return [section.levels[level] for section, level in zip(sections, levels, strict=True)]
+
+    while _text_length([line for lines in chosen() for line in lines]) > limit:
+        shrinking = next(
+            (i for i in reversed(range(len(sections))) if levels[i] < len(sections[i].levels) - 1), None
+        )
+        if shrinking is None:
+            break
+        levels[shrinking] += 1
+    parts = chosen()
+    for index in reversed(range(1, len(parts))):
+        others = _text_length([line for i, lines in enumerate(parts) if i != index for line in lines])
+        if others + _text_length(parts[index]) + 1 <= limit:
+            break
+        room = max(0, limit - others - 1)
+        parts[index] = clip(parts[index], room).split("\n") if room > 60 else []
+    return parts
+
+
+def packed(parts: Sequence[Sequence[str]], limit: int = DESCRIPTION_LIMIT) -> list[str]:
+    """The sections' lines as descriptions of at most ``limit`` characters each: a section goes whole
+    into the description it starts in when it fits there, else begins the next one; a section longer
+    than a description is split between lines (and a line longer than a description, cut)."""
+    pages: list[list[str]] = [[]]
+    for lines in parts:
+        if not lines:
+            continue
+        if pages[-1] and _text_length([*pages[-1], *lines]) > limit:
+            pages.append([])
+        for whole in lines:
+            line = whole if len(whole) <= limit else whole[: limit - 1] + "…"
+            if pages[-1] and _text_length([*pages[-1], line]) > limit:
+                pages.append([])
+            if pages[-1] or line:  # a description does not start with an empty line
+                pages[-1].append(line)
+    return ["\n".join(page) for page in pages if page]
+
+
+def tracker_embeds(encounter: Encounter, *, reveal: bool = False) -> list[discord.Embed]:
+    """The tracker as one message: everyone in it, each section as long as fits, over as many embeds as
+    Discord's 4,096 characters a description need, within its 6,000 a message (the title on the first,
+    the step in the footer of the last)."""
+    state = encounter.initiative
+    title = f"⚔️ Round {state.round}" if state.round else "⚔️ Fight"
+    descriptions = packed(shrunk(tracker_sections(encounter, reveal=reveal)))
+    embeds = [discord.Embed(description=text, colour=TRACKER_COLOUR) for text in descriptions or [""]]
+    embeds[0].title = title
+    embeds[-1].set_footer(text=f"GM: use /encounter · step {encounter.flow.step}")
+    return embeds
 
 
 def clip(lines: list[str], limit: int = DESCRIPTION_LIMIT) -> str:
@@ -213,18 +375,6 @@ def clip_keeping(lines: list[str], kept: list[str], limit: int = DESCRIPTION_LIM
         return clip(lines, limit)
     tail = "\n".join(kept)
     return f"{clip(lines, limit - len(tail) - 1)}\n{tail}"
-
-
-def tracker_embed(encounter: Encounter, *, reveal: bool = False) -> discord.Embed:
-    state = encounter.initiative
-    title = f"⚔️ Round {state.round}" if state.round else "⚔️ Fight"
-    embed = discord.Embed(
-        title=title,
-        description=clip_keeping(_turn_lines(encounter, reveal=reveal), range_lines(encounter)),
-        colour=TRACKER_COLOUR,
-    )
-    embed.set_footer(text=f"GM: use /encounter · step {encounter.flow.step}")
-    return embed
 
 
 def tracker_view(encounter: Encounter) -> discord.ui.View:

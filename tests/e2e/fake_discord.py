@@ -153,6 +153,11 @@ def _json_bytes(value: Any) -> bytes:
 
 
 BOT_CONTENT_LIMIT = 2000
+EMBEDS_TEXT_LIMIT = 6000
+"""Discord's limit on the text of all the embeds of one message together (titles, descriptions, field
+names and values, footers, authors); the spec knows each part's limit, not this one."""
+ACTION_ROWS_LIMIT = 5
+"""Action rows in a message without IS_COMPONENTS_V2 (the spec's 40 is the Components V2 limit)."""
 
 
 class DiscordError(Exception):
@@ -1451,6 +1456,7 @@ class FakeDiscord:
         Flags are set by the caller on creation; an edit may only toggle SUPPRESS_EMBEDS/IS_COMPONENTS_V2.
         """
         content = body.get("content") or ""
+        _check_message_limits(body, message.flags)
         if len(content) > BOT_CONTENT_LIMIT:
             # The spec allows 4000 characters in channel messages (that is Nitro users' limit); bots
             # get 2000, as in interaction responses.
@@ -2240,6 +2246,36 @@ class FakeDiscord:
         channel = self._channel(call)
         pins = sorted(channel.pins, key=lambda m: m.pinned_at or "", reverse=True)
         return _Reply(200, [m.payload() for m in pins])
+
+
+# ------------------------------------------------------------------------------- limits
+
+
+def _embed_text(embed: Mapping[str, Any]) -> int:
+    """The characters of an embed that count towards Discord's 6,000 per message."""
+    parts = [embed.get("title"), embed.get("description")]
+    parts += [(embed.get("footer") or {}).get("text"), (embed.get("author") or {}).get("name")]
+    for entry in embed.get("fields") or []:
+        parts += [entry.get("name"), entry.get("value")]
+    return sum(len(part) for part in parts if isinstance(part, str))
+
+
+def _check_message_limits(body: Mapping[str, Any], flags: int) -> None:
+    """The limits Discord enforces on a whole message that the OpenAPI spec cannot say: 6,000 characters
+    of embeds together, and 5 action rows (of 5 components each, which the spec checks) without
+    Components V2. Checked before anything of the message changes, as Discord refuses it whole."""
+    embeds = body.get("embeds") or []
+    text = sum(_embed_text(embed) for embed in embeds if isinstance(embed, Mapping))
+    if text > EMBEDS_TEXT_LIMIT:
+        raise DiscordError(
+            400, 50035, f"embeds: must be {EMBEDS_TEXT_LIMIT} or fewer characters in total (got {text})"
+        )
+    v2 = (int(body.get("flags") or 0) | flags) & COMPONENTS_V2
+    rows = body.get("components") or []
+    if not v2 and len(rows) > ACTION_ROWS_LIMIT:
+        raise DiscordError(
+            400, 50035, f"components: must be {ACTION_ROWS_LIMIT} or fewer in length (got {len(rows)})"
+        )
 
 
 # ------------------------------------------------------------------------------- normalization

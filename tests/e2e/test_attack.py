@@ -236,6 +236,18 @@ async def test_r11_a_counterattack_uses_speed_even_at_onset(world: World, start_
     all_rolled(pommel)
 
 
+async def test_r13_r14_a_defender_with_one_die_left_is_asked_for_its_last_die(
+    world: World, start_bot: Any
+) -> None:
+    """Not "active with 1 to 1 of 1 die left"."""
+    pommel = await dealt_fight(world, start_bot, faces=[15], edit=gear("Bandit", pool=MartialPool.full(1)))
+    asked = await attack(pommel, world, target="Bandit")
+    request = asked.content.splitlines()[2]
+    assert request.startswith(f"🛡️ <@{world.gm.id}> (GM): how does **Bandit** defend? Passive **")
+    assert request.endswith("**, or active with its last die (R13, R14).")
+    assert labels(asked)[1] == "Active 1 die"
+
+
 async def test_r12_attacks_of_two_dice_each_keep_the_pair_at_onset(world: World, start_bot: Any) -> None:
     pommel = await dealt_fight(world, start_bot, faces=[4, 3, 6, 2], edit=PASSIVE_NPCS)
     await attack(pommel, world, target="Bandit", dice=2)

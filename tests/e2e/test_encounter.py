@@ -535,7 +535,7 @@ async def test_show_gives_the_gm_every_number_and_players_their_own(world: World
     gm_view = (await pommel.slash("encounter show", user=world.gm)).embeds[0]["description"]
     assert f"GM: <@{world.gm.id}>" in gm_view
     assert "Round: not dealt yet" in gm_view
-    assert "**Rulings**: RULINGS.md's defaults" in gm_view
+    assert "**Rulings**: the defaults (docs/RULES.md)" in gm_view
     assert encounter.tracker is not None
     url = f"https://discord.com/channels/{world.guild.id}/{world.table.id}/{encounter.tracker.message_id}"
     assert url in gm_view

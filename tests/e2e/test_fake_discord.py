@@ -421,6 +421,30 @@ async def test_a_bot_message_over_2000_characters_is_refused(
     assert world.table.history == []
 
 
+async def test_a_message_over_discord_s_whole_message_limits_is_refused(
+    pommel: RunningBot, fake_discord: FakeDiscord, world: World
+) -> None:
+    """Two embeds of 4,000 characters each pass the spec (4,096 each) but not Discord's 6,000 per
+    message; six action rows pass the spec's 40 (Components V2) but not the 5 of a plain message."""
+    headers = {"Authorization": f"Bot {fake_discord.token}"}
+    url = f"{fake_discord.api_base}/channels/{world.table.id}/messages"
+    row = {"type": 1, "components": [{"type": 2, "style": 1, "label": "x", "custom_id": "e2e-x"}]}
+    async with aiohttp.ClientSession(headers=headers) as session:
+        embeds = [{"description": "x" * 4000}, {"title": "t", "description": "y" * 2000}]
+        async with session.post(url, json={"embeds": embeds}) as response:
+            assert response.status == 400
+        async with session.post(url, json={"content": "rows", "components": [row] * 6}) as response:
+            assert response.status == 400
+        embeds = [{"description": "x" * 4000}, {"title": "t", "description": "y" * 1999}]
+        async with session.post(url, json={"embeds": embeds, "components": [row] * 5}) as response:
+            assert response.status == 200
+    refused = [problem.detail for problem in fake_discord.take_problems("rejected")]
+    assert "embeds: must be 6000 or fewer characters in total (got 6001)" in refused[0]
+    assert "components: must be 5 or fewer in length (got 6)" in refused[1]
+    assert len(refused) == 2
+    assert len(world.table.history) == 1
+
+
 async def test_the_bot_cannot_reach_the_internet(pommel: RunningBot, fake_discord: FakeDiscord) -> None:
     session = pommel.bot.http._HTTPClient__session  # type: ignore[attr-defined]
     with pytest.raises(RuntimeError, match="must not reach"):

@@ -22,6 +22,7 @@ from bot.rules.engagement import Range
 from bot.rules.morale import MoraleTriggerReason
 from bot.rules.options import CriticalDamage, RuleOptions
 from bot.ui.encounter_views import (
+    OVERVIEW_PAGE_LIMIT,
     RULE_OPTION_HELP,
     TABLE_OPTION_HELP,
     condition_reply,
@@ -36,11 +37,13 @@ from bot.ui.encounter_views import (
     options_changed_reply,
     options_embed,
     overview_embed,
+    overview_page,
+    overview_pages,
     table_line,
     tracker_url,
     who_runs_fights,
 )
-from bot.ui.tracker import DESCRIPTION_LIMIT, name
+from bot.ui.tracker import name
 from cogs.npc import MAX_NPCS_AT_ONCE
 
 CATALOG = load_catalog()
@@ -252,7 +255,7 @@ def test_r12_the_overview_lists_the_pairs_at_melee_or_grapple_and_not_those_at_o
     assert text.endswith("**Ranges** (every other pair is at Onset, R12)\n⚔️ Alice — Bandit 1: Melee")
 
 
-def test_r12_the_overview_of_a_whole_fight_of_the_longest_names_keeps_its_ranges() -> None:
+def test_r12_the_overview_of_a_whole_fight_of_the_longest_names_pages_everyone_and_every_range() -> None:
     encounter = Encounter(channel_id=5, guild_id=1, gm_id=9)
     for _ in range(MAX_COMBATANTS // MAX_NPCS_AT_ONCE):
         encounter.add_npcs(
@@ -261,7 +264,31 @@ def test_r12_the_overview_of_a_whole_fight_of_the_longest_names_keeps_its_ranges
     everyone = encounter.combatants
     for first, second in zip(everyone[::2], everyone[1::2], strict=True):
         encounter.engagement(first, second).range = Range.MELEE
-    text = overview_embed(encounter, CATALOG, guild_id=1, gm=True).description or ""
-    assert len(text) <= DESCRIPTION_LIMIT
-    assert "more lines\n\n**Ranges** (every other pair is at Onset, R12)\n⚔️ " in text
-    assert text.endswith("more pairs at Melee or Grapple")
+    pages = overview_pages(encounter, CATALOG, guild_id=1, gm=True)
+    assert len(pages) > 1
+    assert all(len(page) <= OVERVIEW_PAGE_LIMIT for page in pages)
+    text = "\n".join(pages)
+    assert "more lines" not in text
+    assert "more pairs" not in text
+    assert text.count("· HP 11/11") == MAX_COMBATANTS
+    ranges = text.split("**Ranges** (every other pair is at Onset, R12)\n")[1].splitlines()
+    assert len(ranges) == MAX_COMBATANTS // 2
+    last, buttons = overview_page(encounter, CATALOG, guild_id=1, gm=True, page=99)
+    assert last.description == pages[-1]
+    assert last.footer.text == f"Page {len(pages)} of {len(pages)}"
+    assert buttons is not None
+    back, on = (item.to_component_dict() for item in buttons.children)
+    assert back["custom_id"] == f"pommel:show:{encounter.tag}:{len(pages) - 2}:back"
+    assert not back.get("disabled")
+    assert on.get("disabled")
+    first_page, _ = overview_page(encounter, CATALOG, guild_id=1, gm=True)
+    assert first_page.footer.text == f"Page 1 of {len(pages)}"
+
+
+def test_the_overview_of_a_small_fight_is_one_page_without_buttons() -> None:
+    encounter = Encounter(channel_id=5, guild_id=1, gm_id=9)
+    encounter.add_npcs(CATALOG.monster("bandit"), None, count=2)
+    page, buttons = overview_page(encounter, CATALOG, guild_id=1, gm=True)
+    assert buttons is None
+    assert page.footer.text is None
+    assert "**Rulings**: the defaults (docs/RULES.md)" in (page.description or "")

@@ -85,7 +85,12 @@ def test_the_summary_of_a_huge_fight_fits_an_embed() -> None:
     for combatant in encounter.combatants:
         combatant.conditions = [f"{'x' * 30}{n}" for n in range(8)]
     encounter.combatants = encounter.combatants * 20
-    assert len(fight_summary(EndedFight.of(encounter))) <= DESCRIPTION_LIMIT
+    summary = fight_summary(EndedFight.of(encounter))
+    assert len(summary) <= DESCRIPTION_LIMIT
+    # Everyone's end is told (conditions give way first), none is left out.
+    assert summary.count("Bandit 1: HP -3/11 · **down**") == 20
+    assert summary.count("Alice \\*the\\* Bold: HP 14/14") == 20
+    assert "more lines" not in summary
 
 
 def test_only_the_gm_and_the_roller_see_a_private_roll() -> None:

@@ -105,7 +105,23 @@ def test_pool_report_for_a_big_group_stays_within_one_message() -> None:
     encounter = fight(bandits=59)
     report = pool_report(encounter, encounter.combatants[1:])
     assert len(report) <= CONTENT_LIMIT
-    assert report.endswith("more lines")
+    lines = report.splitlines()
+    assert lines[1:3] == ["**Bandit 1** · ●● 2/2", "**Bandit 2** · ●● 2/2"]
+    assert len(lines) == 1 + 59 + 1
+    assert lines[-1] == "Dice left and moves made, one line each; `/pool who:` gives one in full."
+
+
+def test_pool_report_for_a_big_group_of_the_longest_names_counts_them_by_dice_left() -> None:
+    encounter = fight(bandits=59)
+    for n, bandit in enumerate(encounter.combatants[1:], start=1):
+        bandit.name = f"{'Sworn Blade of the Northern Marches':.<58} No {n:02d}"
+    encounter.combatants[1].pool.spend(1, Spend.MOVEMENT)
+    report = pool_report(encounter, encounter.combatants[1:])
+    assert len(report) <= CONTENT_LIMIT
+    lines = report.splitlines()
+    assert lines[1] == "●○ 1/2 dice left (1): **Sworn Blade of the No….... No 01**"
+    assert lines[2].startswith("●● 2/2 dice left (58): **Sworn Blade of the No….... No 02**, ")
+    assert lines[2].endswith("more (see the tracker)")
 
 
 def test_r12_pool_says_at_which_range_the_combatant_is_with_whom_and_onset_with_everyone_else() -> None:

@@ -3,19 +3,36 @@ ranges of the pairs not at Onset (R12)."""
 
 from __future__ import annotations
 
+import random
+from collections.abc import MutableSequence
+
 from bot.catalog import load_catalog
 from bot.characters import MAX_NAME_LENGTH
-from bot.encounter.document import MAX_COMBATANTS, Combatant, Encounter, Lasting, Side
+from bot.encounter.document import (
+    MAX_COMBATANTS,
+    MAX_CONDITION_LENGTH,
+    MAX_CONDITIONS,
+    Combatant,
+    Encounter,
+    Lasting,
+    Side,
+)
+from bot.rules.cards import Card
 from bot.rules.engagement import Engagement, Range, pair_key
 from bot.rules.morale import MoraleStanding
 from bot.rules.pool import MartialPool
 from bot.ui.tracker import (
     DESCRIPTION_LIMIT,
+    MESSAGE_TEXT_LIMIT,
     RANGES_SHOWN,
+    Section,
     combatant_line,
     fight_ranges,
+    name,
+    packed,
     range_line,
-    tracker_embed,
+    shrunk,
+    tracker_embeds,
     tracker_lines,
 )
 from tests import sheets
@@ -78,7 +95,7 @@ def ranged_fight() -> Encounter:
 
 
 def test_r12_the_tracker_lists_the_pairs_at_melee_or_grapple_and_not_those_at_onset() -> None:
-    text = tracker_embed(ranged_fight()).description or ""
+    text = tracker_text(ranged_fight())
     assert text.endswith(
         "\n\n**Ranges** (every other pair is at Onset, R12)\n"
         "🤼 Bob — Wolf: Grapple\n"
@@ -88,7 +105,7 @@ def test_r12_the_tracker_lists_the_pairs_at_melee_or_grapple_and_not_those_at_on
     assert "Bandit 2 —" not in text
     at_onset = ranged_fight()
     at_onset.engagements = {}  # when every pair is at Onset, there is nothing to list
-    assert "**Ranges**" not in (tracker_embed(at_onset).description or "")
+    assert "**Ranges**" not in tracker_text(at_onset)
 
 
 def test_r12_a_pair_with_a_combatant_who_left_is_not_shown() -> None:
@@ -128,21 +145,78 @@ def sixty(name: str) -> Encounter:
     return encounter
 
 
+def tracker_text(encounter: Encounter) -> str:
+    """The tracker's descriptions, one after the other, each checked against Discord's limits."""
+    embeds = tracker_embeds(encounter)
+    descriptions = [embed.description or "" for embed in embeds]
+    assert all(len(text) <= DESCRIPTION_LIMIT for text in descriptions)
+    assert sum(map(len, descriptions)) <= MESSAGE_TEXT_LIMIT
+    assert len(embeds) <= 10
+    return "\n".join(descriptions)
+
+
+def roster_of(text: str) -> list[str]:
+    return text.split("**Combatants**\n")[1].split("\n\n")[0].splitlines()
+
+
 def test_r12_a_sixty_combatant_fight_shows_ten_pairs_and_counts_the_rest() -> None:
-    text = tracker_embed(sixty("Rat")).description or ""
-    assert len(text) <= DESCRIPTION_LIMIT
+    text = tracker_text(sixty("Rat"))
     ranges = text.split("**Ranges** (every other pair is at Onset, R12)\n")[1].splitlines()
     assert ranges[:5] == [f"🤼 Rat {n} — Rat {n + 1}: Grapple" for n in (1, 3, 5, 7, 9)]
     assert len(ranges) == RANGES_SHOWN + 1
     assert ranges[-1] == "… and 20 more pairs at Melee or Grapple"
+    assert len(roster_of(text)) == MAX_COMBATANTS
+    assert "more lines" not in text
 
 
-def test_r12_the_ranges_stay_on_a_sixty_combatant_tracker_of_the_longest_names() -> None:
-    """The roster is cut short to fit Discord's limit, not the ranges after it."""
-    text = tracker_embed(sixty("_" * (MAX_NAME_LENGTH - 3))).description or ""
-    assert len(text) <= DESCRIPTION_LIMIT
-    assert "more lines\n\n**Ranges** (every other pair is at Onset, R12)\n🤼 " in text
-    assert text.endswith("more pairs at Melee or Grapple")
+def test_a_sixty_combatant_tracker_of_the_longest_names_shows_everyone_in_short() -> None:
+    """Nobody is left out to fit Discord's limits: the lines get shorter, and the ranges are counted."""
+    longest = "_" * (MAX_NAME_LENGTH - 3)
+    text = tracker_text(sixty(longest))
+    roster = roster_of(text)
+    assert len(roster) == MAX_COMBATANTS
+    names = [line.split(" · ")[0].removesuffix(" (leader)") for line in roster]
+    assert all("…" in shown and shown.endswith(f"_ {n}") for n, shown in enumerate(names, start=1))
+    assert "more lines" not in text
+    assert text.endswith("**Ranges**: 30 pairs at Melee or Grapple (`/encounter show`)")
+
+
+class Shuffled:
+    def roll(self, sides: int) -> int:
+        raise AssertionError("no die is rolled at a deal")
+
+    def shuffle(self, items: MutableSequence[Card]) -> None:
+        random.Random(3).shuffle(items)
+
+
+def test_the_longest_fight_a_document_allows_shows_everyone_and_whose_turn_is_now_and_next() -> None:
+    """50 cards of names that escape to twice their length, 60 combatants with 8 conditions of the
+    longest each, all at Grapple, 20 cards acted: nothing is left out, only shortened."""
+    encounter = Encounter(channel_id=5, guild_id=1, gm_id=9)
+    for n in range(50):
+        encounter.add_npcs(CATALOG.monster("bandit"), None, count=1, name="*" * 60 + f"{n:04d}")
+    encounter.deal(Shuffled())
+    for n in range(MAX_COMBATANTS - 50):
+        group = encounter.combatants[n].group
+        encounter.add_npcs(CATALOG.monster("bandit"), None, count=1, name="*" * 60 + f"x{n:03d}", group=group)
+    for combatant in encounter.combatants:
+        combatant.conditions = [f"{'_' * (MAX_CONDITION_LENGTH - 3)}{k:03d}" for k in range(MAX_CONDITIONS)]
+    everyone = encounter.combatants
+    for first, second in zip(everyone[::2], everyone[1::2], strict=True):
+        encounter.engagement(first, second).enter_grapple()
+    encounter.initiative.acted = [entry.holder for entry in encounter.initiative.order[:20]]
+    del encounter.initiative.order[:20]
+    text = tracker_text(encounter)
+    assert len(text) > DESCRIPTION_LIMIT
+    now = encounter.initiative.current
+    assert now is not None
+    assert f"**Now:** {now.card.label} **{name(encounter.holder_name(now.holder))}**" in text
+    following = encounter.initiative.order[0]
+    assert f"**Still to act**\n{following.card.label} **\\*" in text
+    roster = roster_of(text)
+    assert len(roster) == MAX_COMBATANTS
+    assert all(line.split(" · ")[0].endswith(f"{n:04d}"[-3:]) for n, line in enumerate(roster[:50]))
+    assert "more lines" not in text
 
 
 def test_a_condition_shows_how_long_it_still_lasts() -> None:
@@ -153,3 +227,22 @@ def test_a_condition_shows_how_long_it_still_lasts() -> None:
     assert combatant_line(fighter).endswith("· prone (2 rounds), stunned (to end of next turn), hexed")
     fighter.lasting["prone"].rounds_left = 1
     assert "prone (1 round)," in combatant_line(fighter)
+
+
+def test_packing_keeps_a_section_whole_where_it_fits_and_never_exceeds_a_description() -> None:
+    first = ["a" * 30, "b" * 30]
+    second = ["", "c" * 50]
+    assert packed([first, second], 100) == ["a" * 30 + "\n" + "b" * 30, "c" * 50]
+    assert packed([first, second], 200) == ["a" * 30 + "\n" + "b" * 30 + "\n\n" + "c" * 50]
+    assert packed([["x" * 150]], 100) == ["x" * 99 + "…"]
+
+
+def test_shrinking_goes_from_the_last_section_up_and_never_shrinks_the_first() -> None:
+    sections = [
+        Section([["now " * 10]]),
+        Section([["", "order " * 10], ["", "order"]]),
+        Section([["", "roster " * 10], ["", "roster"]]),
+    ]
+    assert shrunk(sections, 200) == [section.levels[0] for section in sections]
+    assert shrunk(sections, 150) == [["now " * 10], ["", "order " * 10], ["", "roster"]]
+    assert shrunk(sections, 60) == [["now " * 10], ["", "order"], ["", "roster"]]
