@@ -19,7 +19,8 @@ from .dice import Advantage, DiceSource, Modifier, PoolRoll, roll_pool, sum_of
 from .engagement import Range, check_weapon_at_range
 from .equipment import Armor, AttackType, Shield, Weapon
 from .errors import IllegalAction, RulesError
-from .options import DEFAULT_OPTIONS, BashCritical, CriticalDamage, MissileTie, RuleOptions
+from .feats import MartialFeat
+from .options import DEFAULT_OPTIONS, BashCritical, CriticalDamage, MissileTie, PassiveTie, RuleOptions
 from .spirits import check_physical_attack
 
 UNDEFENDED_MELEE = 2
@@ -44,6 +45,8 @@ class Fighter(BaseModel):
     shield: Shield | None = None
     shield_hp: int | None = None
     spirit: bool = False
+    feats: frozenset[MartialFeat] = frozenset()
+    """The Martial Feats the GM granted (R13, R14, R17)."""
 
     @property
     def capped_dex(self) -> int:
@@ -220,9 +223,13 @@ class Defense(BaseModel):
         return self.model_copy(update={"roll": self.roll.choose(index)})
 
 
-def passive_defense(defender: Fighter, *, missile: bool = False, undefended: bool = False) -> Defense:
-    """R13: 8 + Prowess + Dex (capped by armor Max Dex) + shield DB; the weapon DB does not count.
-    An undefended target (unaware, helpless) has 2 against melee, 8 against missiles."""
+def passive_defense(
+    defender: Fighter, *, missile: bool = False, undefended: bool = False, at: Range = Range.ONSET
+) -> Defense:
+    """R13: 8 + Prowess + Dex (capped by armor Max Dex) + shield DB; the weapon DB does not count,
+    unless the defender holds the feat that lets it (then as in an active defense, R14: the better of
+    the two, or both with the feat that adds them; not against missiles without Missile Parrying, nor
+    at Grapple). An undefended target (unaware, helpless) has 2 against melee, 8 against missiles."""
     if undefended:
         value = UNDEFENDED_MISSILE if missile else UNDEFENDED_MELEE
         return Defense(mode="undefended", bonus=[Modifier(label="Undefended", value=value)])
@@ -231,30 +238,41 @@ def passive_defense(defender: Fighter, *, missile: bool = False, undefended: boo
         Modifier(label="Prowess", value=defender.prowess),
         Modifier(label="Dex", value=defender.capped_dex),
     ]
-    if defender.shield is not None and defender.shield_intact:
+    shield = defender.shield is not None and defender.shield_intact
+    if MartialFeat.PASSIVE_WEAPON in defender.feats:
+        parts += _defense_bonuses(defender, missile=missile, at=at, shield=shield)
+    elif shield and defender.shield is not None:
         parts.append(Modifier(label=defender.shield.name, value=defender.shield.defense))
     return Defense(mode="passive", bonus=parts)
+
+
+def _defense_bonuses(defender: Fighter, *, missile: bool, at: Range, shield: bool) -> list[Modifier]:
+    """R14: the better of the weapon's DB and the shield's DB, or both with the feat that adds them. The
+    weapon's counts neither at Grapple (R12) nor against missiles, unless with Missile Parrying."""
+    candidates: list[Modifier] = []
+    parrying = not missile or MartialFeat.MISSILE_PARRYING in defender.feats
+    if parrying and at is not Range.GRAPPLE:
+        candidates.append(Modifier(label=defender.weapon.name, value=defender.weapon.defense))
+    if shield and defender.shield is not None:
+        candidates.append(Modifier(label=defender.shield.name, value=defender.shield.defense))
+    if len(candidates) == 2 and MartialFeat.SHIELD_AND_WEAPON in defender.feats:
+        return candidates
+    return [max(candidates, key=lambda m: m.value)] if candidates else []
 
 
 def active_defense_bonus(
     defender: Fighter, *, missile: bool, at: Range, shield: bool, void: bool
 ) -> list[Modifier]:
     """R14: Prowess + Dex (capped) + the better of weapon DB and shield DB. Against missiles only the
-    shield DB counts; at Grapple the weapon DB does not; a void defense counts neither."""
+    shield DB counts (and the weapon's, with Missile Parrying); at Grapple the weapon DB does not; a
+    void defense counts neither. With the feat that adds them, the weapon's and the shield's add up."""
     parts = [
         Modifier(label="Prowess", value=defender.prowess),
         Modifier(label="Dex", value=defender.capped_dex),
     ]
     if void:
         return parts
-    candidates: list[Modifier] = []
-    if not missile and at is not Range.GRAPPLE:
-        candidates.append(Modifier(label=defender.weapon.name, value=defender.weapon.defense))
-    if shield and defender.shield is not None:
-        candidates.append(Modifier(label=defender.shield.name, value=defender.shield.defense))
-    if candidates:
-        parts.append(max(candidates, key=lambda m: m.value))
-    return parts
+    return parts + _defense_bonuses(defender, missile=missile, at=at, shield=shield)
 
 
 def roll_active_defense(
@@ -303,6 +321,9 @@ class Judgement(BaseModel):
     fumble: bool = False
     counterattack: bool = False
     near_miss: bool = False
+    declarable: bool = False
+    """R13 (``passive_tie: declared``): a tie against a passive defense, a miss that either side with
+    dice left may declare a Bind."""
     rule: str
     """Which ruling or R14 step decided, e.g. ``R14.3``."""
 
@@ -315,6 +336,7 @@ def _verdict(
     fumble: bool = False,
     counterattack: bool = False,
     near_miss: bool = False,
+    declarable: bool = False,
 ) -> Judgement:
     """Judgements are few and frozen: each is built once, and the same one is returned for the same
     decision (the exact odds count them by identity, which keeps them fast). Positional, so the cache
@@ -326,6 +348,7 @@ def _verdict(
         fumble=fumble,
         counterattack=counterattack,
         near_miss=near_miss,
+        declarable=declarable,
     )
 
 
@@ -358,14 +381,32 @@ def judge(
     above the defense is still a critical."""
     options = options or DEFAULT_OPTIONS
     near_miss = ties_are_near_misses(missile, options)
+    declared = passive_ties_declared(options)
     return decide(
-        attack_face, attack_fumble, attack_total, defense_face, defense_total, void, near_miss, automatic
+        attack_face,
+        attack_fumble,
+        attack_total,
+        defense_face,
+        defense_total,
+        void,
+        near_miss,
+        automatic,
+        declared,
     )
 
 
 def ties_are_near_misses(missile: bool, options: RuleOptions) -> bool:
     """Whether a tie is a near miss rather than a Bind: a missile attack under that option (R13)."""
     return missile and options.missile_tie is MissileTie.NEAR_MISS
+
+
+def passive_ties_declared(options: RuleOptions) -> bool:
+    """Whether a tie against a passive defense is a miss either side may declare a Bind (R13)."""
+    return options.passive_tie is PassiveTie.DECLARED
+
+
+DECLARED_BIND = _verdict(Outcome.BIND, "R13")
+"""R13: the Bind a side declared on a passive tie."""
 
 
 def decide(
@@ -377,9 +418,11 @@ def decide(
     void: bool,
     tie_is_near_miss: bool,
     automatic: bool = False,
+    passive_tie_declared: bool = False,
 ) -> Judgement:
-    """:func:`judge` with its arguments in order and the tie already settled
-    (:func:`ties_are_near_misses`): for the exact odds, which ask it hundreds of times."""
+    """:func:`judge` with its arguments in order and the ties already settled
+    (:func:`ties_are_near_misses`, :func:`passive_ties_declared`): for the exact odds, which ask it
+    hundreds of times."""
     critical = attack_face == 20 and attack_total > defense_total
 
     if automatic:
@@ -390,6 +433,8 @@ def decide(
         if attack_face == 20:
             return _hit("R16", critical)
         if attack_total == defense_total:
+            if passive_tie_declared and not tie_is_near_miss:
+                return _verdict(Outcome.MISS, "R13", False, False, False, False, True)
             return _tie("R13", tie_is_near_miss)
         if attack_total > defense_total:
             return _hit("R13", critical)
@@ -536,6 +581,15 @@ class ShieldDamage(BaseModel):
     damage: int
 
 
+class WeaponDamage(BaseModel):
+    """R17 (option ``weapon_damage_in_binds``): a Bind may have damaged the defender's weapon. The Codex
+    gives no number for it, so how much is the GM's; a defender with Fuhlen is immune."""
+
+    weapon: str
+    fuhlen: bool = False
+    """The defender holds Fuhlen: its weapon takes no damage."""
+
+
 class AttackResult(BaseModel):
     """Every fact a message about one attack needs."""
 
@@ -546,6 +600,7 @@ class AttackResult(BaseModel):
     judgement: Judgement
     damage: DamageRoll | None = None
     shield_damage: ShieldDamage | None = None
+    weapon_damage: WeaponDamage | None = None
     attacker_bind_choice: int | None = None
     """R9: the index of another attacker die that would make a Bind, when one exists."""
     defender_bind_choice: int | None = None
@@ -595,10 +650,20 @@ def resolve_exchange(
     defense: Defense,
     dice: DiceSource,
     options: RuleOptions | None = None,
+    *,
+    bind_declared: bool = False,
 ) -> AttackResult:
-    """R13-R18: judge the exchange, then roll damage on a hit and shield damage on a shield Bind."""
+    """R13-R18: judge the exchange, then roll damage on a hit and shield damage on a shield Bind.
+
+    ``bind_declared``: a side declared a Bind on a passive tie (R13, ``passive_tie: declared``). With
+    ``weapon_damage_in_binds``, a Bind not taken on the shield may have damaged the defender's weapon
+    (R17; how much is the GM's), unless the defender holds Fuhlen."""
     options = options or DEFAULT_OPTIONS
     judgement = judge_exchange(attack, defense, options)
+    if bind_declared:
+        if not judgement.declarable:
+            raise IllegalAction("Only a tie against a passive defense can be declared a Bind (R13).")
+        judgement = DECLARED_BIND
     result = AttackResult(
         attacker=attacker.name, defender=defender.name, attack=attack, defense=defense, judgement=judgement
     )
@@ -617,6 +682,9 @@ def resolve_exchange(
             toughness=toughness,
             damage=max(0, rolled - toughness),
         )
+    elif judgement.outcome is Outcome.BIND and options.weapon_damage_in_binds:
+        fuhlen = MartialFeat.FUHLEN in defender.feats
+        result.weapon_damage = WeaponDamage(weapon=defender.weapon.name, fuhlen=fuhlen)
     if judgement.outcome is not Outcome.BIND and defense.roll is not None and not defense.void:
         result.attacker_bind_choice = _bind_choice(attack.roll, defense.roll.value)
         result.defender_bind_choice = _bind_choice(defense.roll, attack.roll.value)
@@ -651,7 +719,9 @@ def resolve_attack(
             advantage=defense_advantage,
         )
     else:
-        chosen = passive_defense(defender, missile=rolled.missile, undefended=defense == "undefended")
+        chosen = passive_defense(
+            defender, missile=rolled.missile, undefended=defense == "undefended", at=attack.range
+        )
     return resolve_exchange(attacker, defender, rolled, chosen, dice, options)
 
 
