@@ -81,6 +81,14 @@ def exchange_log_line(encounter: Encounter, exchange: Exchange, report: Exchange
         line += f"; HP {report.hp_before} → {defender.hp}"
     if result.shield_damage is not None:
         line += f"; {result.shield_damage.damage} to the shield, {defender.shield_hp} HP left"
+    if report.declared_bind is not None:
+        declarer = attacker if report.declared_bind == "attacker" else defender
+        line += f"; {declarer.name} declares the tie a Bind"
+    elif result.judgement.declarable:
+        line += "; a tie either side with dice left may declare a Bind"
+    if result.weapon_damage is not None:
+        weapon = result.weapon_damage.weapon
+        line += f"; {weapon} immune (Fuhlen)" if result.weapon_damage.fuhlen else f"; {weapon} may be damaged"
     if exchange.awaiting_knockout_save and not defender.out_of_the_fight:
         line += f"; Knock-Out threat {exchange.knockout_threat}: a Will save is owed"
     line += situations_note(exchange.situations)

@@ -170,6 +170,8 @@ class ExchangeReport:
     swap_initiative: bool = False
     pool_penalty: int = 0
     chose_die: Literal["attacker", "defender"] | None = None
+    declared_bind: Literal["attacker", "defender"] | None = None
+    """R13 (``passive_tie: declared``): the side that declared the passive tie a Bind."""
     passive: int | None = None
     """R13: the defender's passive defense, offered by the request while the defense is awaited."""
 

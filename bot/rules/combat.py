@@ -71,6 +71,8 @@ class AttackKind(StrEnum):
     OPPORTUNITY = "opportunity attack"
     TRAMPLE = "trample"
     """R25 mounted: a warhorse's hooves when its rider charges."""
+    BIND_ATTACK = "bind attack"
+    """R14: the attack a Bind triggers for a holder of Bind & Strike or Mutieren (Speed, R11)."""
 
 
 class Attack(BaseModel):

@@ -33,12 +33,12 @@ class MartialFeat(StrEnum):
 
 
 FEAT_EFFECTS = {
-    MartialFeat.MISSILE_PARRYING: "its weapon's Defense Bonus counts in active defense against missiles",
-    MartialFeat.FUHLEN: "its weapon takes no damage in a Bind",
-    MartialFeat.BIND_AND_STRIKE: "a Bind gives it an attack on the opponent",
-    MartialFeat.MUTIEREN: "a Bind gives it an attack on the opponent",
-    MartialFeat.SHIELD_AND_WEAPON: "its shield's and its weapon's Defense Bonus add up",
-    MartialFeat.PASSIVE_WEAPON: "its weapon's Defense Bonus counts in passive defense",
+    MartialFeat.MISSILE_PARRYING: "its weapon's DB counts in active defense against missiles (R14)",
+    MartialFeat.FUHLEN: "its weapon takes no damage in a Bind (R17)",
+    MartialFeat.BIND_AND_STRIKE: "a Bind gives it an attack on the opponent (R14)",
+    MartialFeat.MUTIEREN: "a Bind gives it an attack on the opponent (R14)",
+    MartialFeat.SHIELD_AND_WEAPON: "its shield's and its weapon's Defense Bonus add up (R14)",
+    MartialFeat.PASSIVE_WEAPON: "its weapon's Defense Bonus counts in passive defense (R13)",
 }
 
 BIND_FEATS = frozenset({MartialFeat.BIND_AND_STRIKE, MartialFeat.MUTIEREN})
