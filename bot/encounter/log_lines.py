@@ -301,10 +301,14 @@ def spirit_log_line(attack: SpiritAttack) -> str:
 
 def driven_out_log_line(out: DrivenOut) -> str:
     before = f" (was {out.cha_before})" if out.cha_before is not None else ""
-    return (
-        f"The spirit is driven out of {out.person}: CHA {out.cha_after}{before}, Frightened until healed "
+    spirit = out.spirit or "The spirit"
+    line = (
+        f"{spirit} is driven out of {out.person}: CHA {out.cha_after}{before}, Frightened until healed "
         "to CHA 3"
     )
+    if out.proposal is not None:
+        line += f"; morale check #{out.proposal.id} proposed for {out.proposal.group}"
+    return line
 
 
 def mind_healed_log_line(healed: MindHealed) -> str:

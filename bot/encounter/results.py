@@ -51,6 +51,12 @@ class DrivenOut:
     person: str
     cha_before: int | None
     cha_after: int
+    spirit: str | None = None
+    """The spirit driven out, when the GM named it."""
+    proposal: MoraleProposal | None = None
+    """R22: the morale check proposed for the spirit driven out by divine means."""
+    no_check: str | None = None
+    """Why the spirit named is proposed no check (R21, R22), when it is not."""
 
 
 @dataclass(frozen=True, slots=True)
