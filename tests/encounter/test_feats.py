@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bot.encounter.attacks import (
     PASSIVE,
@@ -14,16 +16,20 @@ from bot.encounter.attacks import (
     may_declare_bind,
 )
 from bot.encounter.document import Encounter
+from bot.encounter.odds import EncounterOdds, encounter_odds
 from bot.encounter.permissions import Actor
-from bot.encounter.records import ReactionKind
+from bot.encounter.records import DefensePolicy, Reaction, ReactionKind
+from bot.encounter.results import ExchangeReport
 from bot.encounter.roster import grant_feat
 from bot.rules.combat import AttackKind, Outcome
-from bot.rules.dice import ScriptedDice
+from bot.rules.dice import Advantage, RandomDice, ScriptedDice
+from bot.rules.engagement import Range
 from bot.rules.errors import IllegalAction, RulesError
 from bot.rules.feats import MartialFeat
 from bot.rules.options import BindFeats, PassiveTie, RuleOptions
 from bot.rules.pool import Spend
 from tests.encounter.test_attacks import CATALOG, GM, NOW, alice_attacks, duel
+from tests.encounter.test_situations import fight_states
 from tests.sheets import character
 
 ALICE = Actor(user_id=11)
@@ -227,3 +233,98 @@ def test_damage_to_weapons_during_binds_names_the_weapon_and_spares_fuhlen() -> 
     assert exchange.result is not None
     assert exchange.result.weapon_damage is not None
     assert exchange.result.weapon_damage.fuhlen
+
+
+# ----------------------------------------------------------------------------- /odds agrees with /attack
+
+
+@st.composite
+def fight_states_with_feats(draw: st.DrawFn) -> tuple[Encounter, str, bool]:
+    """The fight states of the situations' property (tests/encounter/test_situations.py), with Martial
+    Feats on Alice and her target, any range between them (R12), and sometimes a Bind attack Alice is
+    owed on it (R14)."""
+    encounter, target, unseen = draw(fight_states())
+    alice, targeted = encounter.combatant("Alice"), encounter.combatant(target)
+    for who in (alice, targeted):
+        who.feats = draw(st.lists(st.sampled_from(list(MartialFeat)), unique=True))
+    encounter.engagement(alice, targeted).range = draw(st.sampled_from(list(Range)))
+    if draw(st.booleans()):
+        bind = Reaction(
+            kind=ReactionKind.BIND_ATTACK,
+            by=alice.id,
+            against=targeted.id,
+            round=encounter.initiative.round,
+            reason="mutieren on the Bind",
+        )
+        encounter.reactions.append(bind)
+    return encounter, target, unseen
+
+
+def _made(encounter: Encounter, target: str, unseen: bool, policy: DefensePolicy) -> ExchangeReport | str:
+    """Alice's /attack on ``target`` in a copy of the fight, NPCs defending by ``policy``."""
+    copy = encounter.model_copy(deep=True)
+    copy.table = copy.table.model_copy(update={"defense_policy": policy})
+    try:
+        return declare_attack(
+            copy,
+            CATALOG,
+            GM,
+            copy.combatant("Alice"),
+            copy.combatant(target),
+            Declaration(dice=1, unseen=unseen, holy_blessed=True),
+            RandomDice.seeded(7),
+            NOW,
+        )
+    except RulesError as refused:
+        return str(refused)
+
+
+def _asked(encounter: Encounter, target: str, unseen: bool) -> EncounterOdds | str:
+    try:
+        return encounter_odds(
+            encounter,
+            CATALOG,
+            encounter.combatant("Alice"),
+            encounter.combatant(target),
+            dice=1,
+            attack_type=None,
+            extra=Advantage.NONE,
+            void=False,
+            unseen=unseen,
+        )
+    except RulesError as refused:
+        return str(refused)
+
+
+@settings(max_examples=120, deadline=None)
+@given(fight_states_with_feats())
+def test_odds_and_attack_use_the_same_attack_and_defenses_with_feats_and_bind_attacks(
+    state: tuple[Encounter, str, bool],
+) -> None:
+    """Whatever feats the two hold and whatever Bind attack is owed: /odds names the same kind of attack
+    (a Bind attack uses Speed, R11, R14) with the same bonus, the same passive defense (R13, the weapon's
+    DB with its feat), and the same active defense bonus (R14, Missile Parrying, shield and weapon) as
+    /attack, or both refuse alike."""
+    encounter, target, unseen = state
+    asked = _asked(encounter, target, unseen)
+    if isinstance(asked, str):
+        assert _made(encounter, target, unseen, DefensePolicy.PASSIVE) == asked  # refused alike
+        return
+    made = _made(encounter, target, unseen, DefensePolicy.PASSIVE)
+    assert not isinstance(made, str), made
+    exchange = made.exchange
+    assert asked.kind == exchange.attack.attack.kind.value
+    assert list(asked.bonus) == exchange.attack.bonus
+    passive = sum(m.value for m in asked.defenses[0].bonus)
+    if exchange.pending:  # a player's target: the request offers the passive defense
+        assert made.passive == passive
+    else:
+        assert exchange.defense is not None
+        assert not exchange.defense.active
+        assert exchange.defense.total == passive
+    active = _made(encounter, target, unseen, DefensePolicy.ACTIVE_ALL)
+    assert not isinstance(active, str), active
+    defense = active.exchange.defense
+    if defense is not None and defense.active:
+        assert len(asked.defenses) == 2
+        assert list(asked.defenses[1].bonus) == defense.bonus
