@@ -114,6 +114,8 @@ class Declaration(BaseModel):
     grapple: bool = False
     bypass: bool = False
     at_armor: bool = False
+    at_shield: bool = False
+    """R17: strike at the target's shield as at armor."""
     two_weapons: bool = False
     holy_blessed: bool = False
     situation: Advantage = Advantage.NONE
@@ -203,6 +205,7 @@ AGAINST_AC_CONFLICTS = {
     "grapple": "a grapple is a Martial Pool attack (R12)",
     "bypass": "`bypass_armor:` aims past armor that the AC already counts",
     "at_armor": "`at_armor:` strikes the armor's HP, which a foe with only an AC does not have",
+    "at_shield": "`at_shield:` strikes the shield's HP, which the AC already counts as +2",
     "helpless": "`helpless:` is the undefended defense of the Martial Pool (R13); against an AC, "
     "use `situation:` or `bonus:`",
 }
@@ -217,6 +220,7 @@ def _require_plain_against_ac(declared: Declaration) -> None:
             "Pool by leaving out `against_ac:`."
         )
     given = {"grapple": declared.grapple, "bypass": declared.bypass, "at_armor": declared.at_armor}
+    given["at_shield"] = declared.at_shield
     given["helpless"] = declared.helpless
     wrong = [why for option, why in AGAINST_AC_CONFLICTS.items() if given[option]]
     if wrong:
@@ -335,6 +339,7 @@ def plan_attack(
         advantage=situations.advantage,
         bypass=declared.bypass,
         at_armor=declared.at_armor,
+        at_shield=declared.at_shield,
         grapple=declared.grapple,
         two_weapons=declared.two_weapons,
         holy_blessed=declared.holy_blessed,
@@ -655,6 +660,10 @@ def _apply(
             applied.armor_changed, applied.armor_hp_before = True, defender.armor_hp
             current = defending.armor.hp if defender.armor_hp is None else defender.armor_hp
             defender.armor_hp = max(0, current - damage.armor_damage)
+        if damage.shield_damage and defending.shield is not None:
+            applied.shield_changed, applied.shield_hp_before = True, defender.shield_hp
+            current = defending.shield.hp if defender.shield_hp is None else defender.shield_hp
+            defender.shield_hp = max(0, current - damage.shield_damage)
     if result.shield_damage is not None and result.shield_damage.damage and defending.shield is not None:
         applied.shield_changed, applied.shield_hp_before = True, defender.shield_hp
         current = defending.shield.hp if defender.shield_hp is None else defender.shield_hp
@@ -707,7 +716,10 @@ def may_desperately_defend(result: AttackResult, defender: Combatant) -> bool:
     if defender.pool.remaining < 1 or result.attack.roll.value == 20:
         return False
     damage = result.damage
-    harmful = damage is not None and (damage.lethal + damage.nonlethal + damage.armor_damage) > 0
+    harmful = (
+        damage is not None
+        and (damage.lethal + damage.nonlethal + damage.armor_damage + damage.shield_damage) > 0
+    )
     return harmful or result.attack.attack.grapple
 
 

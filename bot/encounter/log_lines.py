@@ -74,6 +74,8 @@ def exchange_log_line(encounter: Encounter, exchange: Exchange, report: Exchange
     damage = result.damage
     if damage is not None and damage.armor_damage:
         line += f"; {damage.armor_damage} to the armor, {defender.armor_hp} HP left"
+    elif damage is not None and damage.shield is not None:
+        line += f"; {damage.shield_damage} to the shield, {defender.shield_hp} HP left"
     elif damage is not None:
         line += f"; damage {damage.lethal}"
         if damage.nonlethal:

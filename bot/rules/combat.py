@@ -85,6 +85,9 @@ class Attack(BaseModel):
     advantage: Advantage = Advantage.NONE
     bypass: bool = False
     at_armor: bool = False
+    at_shield: bool = False
+    """R17: strike at the shield as at armor (the Codex: a shield used for passive defense "may also be
+    targeted for attack like Armor"): damage less its Toughness goes to its HP."""
     grapple: bool = False
     two_weapons: bool = False
     holy_blessed: bool = False
@@ -153,6 +156,8 @@ def check_attack(attacker: Fighter, defender: Fighter, attack: Attack) -> None:
         check_two_weapons(weapon, attacker.off_hand)
     if attack.bypass and attack.at_armor:
         raise IllegalAction("An attack either bypasses the armor or strikes at it, not both.")
+    if attack.at_shield:
+        _check_at_shield(defender, attack)
     if attack.grapple and (attack.bypass or attack.at_armor):
         what = "bypass the armor" if attack.bypass else "strike at the armor"
         raise IllegalAction(
@@ -170,6 +175,19 @@ def check_attack(attacker: Fighter, defender: Fighter, attack: Attack) -> None:
         defender_spirit=defender.spirit,
         holy_blessed=attack.holy_blessed,
     )
+
+
+def _check_at_shield(defender: Fighter, attack: Attack) -> None:
+    """R17: an attack at the shield needs a shield that still protects, and strikes nothing else."""
+    if attack.bypass or attack.at_armor or attack.grapple:
+        other = (
+            "bypass the armor" if attack.bypass else "strike at the armor" if attack.at_armor else "grapple"
+        )
+        raise IllegalAction(f"An attack at the shield strikes the shield only; it cannot also {other}.")
+    if defender.shield is None:
+        raise IllegalAction(f"{defender.name} carries no shield to attack.")
+    if not defender.shield_intact:
+        raise IllegalAction(f"{defender.name}'s {defender.shield.name} is already broken (R17).")
 
 
 class AttackRoll(BaseModel):
@@ -483,6 +501,10 @@ class DamageRoll(BaseModel):
     """R16 option: the TN of the Will save a Bash critical forces."""
     armor_damage: int = 0
     """R17: damage to the armor itself when attacking the armor (after its Hardness)."""
+    shield: str | None = None
+    """R17: the shield struck by an attack at the shield; ``dr`` is then its Toughness."""
+    shield_damage: int = 0
+    """R17: damage to the shield struck (after its Toughness)."""
     doubled: int = 0
     """R25 mounted: the damage a lance charge from a heavy warhorse added (the weapon damage again)."""
 
@@ -552,6 +574,11 @@ def roll_damage(
         result.doubled = base
         base *= 2
     combined = base + result.critical_damage
+    if attack.at_shield and defender.shield is not None:
+        result.shield = defender.shield.name
+        result.dr = defender.shield.toughness
+        result.shield_damage = max(0, combined - defender.shield.toughness)
+        return result
     if attack.at_armor and defender.armor is not None:
         result.armor = defender.armor.name
         result.dr = defender.armor.hardness

@@ -121,6 +121,7 @@ def attack_headline(encounter: Encounter, exchange: Exchange, weapon: str) -> st
             (attack.grapple, "grapple"),
             (attack.bypass, "bypassing the armor"),
             (attack.at_armor, "at the armor"),
+            (attack.at_shield, "at the shield"),
             (attack.two_weapons, "two weapons"),
         )
         if flag
@@ -230,6 +231,8 @@ def damage_line(
     elif damage.critical_damage:
         parts.append(f"+{damage.critical_damage} critical (double)")
     text = f"🩸 Damage: {' '.join(parts)} = {damage.before_dr}"
+    if damage.shield is not None:
+        return f"{text} - Toughness {damage.dr} → **{damage.shield_damage}** to {damage.shield}'s HP (R17)"
     if at_armor:
         return f"{text} - Hardness {damage.dr} → **{damage.armor_damage}** to {damage.armor}'s HP (R17)"
     if damage.armor is not None and damage.bypassed:
@@ -383,6 +386,9 @@ def result_content(encounter: Encounter, exchange: Exchange, weapon: str, report
             lines.append(
                 f"🪖 {name(defender.name)}'s armor: {defender.armor_hp} HP left{_broken(defender.armor_hp)}"
             )
+        elif result.damage.shield is not None:
+            left = defender.shield_hp if result.damage.shield_damage else "no damage; all its"
+            lines.append(f"🛡️ {name(defender.name)}'s shield: {left} HP left{_broken(defender.shield_hp)}")
         else:
             lines.append(hp_line(defender, report.hp_before, report.nonlethal_before))
     if result.shield_damage is not None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.encounter.document import Encounter
+from bot.encounter.records import DefensePolicy
 from bot.rules.feats import MartialFeat
 from bot.rules.options import PassiveTie, RuleOptions
 
@@ -128,3 +129,32 @@ async def test_r22_a_demon_driven_out_is_proposed_a_morale_check(world: World, s
     assert lines[1].startswith("😨 #1 **Demon** should check morale (R22)")
     assert labels(out) == ["Roll morale: Demon"]
     assert [p.group for p in (await fight_of(pommel, world)).morale_proposals] == ["Demon"]
+
+
+async def test_r17_attacking_a_shield_like_armor_damages_its_hp_after_toughness(
+    world: World, start_bot: Any
+) -> None:
+    """Codex: "A shield used for Passive Defense may also be targeted for attack like Armor." The Bandit's
+    buckler (DB 1, Toughness 6, 10 HP): Alice's 15 + 5 = 20 beats its passive 11; her 8 damage less
+    Toughness 6 takes 2 of the buckler's HP, and the Bandit none of its own."""
+
+    def buckler(encounter: Encounter) -> None:
+        encounter.combatant("Bandit").shield = "buckler"
+        encounter.table = encounter.table.model_copy(update={"defense_policy": DefensePolicy.PASSIVE})
+
+    pommel = await dealt_fight(world, start_bot, faces=[15, 8], edit=buckler)
+    struck = await attack(pommel, world, target="Bandit", at_shield=True)
+    lines = struck.content.splitlines()
+    assert lines[0].endswith("1 die at Onset, at the shield")
+    assert "🩸 Damage: Sword, Arming [8] 8 = 8 - Toughness 6 → **2** to Buckler's HP (R17)" in lines
+    assert "🛡️ Bandit's shield: 8 HP left" in lines
+    bandit = (await fight_of(pommel, world)).combatant("Bandit")
+    assert (bandit.hp, bandit.shield_hp) == (11, 8)
+    log = [e.text for e in await channel_log(pommel, world) if e.kind == "attack"]
+    assert log[-1].endswith("hit (R13); 2 to the shield, 8 HP left")
+    before = await fight_of(pommel, world)
+    at_bob = await attack(pommel, world, target="Bob", at_shield=True)
+    assert at_bob.ephemeral
+    assert "Bob carries no shield to attack." in at_bob.content
+    assert await fight_of(pommel, world) == before
+    all_rolled(pommel)

@@ -220,3 +220,29 @@ def test_weapon_damage_in_binds_names_the_defenders_weapon_and_fuhlen_is_immune(
     # A miss or a hit damages no weapon.
     missed = resolve_attack(fighter(), fighter("Brun"), chop(), ScriptedDice([2]), options=WEAPON_DAMAGE)
     assert missed.weapon_damage is None
+
+
+# ----------------------------------------------------------------------------- attacking a shield
+
+
+def test_a_shield_is_attacked_like_armor() -> None:
+    """Codex: "A shield used for Passive Defense may also be targeted for attack like Armor (see Attacking
+    Armor)" — "Hardness is deducted as Damage Reduction and any remaining damage is applied against the
+    armor's Hit Points"; a shield's Toughness plays the Hardness (R17)."""
+    shielded = fighter("Brun", shield=shield())  # passive 8 + 2 + 4 = 14
+    result = resolve_attack(fighter(), shielded, chop(at_shield=True), ScriptedDice([12, 6]))
+    assert result.hit  # 12 + 5 = 17
+    assert result.damage is not None
+    assert (result.damage.shield, result.damage.dr, result.damage.shield_damage) == ("Round Shield", 3, 3)
+    assert result.damage.lethal == 0  # the bearer takes nothing
+
+
+def test_an_attack_at_the_shield_needs_a_working_shield_and_strikes_nothing_else() -> None:
+    with pytest.raises(IllegalAction, match="Brun carries no shield to attack"):
+        resolve_attack(fighter(), fighter("Brun"), chop(at_shield=True), ScriptedDice([12, 6]))
+    broken = fighter("Brun", shield=shield(), shield_hp=0)
+    with pytest.raises(IllegalAction, match="Round Shield is already broken"):
+        resolve_attack(fighter(), broken, chop(at_shield=True), ScriptedDice([12, 6]))
+    shielded = fighter("Brun", shield=shield())
+    with pytest.raises(IllegalAction, match="it cannot also strike at the armor"):
+        resolve_attack(fighter(), shielded, chop(at_shield=True, at_armor=True), ScriptedDice([12, 6]))
