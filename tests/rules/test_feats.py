@@ -3,7 +3,9 @@ and Damage to Weapons During Binds (R17): fixed dice, each test quoting the Code
 
 from __future__ import annotations
 
+from collections import Counter
 from fractions import Fraction
+from itertools import product
 
 import pytest
 
@@ -11,6 +13,7 @@ from bot.rules.combat import (
     Attack,
     Outcome,
     active_defense_bonus,
+    attack_bonus,
     passive_defense,
     passive_ties_declared,
     resolve_attack,
@@ -246,3 +249,57 @@ def test_an_attack_at_the_shield_needs_a_working_shield_and_strikes_nothing_else
     shielded = fighter("Brun", shield=shield())
     with pytest.raises(IllegalAction, match="it cannot also strike at the armor"):
         resolve_attack(fighter(), shielded, chop(at_shield=True, at_armor=True), ScriptedDice([12, 6]))
+
+
+# ----------------------------------------------------------------------------- the exact odds stay exact
+
+
+@pytest.mark.parametrize(
+    ("attack_dice", "defense_dice", "options"),
+    [
+        pytest.param(1, 0, DECLARED, id="1 die vs passive, declared ties"),
+        pytest.param(2, 0, DECLARED, id="2 dice vs passive, declared ties"),
+        pytest.param(1, 1, DECLARED, id="1 vs 1 active, declared ties"),
+        pytest.param(1, 0, WEAPON_DAMAGE, id="1 die vs passive, weapon damage"),
+    ],
+)
+def test_exact_odds_equal_a_full_enumeration_with_the_new_options_and_feats(
+    attack_dice: int, defense_dice: int, options: RuleOptions
+) -> None:
+    """Every face of every die through resolve_attack, against a defender holding the feat that puts its
+    weapon's DB in the passive defense: the counts are the exact odds, the declarable tie included."""
+    attacker = fighter()
+    defender = fighter("Brun", feats=frozenset({MartialFeat.PASSIVE_WEAPON}))
+    attack = chop(dice=attack_dice)
+    bonus = sum(m.value for m in attack_bonus(attacker, defender, attack))
+    passive = passive_defense(defender, at=Range.MELEE).total
+    defense_bonus = sum(
+        m.value
+        for m in active_defense_bonus(defender, missile=False, at=Range.MELEE, shield=False, void=False)
+    )
+    exact = attack_odds(
+        attack_dice=attack_dice,
+        attack_bonus=bonus,
+        passive_defense=None if defense_dice else passive,
+        defense_dice=defense_dice,
+        defense_bonus=defense_bonus,
+        options=options,
+    )
+    seen: Counter[str] = Counter()
+    rolls = 0
+    for faces in product(range(1, 21), repeat=attack_dice + defense_dice):
+        result = resolve_attack(
+            attacker,
+            defender,
+            attack,
+            ScriptedDice(faces + (1,) * 8),
+            defense="active" if defense_dice else "passive",
+            defense_dice=defense_dice,
+            options=options,
+        )
+        rolls += 1
+        seen[result.outcome.value] += 1
+        for flag in ("critical", "fumble", "counterattack", "near_miss", "declarable"):
+            seen[flag] += getattr(result.judgement, flag)
+    for name in ("hit", "miss", "bind", "critical", "fumble", "counterattack", "near_miss", "declarable"):
+        assert Fraction(seen[name], rolls) == getattr(exact, name), name
