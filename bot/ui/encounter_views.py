@@ -183,6 +183,8 @@ def stats_line(catalog: Catalog, combatant: Combatant, *, full: bool) -> str:
             f"pool {pool_pips(combatant)} {pool.remaining}/{pool.size}",
             _gear(catalog, combatant),
         ]
+        if combatant.feats:
+            parts.append(f"feats: {', '.join(feat.value for feat in combatant.feats)}")
     if combatant.conditions:
         parts.append(", ".join(name(condition) for condition in combatant.conditions))
     return " · ".join(parts)

@@ -19,6 +19,7 @@ from bot.encounter.roster import HandedOver, HpChanged, option_changes
 from bot.guild_settings import GuildSettings
 from bot.rules.cards import Card
 from bot.rules.engagement import Range
+from bot.rules.feats import MartialFeat
 from bot.rules.morale import MoraleTriggerReason
 from bot.rules.options import CriticalDamage, RuleOptions
 from bot.ui.encounter_views import (
@@ -265,3 +266,17 @@ def test_r12_the_overview_of_a_whole_fight_of_the_longest_names_keeps_its_ranges
     assert len(text) <= DESCRIPTION_LIMIT
     assert "more lines\n\n**Ranges** (every other pair is at Onset, R12)\n⚔️ " in text
     assert text.endswith("more pairs at Melee or Grapple")
+
+
+def test_the_overview_names_the_martial_feats_a_combatant_holds() -> None:
+    encounter = fight()
+    encounter.combatant("Alice").feats = [MartialFeat.FUHLEN, MartialFeat.MUTIEREN]
+    encounter.combatant("Bandit 1").feats = [MartialFeat.MISSILE_PARRYING]
+    gm_view = overview_embed(encounter, CATALOG, guild_id=1, gm=True).description or ""
+    assert (
+        "**Alice** (<@7>) · HP 14/14 · Prowess 2 · pool ●●● 3/3 · Longsword · feats: fuhlen, mutieren"
+        in gm_view
+    )
+    assert "feats: missile parrying" in gm_view
+    player_view = overview_embed(encounter, CATALOG, guild_id=1, gm=False).description or ""
+    assert "feats: missile parrying" not in player_view  # an NPC's numbers are the GM's
