@@ -13,6 +13,8 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
+from .rules.feats import MartialFeat
+
 NOTHING = "none"
 """The value an edit takes for an empty slot: no shield, or the off-hand weapon put away."""
 
@@ -70,6 +72,8 @@ class Character(BaseModel):
     """A second weapon for fighting with two (R26)."""
     knightly_combat: bool = False
     """Proficient in Knightly Combat (all knights and Templars are): R25 mounted combat."""
+    feats: list[MartialFeat] = Field(default_factory=list)
+    """The Martial Feats the GM granted, applied by their effect in a fight (R13, R14, R17)."""
 
     @property
     def key(self) -> str:

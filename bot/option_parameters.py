@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 
 from .encounter.records import DefensePolicy
-from .rules.options import BashCritical, CriticalDamage, MissileTie
+from .rules.options import BashCritical, BindFeats, CriticalDamage, MissileTie, PassiveTie
 from .rules.turns import ClaimPause
 from .ui.encounter_views import RULE_OPTION_HELP, TABLE_OPTION_HELP
 
@@ -39,6 +39,9 @@ class SetsOptions:
         desperation_min_pool: app_commands.Range[int, 0, 4] | None = None,
         routed_attack_disadvantage: bool | None = None,
         ac_natural_results: bool | None = None,
+        passive_tie: app_commands.Choice[str] | None = None,
+        weapon_damage_in_binds: bool | None = None,
+        bind_feats: app_commands.Choice[str] | None = None,
         repost_tracker: bool | None = None,
         hide_npc_cards: bool | None = None,
         claim_pause: app_commands.Choice[str] | None = None,
@@ -57,6 +60,9 @@ class SetsOptions:
             "desperation_min_pool": desperation_min_pool,
             "routed_attack_disadvantage": routed_attack_disadvantage,
             "ac_natural_results": ac_natural_results,
+            "passive_tie": PassiveTie(passive_tie.value) if passive_tie else None,
+            "weapon_damage_in_binds": weapon_damage_in_binds,
+            "bind_feats": BindFeats(bind_feats.value) if bind_feats else None,
         }
         table: dict[str, object] = {
             "repost_tracker": repost_tracker,
@@ -84,6 +90,8 @@ def options_command(name: str, description: str) -> app_commands.Command[Any, ..
         critical_damage=_choices(CriticalDamage),
         bash_critical=_choices(BashCritical),
         missile_tie=_choices(MissileTie),
+        passive_tie=_choices(PassiveTie),
+        bind_feats=_choices(BindFeats),
         claim_pause=_choices(ClaimPause),
         defense_policy=_choices(DefensePolicy),
     )(described)

@@ -41,8 +41,10 @@ from bot.interactions import (
     weapon_choices,
 )
 from bot.rules.errors import RulesError, shown
+from bot.rules.feats import MartialFeat
 from bot.rules.hands import check_hands
 from bot.ui.character_sheet import changes_text, roster_embed, sheet_embed
+from bot.ui.encounter_views import FEAT_CHOICE_NAMES
 
 Name = app_commands.Range[str, 1, MAX_NAME_LENGTH]
 Prowess = app_commands.Range[int, 0, MAX_PROWESS]
@@ -229,6 +231,45 @@ class CharacterCommands(
             interaction,
             f"Updated **{shown(before.name)}**: {changes_text(before, after, self.bot.catalog)}. "
             "A fight it already joined keeps the sheet it joined with.",
+            embed=sheet_embed(after, self.bot.catalog, user_id),
+            ephemeral=True,
+        )
+
+    # ------------------------------------------------------------------------------ feat
+
+    @app_commands.command(name="feat", description="Write down a Martial Feat your GM granted, or strike it")
+    @app_commands.describe(
+        name="Which of your characters",
+        feat="The feat, by what the Codex says it does (a fight applies it)",
+        remove="Strike the feat from the sheet instead",
+    )
+    @app_commands.choices(
+        feat=[app_commands.Choice(name=label, value=f.value) for f, label in FEAT_CHOICE_NAMES.items()]
+    )
+    @app_commands.autocomplete(name=own_character_choices)
+    async def feat(
+        self,
+        interaction: discord.Interaction,
+        name: Name,
+        feat: app_commands.Choice[str],
+        remove: bool = False,
+    ) -> None:
+        guild_id, user_id = _guild(interaction), interaction.user.id
+        chosen = MartialFeat(feat.value)
+        before = await self.bot.store.character(guild_id, user_id, name)
+        if before is None:
+            raise NoSuchCharacter(name)
+        if (chosen in before.feats) != remove:
+            holds = "already has" if not remove else "does not have"
+            raise RulesError(f"{shown(before.name)} {holds} {chosen.value}; nothing was changed.")
+        kept = set(before.feats) - {chosen} if remove else set(before.feats) | {chosen}
+        after = before.model_copy(update={"feats": [f for f in MartialFeat if f in kept]})
+        await self.bot.store.replace_character(guild_id, user_id, before, after)
+        await answer(
+            interaction,
+            f"Updated **{shown(before.name)}**: {changes_text(before, after, self.bot.catalog)}. "
+            "A fight it already joined keeps the sheet it joined with (the GM grants feats there with "
+            "`/combatant feat`).",
             embed=sheet_embed(after, self.bot.catalog, user_id),
             ephemeral=True,
         )

@@ -33,10 +33,18 @@ from bot.interactions import (
 )
 from bot.rules.equipment import Size
 from bot.rules.errors import RulesError
+from bot.rules.feats import MartialFeat
 from bot.rules.spirits import MAX_SCORE
 from bot.ui.buttons import view_of
 from bot.ui.combatant_choices import condition_choices
-from bot.ui.encounter_views import condition_reply, edit_reply, hp_announcement, hp_reply
+from bot.ui.encounter_views import (
+    FEAT_CHOICE_NAMES,
+    condition_reply,
+    edit_reply,
+    feat_reply,
+    hp_announcement,
+    hp_reply,
+)
 from bot.ui.morale_views import proposal_button
 
 SteedChoice = Literal["heavy warhorse", "warhorse", "riding horse", "none"]
@@ -240,6 +248,34 @@ class CombatantCog(
             return
         await answer(interaction, edit_reply(edited.name, edited.changes))
         await self.bot.trackers.publish(saved)
+
+    # ------------------------------------------------------------------------------ feat
+
+    @app_commands.command(name="feat", description="GM: grant a combatant a Martial Feat, or take it back")
+    @app_commands.describe(
+        who="Who holds the feat",
+        feat="The feat, by what the Codex says it does (the fight applies it)",
+        remove="Take the feat back instead of granting it",
+    )
+    @app_commands.choices(
+        feat=[app_commands.Choice(name=label, value=f.value) for f, label in FEAT_CHOICE_NAMES.items()]
+    )
+    async def feat(
+        self,
+        interaction: discord.Interaction,
+        who: CombatantName,
+        feat: app_commands.Choice[str],
+        remove: bool = False,
+    ) -> None:
+        granted = MartialFeat(feat.value)
+        actor = actor_of(interaction)
+        by = interaction.user.display_name
+        _, edited = await self.bot.store.change(
+            encounter_channel(interaction),
+            actor.user_id,
+            lambda encounter: roster.grant_feat(encounter, actor, by, who, granted, remove=remove),
+        )
+        await answer(interaction, feat_reply(edited.name, granted, removed=remove))
 
 
 async def setup(bot: Pommel) -> None:

@@ -25,6 +25,8 @@ from bot.encounter.spirits import drive_out, heal_mind, make_spiritual_attack
 from bot.interactions import CombatantName, actor_of, answer, encounter_channel
 from bot.notation import MAX_EXPRESSION_LENGTH
 from bot.rules.spirits import MAX_SCORE, SpiritProtection, SpiritTarget
+from bot.ui.buttons import view_of
+from bot.ui.morale_views import proposal_button
 from bot.ui.spirit_views import driven_out_reply, mind_healed_reply, protection_choice_name, spirit_reply
 
 AbilityChoice = Literal["INT", "WIS", "CHA"]
@@ -107,15 +109,21 @@ class SpiritCog(commands.GroupCog, group_name="spirit", group_description="Spiri
     @app_commands.command(
         name="drive-out", description="GM: a possessing spirit is driven out; the person returns at CHA 1"
     )
-    @app_commands.describe(target="The possessed combatant the spirit leaves (R27)")
-    async def drive_out(self, interaction: discord.Interaction, target: CombatantName) -> None:
+    @app_commands.describe(
+        target="The possessed combatant the spirit leaves (R27)",
+        spirit="The spirit driven out, if it is in the fight: by divine means it checks morale (R22)",
+    )
+    async def drive_out(
+        self, interaction: discord.Interaction, target: CombatantName, spirit: CombatantName | None = None
+    ) -> None:
         actor = actor_of(interaction)
         saved, done = await self.bot.store.change(
             encounter_channel(interaction),
             actor.user_id,
-            lambda encounter: drive_out(encounter, actor, target=target),
+            lambda encounter: drive_out(encounter, actor, target=target, spirit=spirit),
         )
-        await answer(interaction, driven_out_reply(done))
+        buttons = view_of([[proposal_button(done.proposal)]]) if done.proposal is not None else None
+        await answer(interaction, driven_out_reply(done), view=buttons or discord.utils.MISSING)
         await self.bot.trackers.publish(saved)
 
     @app_commands.command(name="heal", description="GM: heal a score a spirit drained; at 3 its effect ends")

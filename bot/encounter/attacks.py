@@ -34,7 +34,9 @@ from ..rules.combat import (
     Attack,
     AttackKind,
     AttackResult,
+    Defense,
     Fighter,
+    Outcome,
     attack_bonus,
     check_attack,
     desperation_defense,
@@ -48,8 +50,10 @@ from ..rules.dice import Advantage, DiceSource, sum_of
 from ..rules.engagement import Range
 from ..rules.equipment import AttackType, Weapon
 from ..rules.errors import IllegalAction, RulesError, shown
+from ..rules.feats import bind_feat
 from ..rules.initiative import RollKind
 from ..rules.morale import MoraleStanding
+from ..rules.options import BindFeats
 from ..rules.pool import Spend
 from ..rules.saves import knockout_save
 from ..rules.situations import SituationResult, Steed, automatic_hit, lance_charge_doubles, out_of_reach
@@ -110,6 +114,8 @@ class Declaration(BaseModel):
     grapple: bool = False
     bypass: bool = False
     at_armor: bool = False
+    at_shield: bool = False
+    """R17: strike at the target's shield as at armor."""
     two_weapons: bool = False
     holy_blessed: bool = False
     situation: Advantage = Advantage.NONE
@@ -149,6 +155,9 @@ class ExchangeAction(StrEnum):
     DESPERATE = "desperate"
     ATTACKER_DIE = "attackerdie"
     DEFENDER_DIE = "defenderdie"
+    ATTACKER_BIND = "attackerbind"
+    DEFENDER_BIND = "defenderbind"
+    """R13 (``passive_tie: declared``): a side declares the passive tie a Bind."""
 
 
 # ----------------------------------------------------------------------------- declaring
@@ -164,7 +173,11 @@ def default_attack_type(
 
 def attack_kind(encounter: Encounter, attacker: Combatant, target: Combatant) -> AttackKind:
     """R1, R12, R14: an attack is made on one's own turn, or as a counterattack or opportunity attack
-    the rules gave against this target."""
+    the rules gave against this target. A Bind attack owed (R14: Bind & Strike, Mutieren) is made as
+    such even on the attacker's own turn: the Bind gave it, not the turn."""
+    if encounter.reaction(attacker, target, ReactionKind.BIND_ATTACK) is not None:
+        _require_bind_order(encounter, attacker, target)
+        return AttackKind.BIND_ATTACK
     if encounter.initiative.turn_of == attacker.holder and encounter.initiative.round > 0:
         require_actions_left(encounter, attacker, "attack")
         return AttackKind.NORMAL
@@ -192,6 +205,7 @@ AGAINST_AC_CONFLICTS = {
     "grapple": "a grapple is a Martial Pool attack (R12)",
     "bypass": "`bypass_armor:` aims past armor that the AC already counts",
     "at_armor": "`at_armor:` strikes the armor's HP, which a foe with only an AC does not have",
+    "at_shield": "`at_shield:` strikes the shield's HP, which the AC already counts as +2",
     "helpless": "`helpless:` is the undefended defense of the Martial Pool (R13); against an AC, "
     "use `situation:` or `bonus:`",
 }
@@ -206,6 +220,7 @@ def _require_plain_against_ac(declared: Declaration) -> None:
             "Pool by leaving out `against_ac:`."
         )
     given = {"grapple": declared.grapple, "bypass": declared.bypass, "at_armor": declared.at_armor}
+    given["at_shield"] = declared.at_shield
     given["helpless"] = declared.helpless
     wrong = [why for option, why in AGAINST_AC_CONFLICTS.items() if given[option]]
     if wrong:
@@ -225,10 +240,28 @@ def _weapon_for(attacker: Combatant, declared: Declaration) -> str:
     return wielded(attacker, declared.hand)
 
 
-def _require_able(attacker: Combatant, target: Combatant) -> None:
+def _require_able(encounter: Encounter, attacker: Combatant, target: Combatant) -> None:
     if attacker.id == target.id:
         raise IllegalAction(f"{shown(attacker.name)} cannot attack themselves.")
+    owed = encounter.reaction(attacker, target, ReactionKind.BIND_ATTACK)
+    if owed is not None and owed.together:
+        return  # R14: the two Bind attacks land together, so one felled by the other's still strikes
     attacker.require_able("attack")
+
+
+def _require_bind_order(encounter: Encounter, attacker: Combatant, target: Combatant) -> None:
+    """R14 (``bind_feats: initiative first``): when both sides of a Bind were given an attack by their
+    feats, the one with the initiative (R15: who acted earlier this round) strikes first."""
+    if encounter.options.bind_feats is not BindFeats.INITIATIVE_FIRST:
+        return
+    first = encounter.reaction(target, attacker, ReactionKind.BIND_ATTACK)
+    if first is None or not may_take_attack_owed(target):
+        return
+    if encounter.initiative.went_first(target.holder, attacker.holder):
+        raise IllegalAction(
+            f"{shown(target.name)} has the initiative and makes its Bind attack first (the fight's "
+            f"`bind_feats` option: initiative first, R14); {shown(attacker.name)}'s comes after it."
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,6 +339,7 @@ def plan_attack(
         advantage=situations.advantage,
         bypass=declared.bypass,
         at_armor=declared.at_armor,
+        at_shield=declared.at_shield,
         grapple=declared.grapple,
         two_weapons=declared.two_weapons,
         holy_blessed=declared.holy_blessed,
@@ -379,7 +413,7 @@ def declare_attack(
     Refusals raise before anything is spent: the transaction is dropped.
     """
     require_control(encounter, actor, attacker, "attack")
-    _require_able(attacker, target)
+    _require_able(encounter, attacker, target)
     kind = attack_kind(encounter, attacker, target)
     weapon = _weapon_for(attacker, declared)
     attacking, defending = fighter(attacker, catalog, weapon=weapon), fighter(target, catalog)
@@ -441,6 +475,7 @@ _SPEND = {
     AttackKind.COUNTERATTACK: Spend.COUNTERATTACK,
     AttackKind.OPPORTUNITY: Spend.OPPORTUNITY_ATTACK,
     AttackKind.TRAMPLE: Spend.ATTACK,
+    AttackKind.BIND_ATTACK: Spend.ATTACK,
 }
 
 
@@ -545,7 +580,7 @@ def _resolve(
         defender.pool.spend(choice.dice, Spend.ACTIVE_DEFENSE)
         exchange.cover_dice = defender.position.cover if exchange.attack.missile else 0
     else:
-        defense = passive_defense(defending, missile=exchange.attack.missile, undefended=exchange.undefended)
+        defense = exchange_passive_defense(exchange, defending)
     before = group_snapshot(encounter, defender.group) if defender.group else None
     result = resolve_exchange(attacking, defending, exchange.attack, defense, dice, encounter.options)
     exchange.defense = defense
@@ -556,9 +591,17 @@ def _resolve(
     return report
 
 
+def exchange_passive_defense(exchange: Exchange, defending: Fighter) -> Defense:
+    """R13: the passive defense against this exchange's attack (at its range: no weapon DB at Grapple)."""
+    attack = exchange.attack
+    return passive_defense(
+        defending, missile=attack.missile, undefended=exchange.undefended, at=attack.attack.range
+    )
+
+
 def awaiting(exchange: Exchange, defender: Combatant, defending: Fighter) -> ExchangeReport:
     """The report of an exchange waiting for the defense, with the passive defense it offers (R13)."""
-    passive = passive_defense(defending, missile=exchange.attack.missile, undefended=exchange.undefended)
+    passive = exchange_passive_defense(exchange, defending)
     return ExchangeReport(
         exchange=exchange, hp_before=defender.hp, nonlethal_before=defender.nonlethal, passive=passive.total
     )
@@ -617,21 +660,50 @@ def _apply(
             applied.armor_changed, applied.armor_hp_before = True, defender.armor_hp
             current = defending.armor.hp if defender.armor_hp is None else defender.armor_hp
             defender.armor_hp = max(0, current - damage.armor_damage)
+        if damage.shield_damage and defending.shield is not None:
+            applied.shield_changed, applied.shield_hp_before = True, defender.shield_hp
+            current = defending.shield.hp if defender.shield_hp is None else defender.shield_hp
+            defender.shield_hp = max(0, current - damage.shield_damage)
     if result.shield_damage is not None and result.shield_damage.damage and defending.shield is not None:
         applied.shield_changed, applied.shield_hp_before = True, defender.shield_hp
         current = defending.shield.hp if defender.shield_hp is None else defender.shield_hp
         defender.shield_hp = max(0, current - result.shield_damage.damage)
     exchange.result = result
     exchange.applied = applied
-    exchange.follow_ups = _has_follow_ups(result, defender)
+    exchange.follow_ups = _has_follow_ups(result, attacker, defender)
     exchange.step += 1
     if result.judgement.counterattack and may_take_attack_owed(defender):
         owe(encounter, ReactionKind.COUNTERATTACK, defender, attacker, "won the exchange")
+    if result.outcome is Outcome.BIND:
+        owe_bind_attacks(encounter, attacker, defender)
 
 
-def _has_follow_ups(result: AttackResult, defender: Combatant) -> bool:
+def owe_bind_attacks(encounter: Encounter, attacker: Combatant, defender: Combatant) -> None:
+    """R14: a Bind gives each side holding Bind & Strike or Mutieren, with dice left, an attack on the
+    other; when both hold one, the two land together (or the initiative's first: ``bind_feats``)."""
+    striking = [
+        (holder, opponent, feat)
+        for holder, opponent in ((attacker, defender), (defender, attacker))
+        if (feat := bind_feat(holder.feats)) is not None and may_take_attack_owed(holder)
+    ]
+    together = len(striking) == 2 and encounter.options.bind_feats is BindFeats.SIMULTANEOUS
+    for holder, opponent, feat in striking:
+        owed = owe(encounter, ReactionKind.BIND_ATTACK, holder, opponent, f"{feat.value} on the Bind")
+        if together and not owed.together:
+            encounter.reactions[encounter.reactions.index(owed)] = owed.model_copy(update={"together": True})
+
+
+def _has_follow_ups(result: AttackResult, attacker: Combatant, defender: Combatant) -> bool:
     desperation = may_desperately_defend(result, defender)
-    return desperation or result.attacker_bind_choice is not None or result.defender_bind_choice is not None
+    declarable = may_declare_bind(result, attacker) or may_declare_bind(result, defender)
+    choices = result.attacker_bind_choice is not None or result.defender_bind_choice is not None
+    return desperation or declarable or choices
+
+
+def may_declare_bind(result: AttackResult, side: Combatant) -> bool:
+    """R13 (``passive_tie: declared``): a tie against a passive defense is a miss that ``side`` may
+    declare a Bind, if it has Martial Pool dice left ("if they have any MP remaining")."""
+    return result.judgement.declarable and not side.out_of_the_fight and side.pool.remaining > 0
 
 
 def may_desperately_defend(result: AttackResult, defender: Combatant) -> bool:
@@ -644,7 +716,10 @@ def may_desperately_defend(result: AttackResult, defender: Combatant) -> bool:
     if defender.pool.remaining < 1 or result.attack.roll.value == 20:
         return False
     damage = result.damage
-    harmful = damage is not None and (damage.lethal + damage.nonlethal + damage.armor_damage) > 0
+    harmful = (
+        damage is not None
+        and (damage.lethal + damage.nonlethal + damage.armor_damage + damage.shield_damage) > 0
+    )
     return harmful or result.attack.attack.grapple
 
 
@@ -660,7 +735,10 @@ def _undo(encounter: Encounter, exchange: Exchange, attacker: Combatant, defende
     if applied.range_before is not None:
         encounter.engagement(attacker, defender).range = applied.range_before
     encounter.reactions = [
-        r for r in encounter.reactions if not (r.by == defender.id and r.against == attacker.id)
+        r
+        for r in encounter.reactions
+        if not (r.by == defender.id and r.against == attacker.id)
+        and not (r.by == attacker.id and r.against == defender.id and r.kind is ReactionKind.BIND_ATTACK)
     ]
     exchange.applied = Applied()
 
@@ -729,6 +807,37 @@ def choose_die(
     def bind(attacking: Fighter, defending: Fighter) -> AttackResult:
         exchange.attack, exchange.defense = attack, defense
         return resolve_exchange(attacking, defending, attack, defense, dice, encounter.options)
+
+    _decide_again(encounter, catalog, exchange, attacker, defender, report, bind)
+    return report
+
+
+def declare_bind(
+    encounter: Encounter,
+    catalog: Catalog,
+    actor: Actor,
+    exchange_id: int,
+    step: int | None,
+    side: Literal["attacker", "defender"],
+    dice: DiceSource,
+) -> ExchangeReport:
+    """R13 (``passive_tie: declared``): the attacker or the defender, with dice left, declares the
+    tie against the passive defense a Bind; nothing is spent."""
+    exchange, result, attacker, defender = _follow_up(encounter, exchange_id, step)
+    declarer = attacker if side == "attacker" else defender
+    require_control(encounter, actor, declarer, "declare a Bind")
+    if not may_declare_bind(result, declarer):
+        raise IllegalAction(
+            f"{shown(declarer.name)} can declare a Bind only on a tie against a passive defense, with "
+            "Martial Pool dice left (R13); nothing was changed."
+        )
+    report = _report(exchange, defender)
+    report.declared_bind = side
+
+    def bind(attacking: Fighter, defending: Fighter) -> AttackResult:
+        return resolve_exchange(
+            attacking, defending, result.attack, result.defense, dice, encounter.options, bind_declared=True
+        )
 
     _decide_again(encounter, catalog, exchange, attacker, defender, report, bind)
     return report
@@ -905,7 +1014,7 @@ def attack_armor_class(
     armor, a helpless target (R13's undefended defense is a Martial Pool one).
     """
     require_control(encounter, actor, attacker, "attack")
-    _require_able(attacker, target)
+    _require_able(encounter, attacker, target)
     _require_plain_against_ac(declared)
     kind = attack_kind(encounter, attacker, target)
     wielding = _weapon_for(attacker, declared)
@@ -1011,6 +1120,10 @@ def answer(
         report = choose_die(encounter, catalog, actor, exchange_id, step, "attacker", dice)
     elif action is ExchangeAction.DEFENDER_DIE:
         report = choose_die(encounter, catalog, actor, exchange_id, step, "defender", dice)
+    elif action is ExchangeAction.ATTACKER_BIND:
+        report = declare_bind(encounter, catalog, actor, exchange_id, step, "attacker", dice)
+    elif action is ExchangeAction.DEFENDER_BIND:
+        report = declare_bind(encounter, catalog, actor, exchange_id, step, "defender", dice)
     else:
         choice = (
             PASSIVE
@@ -1081,6 +1194,7 @@ __all__ = [
     "awaiting",
     "choose_die",
     "declare_attack",
+    "declare_bind",
     "defend",
     "desperate_defense",
     "expire",

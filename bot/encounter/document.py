@@ -21,6 +21,7 @@ from ..rules.dice import DiceSource
 from ..rules.engagement import Engagement, pair_key
 from ..rules.equipment import Armor, MonsterTemplate, Size
 from ..rules.errors import IllegalAction, RulesError, echoed, shown
+from ..rules.feats import MartialFeat
 from ..rules.initiative import DealResult, InitiativeState
 from ..rules.morale import MoraleStanding
 from ..rules.options import DEFAULT_OPTIONS, RuleOptions
@@ -156,6 +157,8 @@ class Combatant(BaseModel):
     """R19: moves made this round."""
     knightly_combat: bool = False
     """R25 mounted: proficient in Knightly Combat (all knights and Templars are)."""
+    feats: list[MartialFeat] = Field(default_factory=list)
+    """The Martial Feats the GM granted it, applied by their effect (R13, R14, R17)."""
     steed: Steed | None = None
     """R25 mounted: it is a mount, and what kind."""
     constructed: bool = False
@@ -439,6 +442,7 @@ class Encounter(BaseModel):
             armor=character.armor,
             shield=character.shield,
             knightly_combat=character.knightly_combat,
+            feats=list(character.feats),
             pool=MartialPool.full(pool_size(character.prowess, armor)),
         )
         self.combatants.append(combatant)

@@ -48,6 +48,7 @@ def fighter(combatant: Combatant, catalog: Catalog, *, weapon: str | None = None
         shield=shield,
         shield_hp=combatant.shield_hp,
         spirit=combatant.spirit,
+        feats=frozenset(combatant.feats),
     )
 
 

@@ -74,6 +74,8 @@ def exchange_log_line(encounter: Encounter, exchange: Exchange, report: Exchange
     damage = result.damage
     if damage is not None and damage.armor_damage:
         line += f"; {damage.armor_damage} to the armor, {defender.armor_hp} HP left"
+    elif damage is not None and damage.shield is not None:
+        line += f"; {damage.shield_damage} to the shield, {defender.shield_hp} HP left"
     elif damage is not None:
         line += f"; damage {damage.lethal}"
         if damage.nonlethal:
@@ -81,6 +83,14 @@ def exchange_log_line(encounter: Encounter, exchange: Exchange, report: Exchange
         line += f"; HP {report.hp_before} → {defender.hp}"
     if result.shield_damage is not None:
         line += f"; {result.shield_damage.damage} to the shield, {defender.shield_hp} HP left"
+    if report.declared_bind is not None:
+        declarer = attacker if report.declared_bind == "attacker" else defender
+        line += f"; {declarer.name} declares the tie a Bind"
+    elif result.judgement.declarable:
+        line += "; a tie either side with dice left may declare a Bind"
+    if result.weapon_damage is not None:
+        weapon = result.weapon_damage.weapon
+        line += f"; {weapon} immune (Fuhlen)" if result.weapon_damage.fuhlen else f"; {weapon} may be damaged"
     if exchange.awaiting_knockout_save and not defender.out_of_the_fight:
         line += f"; Knock-Out threat {exchange.knockout_threat}: a Will save is owed"
     line += situations_note(exchange.situations)
@@ -293,10 +303,14 @@ def spirit_log_line(attack: SpiritAttack) -> str:
 
 def driven_out_log_line(out: DrivenOut) -> str:
     before = f" (was {out.cha_before})" if out.cha_before is not None else ""
-    return (
-        f"The spirit is driven out of {out.person}: CHA {out.cha_after}{before}, Frightened until healed "
+    spirit = out.spirit or "The spirit"
+    line = (
+        f"{spirit} is driven out of {out.person}: CHA {out.cha_after}{before}, Frightened until healed "
         "to CHA 3"
     )
+    if out.proposal is not None:
+        line += f"; morale check #{out.proposal.id} proposed for {out.proposal.group}"
+    return line
 
 
 def mind_healed_log_line(healed: MindHealed) -> str:

@@ -174,6 +174,37 @@ def propose_mount_checks(encounter: Encounter) -> list[MoraleProposal]:
     return added
 
 
+def propose_driven_out_check(
+    encounter: Encounter, spirit: Combatant, person: Combatant
+) -> MoraleProposal | None:
+    """R22: a demon, ghost or spirit driven out of a person by divine means checks morale, proposed like
+    the other triggers (the GM confirms it). Not for a player character's spirit ("Does not apply to
+    PCs"), one that never checks (R21), or a group that already has a check open."""
+    if driven_out_check_refused(encounter, spirit) is not None or spirit.group is None:
+        return None
+    proposal = MoraleProposal(
+        id=encounter.next_proposal,
+        group=spirit.group,
+        reason=MoraleTriggerReason.DRIVEN_OUT,
+        detail=f"{spirit.name} was driven out of {person.name} by divine means.",
+        round=encounter.initiative.round,
+    )
+    encounter.next_proposal += 1
+    encounter.morale_proposals.append(proposal)
+    return proposal
+
+
+def driven_out_check_refused(encounter: Encounter, spirit: Combatant) -> str | None:
+    """Why a spirit driven out proposes no morale check (R21, R22), if it proposes none."""
+    if spirit.side is Side.PLAYER or spirit.group is None:
+        return "a player character's spirit is not checked (R22)"
+    if morale_subject(spirit).immune:
+        return "it has no morale number, so it never checks (R21); `/npc add … morale:` gives a spirit one"
+    if open_proposals(encounter, spirit.group):
+        return f"{spirit.group} already has a morale check open (R22): that one check settles it"
+    return None
+
+
 def proposal(encounter: Encounter, proposal_id: int) -> MoraleProposal:
     """An open proposal by its number; a settled one is refused with :class:`ProposalResolved`."""
     for open_one in encounter.morale_proposals:

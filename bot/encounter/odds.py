@@ -29,6 +29,7 @@ from .document import Combatant, Encounter
 from .fighters import fighter, may_defend_actively, shield_usable, undefended_because
 from .log_lines import dice_count
 from .permissions import Actor, acting_combatant
+from .records import ReactionKind
 
 NUMBERS_HELP = (
     "Outside a fight, give the defense as numbers: `defense:` for a passive defense (R13), or "
@@ -199,6 +200,8 @@ def encounter_odds(
     on_turn = encounter.initiative.turn_of == attacker.holder
     reaction = encounter.reaction(attacker, target)
     kind = AttackKind(reaction.kind.value) if reaction is not None and not on_turn else AttackKind.NORMAL
+    if encounter.reaction(attacker, target, ReactionKind.BIND_ATTACK) is not None:
+        kind = AttackKind.BIND_ATTACK  # R14: made as such on the attacker's turn too, as /attack does
     # Holy Blessed: whether the weapon can harm a spirit is a note below, not a refusal.
     declared = Declaration(
         dice=dice,
@@ -232,7 +235,7 @@ def encounter_odds(
 
     undefended = undefended_because(target)
     down = target.state_label if undefended is None and target.out_of_the_fight else None
-    passive = passive_defense(defending, missile=missile, undefended=undefended is not None)
+    passive = passive_defense(defending, missile=missile, undefended=undefended is not None, at=at)
     defenses = [DefenseOdds(against(passive.total), tuple(passive.bonus), undefended=undefended, down=down)]
     left = target.pool.remaining
     if may_defend_actively(target, undefended=undefended is not None):

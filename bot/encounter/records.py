@@ -133,6 +133,8 @@ class ReactionKind(StrEnum):
     OPPORTUNITY = "opportunity attack"
     TRAMPLE = "trample"
     """R25 mounted: a warhorse tramples the target of its rider's charge."""
+    BIND_ATTACK = "bind attack"
+    """R14: a Bind gave a holder of Bind & Strike or Mutieren an attack on its opponent."""
 
 
 class Reaction(BaseModel):
@@ -149,6 +151,9 @@ class Reaction(BaseModel):
     at: Range | None = None
     """The range the attack is made at when it is not the pair's range now: a grappled target strikes
     "first", before the Grapple holds (R12)."""
+    together: bool = False
+    """R14 (``bind_feats: simultaneous``): both sides of the Bind hold a feat it triggers, and their
+    attacks land together: this one is made even if the other's fells its maker first."""
 
 
 class MoraleProposal(BaseModel):

@@ -51,6 +51,12 @@ class DrivenOut:
     person: str
     cha_before: int | None
     cha_after: int
+    spirit: str | None = None
+    """The spirit driven out, when the GM named it."""
+    proposal: MoraleProposal | None = None
+    """R22: the morale check proposed for the spirit driven out by divine means."""
+    no_check: str | None = None
+    """Why the spirit named is proposed no check (R21, R22), when it is not."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,6 +176,8 @@ class ExchangeReport:
     swap_initiative: bool = False
     pool_penalty: int = 0
     chose_die: Literal["attacker", "defender"] | None = None
+    declared_bind: Literal["attacker", "defender"] | None = None
+    """R13 (``passive_tie: declared``): the side that declared the passive tie a Bind."""
     passive: int | None = None
     """R13: the defender's passive defense, offered by the request while the defense is awaited."""
 

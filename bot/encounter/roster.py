@@ -26,6 +26,7 @@ from ..guild_settings import GuildSettings
 from ..rules.cards import Card
 from ..rules.equipment import Armor, Shield, Size, Weapon
 from ..rules.errors import IllegalAction, RulesError, shown
+from ..rules.feats import MartialFeat
 from ..rules.hands import check_hands
 from ..rules.options import RuleOptions
 from ..rules.pool import pool_size
@@ -744,3 +745,26 @@ def edit_combatant(
         pool.resize(size)
     encounter.combatants = draft.combatants
     return Done(Edited(before, changes), log=[edit_log_line(by, before, changes)] if changes else [])
+
+
+def grant_feat(
+    encounter: Encounter, actor: Actor, by: str, who: str, feat: MartialFeat, *, remove: bool = False
+) -> Done[Edited]:
+    """The GM grants a combatant a Martial Feat, or takes one back; the fight applies it by the effect
+    the Codex gives it (R13, R14, R17)."""
+    require_gm(encounter, actor, "grant Martial Feats")
+    combatant = encounter.combatant(who)
+    holds = feat in combatant.feats
+    if remove and not holds:
+        raise RulesError(f"{shown(combatant.name)} does not hold {feat.value}; nothing was changed.")
+    if not remove and holds:
+        raise RulesError(f"{shown(combatant.name)} already holds {feat.value}; nothing was changed.")
+    before = feats_text(combatant.feats)
+    kept = set(combatant.feats) - {feat} if remove else set(combatant.feats) | {feat}
+    combatant.feats = [f for f in MartialFeat if f in kept]
+    changes: list[Change] = [("Martial Feats", before, feats_text(combatant.feats))]
+    return Done(Edited(combatant.name, changes), log=[edit_log_line(by, combatant.name, changes)])
+
+
+def feats_text(feats: list[MartialFeat]) -> str:
+    return ", ".join(f.value for f in feats) or "none"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ..notation import roll_notation
 from ..rules.dice import DiceSource
+from ..rules.engagement import Distance
 from ..rules.errors import IllegalAction, RulesError, shown
 from ..rules.initiative import RollKind
 from ..rules.spirits import (
@@ -26,6 +27,7 @@ from .document import Combatant, Encounter
 from .done import Done
 from .fighters import joker_bonus
 from .log_lines import driven_out_log_line, mind_healed_log_line, spirit_log_line
+from .morale import driven_out_check_refused, propose_driven_out_check
 from .permissions import Actor, acting_combatant, require_gm, require_turn
 from .results import DrivenOut, MindHealed, SpiritAttack
 
@@ -77,6 +79,13 @@ def make_spiritual_attack(
     defender = encounter.combatant(target)
     if defender.id == spirit.id:
         raise IllegalAction(f"{shown(spirit.name)} cannot attack itself; pick a target.")
+    distance = encounter.engagement_now(spirit, defender).distance
+    if distance is not Distance.NEAR:
+        raise IllegalAction(
+            f"A spiritual attack is not a ranged attack: {shown(spirit.name)} must move into contact with "
+            f"{shown(defender.name)}, who is {distance.label} away (R27). Move it in, then set the distance "
+            "with `/situation distance distance:near`."
+        )
     if defender.spirit:
         raise IllegalAction(
             f"{shown(defender.name)} is a spirit too: spirits fight each other with their standard attack "
@@ -119,11 +128,20 @@ def make_spiritual_attack(
     return Done(attack, log=[spirit_log_line(attack)], kind="spirit")
 
 
-def drive_out(encounter: Encounter, actor: Actor, *, target: str) -> Done[DrivenOut]:
+def drive_out(
+    encounter: Encounter, actor: Actor, *, target: str, spirit: str | None = None
+) -> Done[DrivenOut]:
     """R27: the GM rules a possessing spirit driven out (by divine means): the person is its own again
-    at CHA 1, and Frightened until its CHA is healed to 3 (``/spirit heal``)."""
+    at CHA 1, and Frightened until its CHA is healed to 3 (``/spirit heal``). R22: the ``spirit`` named,
+    if it is in the fight, is proposed a morale check (not a player character's)."""
     require_gm(encounter, actor, "rule a spirit driven out")
     person = encounter.combatant(target)
+    leaving = encounter.combatant(spirit) if spirit is not None else None
+    if leaving is not None and not leaving.spirit:
+        raise IllegalAction(
+            f"{shown(leaving.name)} is not a spirit; name the demon, ghost or spirit that possessed "
+            f"{shown(person.name)}, or leave `spirit:` out."
+        )
     possessed = person.condition_named(SpiritEffect.POSSESSED.value)
     if possessed is None:
         raise IllegalAction(
@@ -133,7 +151,16 @@ def drive_out(encounter: Encounter, actor: Actor, *, target: str) -> Done[Driven
     before = person.cha_score
     person.keep_score(SpiritTarget.CHA, CHA_AFTER_POSSESSION)
     person.driven_out = True
-    out = DrivenOut(person=person.name, cha_before=before, cha_after=CHA_AFTER_POSSESSION)
+    refused = driven_out_check_refused(encounter, leaving) if leaving is not None else None
+    proposed = propose_driven_out_check(encounter, leaving, person) if leaving is not None else None
+    out = DrivenOut(
+        person=person.name,
+        cha_before=before,
+        cha_after=CHA_AFTER_POSSESSION,
+        spirit=leaving.name if leaving is not None else None,
+        proposal=proposed,
+        no_check=refused,
+    )
     return Done(out, log=[driven_out_log_line(out)], kind="spirit")
 
 

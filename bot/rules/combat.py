@@ -19,7 +19,8 @@ from .dice import Advantage, DiceSource, Modifier, PoolRoll, roll_pool, sum_of
 from .engagement import Range, check_weapon_at_range
 from .equipment import Armor, AttackType, Shield, Weapon
 from .errors import IllegalAction, RulesError
-from .options import DEFAULT_OPTIONS, BashCritical, CriticalDamage, MissileTie, RuleOptions
+from .feats import MartialFeat
+from .options import DEFAULT_OPTIONS, BashCritical, CriticalDamage, MissileTie, PassiveTie, RuleOptions
 from .spirits import check_physical_attack
 
 UNDEFENDED_MELEE = 2
@@ -44,6 +45,8 @@ class Fighter(BaseModel):
     shield: Shield | None = None
     shield_hp: int | None = None
     spirit: bool = False
+    feats: frozenset[MartialFeat] = frozenset()
+    """The Martial Feats the GM granted (R13, R14, R17)."""
 
     @property
     def capped_dex(self) -> int:
@@ -68,6 +71,8 @@ class AttackKind(StrEnum):
     OPPORTUNITY = "opportunity attack"
     TRAMPLE = "trample"
     """R25 mounted: a warhorse's hooves when its rider charges."""
+    BIND_ATTACK = "bind attack"
+    """R14: the attack a Bind triggers for a holder of Bind & Strike or Mutieren (Speed, R11)."""
 
 
 class Attack(BaseModel):
@@ -80,6 +85,9 @@ class Attack(BaseModel):
     advantage: Advantage = Advantage.NONE
     bypass: bool = False
     at_armor: bool = False
+    at_shield: bool = False
+    """R17: strike at the shield as at armor (the Codex: a shield used for passive defense "may also be
+    targeted for attack like Armor"): damage less its Toughness goes to its HP."""
     grapple: bool = False
     two_weapons: bool = False
     holy_blessed: bool = False
@@ -148,6 +156,8 @@ def check_attack(attacker: Fighter, defender: Fighter, attack: Attack) -> None:
         check_two_weapons(weapon, attacker.off_hand)
     if attack.bypass and attack.at_armor:
         raise IllegalAction("An attack either bypasses the armor or strikes at it, not both.")
+    if attack.at_shield:
+        _check_at_shield(defender, attack)
     if attack.grapple and (attack.bypass or attack.at_armor):
         what = "bypass the armor" if attack.bypass else "strike at the armor"
         raise IllegalAction(
@@ -165,6 +175,19 @@ def check_attack(attacker: Fighter, defender: Fighter, attack: Attack) -> None:
         defender_spirit=defender.spirit,
         holy_blessed=attack.holy_blessed,
     )
+
+
+def _check_at_shield(defender: Fighter, attack: Attack) -> None:
+    """R17: an attack at the shield needs a shield that still protects, and strikes nothing else."""
+    if attack.bypass or attack.at_armor or attack.grapple:
+        other = (
+            "bypass the armor" if attack.bypass else "strike at the armor" if attack.at_armor else "grapple"
+        )
+        raise IllegalAction(f"An attack at the shield strikes the shield only; it cannot also {other}.")
+    if defender.shield is None:
+        raise IllegalAction(f"{defender.name} carries no shield to attack.")
+    if not defender.shield_intact:
+        raise IllegalAction(f"{defender.name}'s {defender.shield.name} is already broken (R17).")
 
 
 class AttackRoll(BaseModel):
@@ -220,9 +243,13 @@ class Defense(BaseModel):
         return self.model_copy(update={"roll": self.roll.choose(index)})
 
 
-def passive_defense(defender: Fighter, *, missile: bool = False, undefended: bool = False) -> Defense:
-    """R13: 8 + Prowess + Dex (capped by armor Max Dex) + shield DB; the weapon DB does not count.
-    An undefended target (unaware, helpless) has 2 against melee, 8 against missiles."""
+def passive_defense(
+    defender: Fighter, *, missile: bool = False, undefended: bool = False, at: Range = Range.ONSET
+) -> Defense:
+    """R13: 8 + Prowess + Dex (capped by armor Max Dex) + shield DB; the weapon DB does not count,
+    unless the defender holds the feat that lets it (then as in an active defense, R14: the better of
+    the two, or both with the feat that adds them; not against missiles without Missile Parrying, nor
+    at Grapple). An undefended target (unaware, helpless) has 2 against melee, 8 against missiles."""
     if undefended:
         value = UNDEFENDED_MISSILE if missile else UNDEFENDED_MELEE
         return Defense(mode="undefended", bonus=[Modifier(label="Undefended", value=value)])
@@ -231,30 +258,41 @@ def passive_defense(defender: Fighter, *, missile: bool = False, undefended: boo
         Modifier(label="Prowess", value=defender.prowess),
         Modifier(label="Dex", value=defender.capped_dex),
     ]
-    if defender.shield is not None and defender.shield_intact:
+    shield = defender.shield is not None and defender.shield_intact
+    if MartialFeat.PASSIVE_WEAPON in defender.feats:
+        parts += _defense_bonuses(defender, missile=missile, at=at, shield=shield)
+    elif shield and defender.shield is not None:
         parts.append(Modifier(label=defender.shield.name, value=defender.shield.defense))
     return Defense(mode="passive", bonus=parts)
+
+
+def _defense_bonuses(defender: Fighter, *, missile: bool, at: Range, shield: bool) -> list[Modifier]:
+    """R14: the better of the weapon's DB and the shield's DB, or both with the feat that adds them. The
+    weapon's counts neither at Grapple (R12) nor against missiles, unless with Missile Parrying."""
+    candidates: list[Modifier] = []
+    parrying = not missile or MartialFeat.MISSILE_PARRYING in defender.feats
+    if parrying and at is not Range.GRAPPLE:
+        candidates.append(Modifier(label=defender.weapon.name, value=defender.weapon.defense))
+    if shield and defender.shield is not None:
+        candidates.append(Modifier(label=defender.shield.name, value=defender.shield.defense))
+    if len(candidates) == 2 and MartialFeat.SHIELD_AND_WEAPON in defender.feats:
+        return candidates
+    return [max(candidates, key=lambda m: m.value)] if candidates else []
 
 
 def active_defense_bonus(
     defender: Fighter, *, missile: bool, at: Range, shield: bool, void: bool
 ) -> list[Modifier]:
     """R14: Prowess + Dex (capped) + the better of weapon DB and shield DB. Against missiles only the
-    shield DB counts; at Grapple the weapon DB does not; a void defense counts neither."""
+    shield DB counts (and the weapon's, with Missile Parrying); at Grapple the weapon DB does not; a
+    void defense counts neither. With the feat that adds them, the weapon's and the shield's add up."""
     parts = [
         Modifier(label="Prowess", value=defender.prowess),
         Modifier(label="Dex", value=defender.capped_dex),
     ]
     if void:
         return parts
-    candidates: list[Modifier] = []
-    if not missile and at is not Range.GRAPPLE:
-        candidates.append(Modifier(label=defender.weapon.name, value=defender.weapon.defense))
-    if shield and defender.shield is not None:
-        candidates.append(Modifier(label=defender.shield.name, value=defender.shield.defense))
-    if candidates:
-        parts.append(max(candidates, key=lambda m: m.value))
-    return parts
+    return parts + _defense_bonuses(defender, missile=missile, at=at, shield=shield)
 
 
 def roll_active_defense(
@@ -303,6 +341,9 @@ class Judgement(BaseModel):
     fumble: bool = False
     counterattack: bool = False
     near_miss: bool = False
+    declarable: bool = False
+    """R13 (``passive_tie: declared``): a tie against a passive defense, a miss that either side with
+    dice left may declare a Bind."""
     rule: str
     """Which ruling or R14 step decided, e.g. ``R14.3``."""
 
@@ -315,6 +356,7 @@ def _verdict(
     fumble: bool = False,
     counterattack: bool = False,
     near_miss: bool = False,
+    declarable: bool = False,
 ) -> Judgement:
     """Judgements are few and frozen: each is built once, and the same one is returned for the same
     decision (the exact odds count them by identity, which keeps them fast). Positional, so the cache
@@ -326,6 +368,7 @@ def _verdict(
         fumble=fumble,
         counterattack=counterattack,
         near_miss=near_miss,
+        declarable=declarable,
     )
 
 
@@ -358,14 +401,32 @@ def judge(
     above the defense is still a critical."""
     options = options or DEFAULT_OPTIONS
     near_miss = ties_are_near_misses(missile, options)
+    declared = passive_ties_declared(options)
     return decide(
-        attack_face, attack_fumble, attack_total, defense_face, defense_total, void, near_miss, automatic
+        attack_face,
+        attack_fumble,
+        attack_total,
+        defense_face,
+        defense_total,
+        void,
+        near_miss,
+        automatic,
+        declared,
     )
 
 
 def ties_are_near_misses(missile: bool, options: RuleOptions) -> bool:
     """Whether a tie is a near miss rather than a Bind: a missile attack under that option (R13)."""
     return missile and options.missile_tie is MissileTie.NEAR_MISS
+
+
+def passive_ties_declared(options: RuleOptions) -> bool:
+    """Whether a tie against a passive defense is a miss either side may declare a Bind (R13)."""
+    return options.passive_tie is PassiveTie.DECLARED
+
+
+DECLARED_BIND = _verdict(Outcome.BIND, "R13")
+"""R13: the Bind a side declared on a passive tie."""
 
 
 def decide(
@@ -377,9 +438,11 @@ def decide(
     void: bool,
     tie_is_near_miss: bool,
     automatic: bool = False,
+    passive_tie_declared: bool = False,
 ) -> Judgement:
-    """:func:`judge` with its arguments in order and the tie already settled
-    (:func:`ties_are_near_misses`): for the exact odds, which ask it hundreds of times."""
+    """:func:`judge` with its arguments in order and the ties already settled
+    (:func:`ties_are_near_misses`, :func:`passive_ties_declared`): for the exact odds, which ask it
+    hundreds of times."""
     critical = attack_face == 20 and attack_total > defense_total
 
     if automatic:
@@ -390,6 +453,8 @@ def decide(
         if attack_face == 20:
             return _hit("R16", critical)
         if attack_total == defense_total:
+            if passive_tie_declared and not tie_is_near_miss:
+                return _verdict(Outcome.MISS, "R13", False, False, False, False, True)
             return _tie("R13", tie_is_near_miss)
         if attack_total > defense_total:
             return _hit("R13", critical)
@@ -436,6 +501,10 @@ class DamageRoll(BaseModel):
     """R16 option: the TN of the Will save a Bash critical forces."""
     armor_damage: int = 0
     """R17: damage to the armor itself when attacking the armor (after its Hardness)."""
+    shield: str | None = None
+    """R17: the shield struck by an attack at the shield; ``dr`` is then its Toughness."""
+    shield_damage: int = 0
+    """R17: damage to the shield struck (after its Toughness)."""
     doubled: int = 0
     """R25 mounted: the damage a lance charge from a heavy warhorse added (the weapon damage again)."""
 
@@ -505,6 +574,11 @@ def roll_damage(
         result.doubled = base
         base *= 2
     combined = base + result.critical_damage
+    if attack.at_shield and defender.shield is not None:
+        result.shield = defender.shield.name
+        result.dr = defender.shield.toughness
+        result.shield_damage = max(0, combined - defender.shield.toughness)
+        return result
     if attack.at_armor and defender.armor is not None:
         result.armor = defender.armor.name
         result.dr = defender.armor.hardness
@@ -536,6 +610,15 @@ class ShieldDamage(BaseModel):
     damage: int
 
 
+class WeaponDamage(BaseModel):
+    """R17 (option ``weapon_damage_in_binds``): a Bind may have damaged the defender's weapon. The Codex
+    gives no number for it, so how much is the GM's; a defender with Fuhlen is immune."""
+
+    weapon: str
+    fuhlen: bool = False
+    """The defender holds Fuhlen: its weapon takes no damage."""
+
+
 class AttackResult(BaseModel):
     """Every fact a message about one attack needs."""
 
@@ -546,6 +629,7 @@ class AttackResult(BaseModel):
     judgement: Judgement
     damage: DamageRoll | None = None
     shield_damage: ShieldDamage | None = None
+    weapon_damage: WeaponDamage | None = None
     attacker_bind_choice: int | None = None
     """R9: the index of another attacker die that would make a Bind, when one exists."""
     defender_bind_choice: int | None = None
@@ -595,10 +679,20 @@ def resolve_exchange(
     defense: Defense,
     dice: DiceSource,
     options: RuleOptions | None = None,
+    *,
+    bind_declared: bool = False,
 ) -> AttackResult:
-    """R13-R18: judge the exchange, then roll damage on a hit and shield damage on a shield Bind."""
+    """R13-R18: judge the exchange, then roll damage on a hit and shield damage on a shield Bind.
+
+    ``bind_declared``: a side declared a Bind on a passive tie (R13, ``passive_tie: declared``). With
+    ``weapon_damage_in_binds``, a Bind not taken on the shield may have damaged the defender's weapon
+    (R17; how much is the GM's), unless the defender holds Fuhlen."""
     options = options or DEFAULT_OPTIONS
     judgement = judge_exchange(attack, defense, options)
+    if bind_declared:
+        if not judgement.declarable:
+            raise IllegalAction("Only a tie against a passive defense can be declared a Bind (R13).")
+        judgement = DECLARED_BIND
     result = AttackResult(
         attacker=attacker.name, defender=defender.name, attack=attack, defense=defense, judgement=judgement
     )
@@ -617,6 +711,9 @@ def resolve_exchange(
             toughness=toughness,
             damage=max(0, rolled - toughness),
         )
+    elif judgement.outcome is Outcome.BIND and options.weapon_damage_in_binds:
+        fuhlen = MartialFeat.FUHLEN in defender.feats
+        result.weapon_damage = WeaponDamage(weapon=defender.weapon.name, fuhlen=fuhlen)
     if judgement.outcome is not Outcome.BIND and defense.roll is not None and not defense.void:
         result.attacker_bind_choice = _bind_choice(attack.roll, defense.roll.value)
         result.defender_bind_choice = _bind_choice(defense.roll, attack.roll.value)
@@ -651,7 +748,9 @@ def resolve_attack(
             advantage=defense_advantage,
         )
     else:
-        chosen = passive_defense(defender, missile=rolled.missile, undefended=defense == "undefended")
+        chosen = passive_defense(
+            defender, missile=rolled.missile, undefended=defense == "undefended", at=attack.range
+        )
     return resolve_exchange(attacker, defender, rolled, chosen, dice, options)
 
 

@@ -262,6 +262,8 @@ class MoraleTriggerReason(StrEnum):
     HALF_DOWN = "half the group down"
     RIDING_HORSE = "riding horse in combat"
     """R25 mounted: a riding horse, mule, pony or draft horse checks before closing and every round."""
+    DRIVEN_OUT = "spirit driven out"
+    """R22: a demon, ghost or spirit driven out of a person by divine means (never a PC)."""
 
 
 class MoraleTrigger(BaseModel):

@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .combat import Outcome, decide, ties_are_near_misses
+from .combat import Outcome, decide, passive_ties_declared, ties_are_near_misses
 from .dice import Advantage
 from .options import DEFAULT_OPTIONS, RuleOptions
 
@@ -58,9 +58,16 @@ class AttackOdds(BaseModel):
     fumble: Fraction
     counterattack: Fraction
     near_miss: Fraction = Field(default=Fraction(0))
+    declarable: Fraction = Field(default=Fraction(0))
+    """R13 (``passive_tie: declared``): a tie against the passive defense, a miss that either side with
+    dice left may declare a Bind; part of miss."""
 
     def percent(self, name: str) -> float:
         return float(getattr(self, name)) * 100
+
+
+FLAGS = ("critical", "fumble", "counterattack", "near_miss", "declarable")
+"""The facts of a :class:`~bot.rules.combat.Judgement` the odds count, each part of an outcome."""
 
 
 @lru_cache(maxsize=1024)
@@ -97,6 +104,7 @@ def attack_odds(
     # Each decision is one cached Judgement (see judge): tally the ways by decision, row by row, and
     # read each decision's outcome and flags once at the end.
     near_miss_ties = ties_are_near_misses(missile, options)
+    declared_ties = passive_ties_declared(options)
     tally: dict[int, list[Any]] = {}
     for a_face in FACES:
         a_ways = attack[a_face - 1]
@@ -105,7 +113,9 @@ def attack_odds(
         fumble, a_total = a_face == 1, a_face + attack_bonus
         row: dict[int, list[Any]] = {}
         for d_face, d_ways, d_total in defense:
-            verdict = decide(a_face, fumble, a_total, d_face, d_total, void, near_miss_ties, automatic)
+            verdict = decide(
+                a_face, fumble, a_total, d_face, d_total, void, near_miss_ties, automatic, declared_ties
+            )
             cell = row.get(id(verdict))
             if cell is None:
                 row[id(verdict)] = [verdict, d_ways]
@@ -117,10 +127,10 @@ def attack_odds(
                 tally[key] = [verdict, a_ways * ways]
             else:
                 cell[1] += a_ways * ways
-    counts = dict.fromkeys(("hit", "critical", "miss", "bind", "fumble", "counterattack", "near_miss"), 0)
+    counts = dict.fromkeys(("hit", "miss", "bind", *FLAGS), 0)
     for verdict, n in tally.values():
         counts[verdict.outcome.value] += n
-        for flag in ("critical", "fumble", "counterattack", "near_miss"):
+        for flag in FLAGS:
             if getattr(verdict, flag):
                 counts[flag] += n
     totals = {name: Fraction(n, attack_rolls * defense_rolls) for name, n in counts.items()}

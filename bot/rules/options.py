@@ -29,6 +29,21 @@ class MissileTie(StrEnum):
     BIND = "bind"  # treat it as any other Bind
 
 
+class PassiveTie(StrEnum):
+    """R13: an attack total equal to a passive defense. The Codex: a miss that "counts as a Bind", and
+    "either attacker or defender can declare a Bind if they have any MP remaining"."""
+
+    BIND = "bind"  # every passive tie is a Bind
+    DECLARED = "declared"  # a miss, which either side with dice left may declare a Bind
+
+
+class BindFeats(StrEnum):
+    """R14: when both sides of a Bind hold a feat it triggers (Bind & Strike, Mutieren)."""
+
+    SIMULTANEOUS = "simultaneous"  # the two attacks land together: either may be made first
+    INITIATIVE_FIRST = "initiative first"  # the side with the initiative strikes first
+
+
 class RuleOptions(BaseModel):
     """The per-encounter choices a GM can change; the defaults are those docs/RULES.md gives."""
 
@@ -49,6 +64,12 @@ class RuleOptions(BaseModel):
     """R25: Routed attackers are at disadvantage like Frightened ones (the text names only Frightened)."""
     ac_natural_results: bool = True
     """R24: against AC a natural 20 always hits and a natural 1 always misses."""
+    passive_tie: PassiveTie = PassiveTie.BIND
+    """R13: whether a tie against a passive defense is a Bind, or a miss either side may declare one."""
+    weapon_damage_in_binds: bool = False
+    """R17: the Codex's optional Damage to Weapons During Binds (Fuhlen is immune)."""
+    bind_feats: BindFeats = BindFeats.SIMULTANEOUS
+    """R14: both sides' Bind-triggered feats land together, or the initiative's first."""
 
 
 DEFAULT_OPTIONS = RuleOptions()

@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 
 import discord
 
-from ..encounter.attacks import ExchangeAction, may_desperately_defend
+from ..encounter.attacks import ExchangeAction, may_declare_bind, may_desperately_defend
 from ..encounter.document import KNOCKED_OUT, Combatant, Encounter
 from ..encounter.fighters import shield_usable
 from ..encounter.log_lines import banishment_line, dice_count, signed
@@ -63,6 +63,7 @@ REACTION_LABELS = {
     ReactionKind.COUNTERATTACK: "Counterattack",
     ReactionKind.OPPORTUNITY: "Opportunity attack",
     ReactionKind.TRAMPLE: "Trample",
+    ReactionKind.BIND_ATTACK: "Bind attack",
 }
 
 
@@ -73,7 +74,7 @@ def reaction_buttons(encounter: Encounter, reaction: Reaction) -> list[Button]:
     return [
         Button(
             label=f"{by.name[:40]}: {label} {dice_count(n)}"
-            if reaction.kind is ReactionKind.TRAMPLE
+            if reaction.kind in (ReactionKind.TRAMPLE, ReactionKind.BIND_ATTACK)
             else f"{label} {dice_count(n)}",
             emoji="↩️",
             style=discord.ButtonStyle.danger,
@@ -120,6 +121,7 @@ def attack_headline(encounter: Encounter, exchange: Exchange, weapon: str) -> st
             (attack.grapple, "grapple"),
             (attack.bypass, "bypassing the armor"),
             (attack.at_armor, "at the armor"),
+            (attack.at_shield, "at the shield"),
             (attack.two_weapons, "two weapons"),
         )
         if flag
@@ -197,6 +199,8 @@ def outcome_line(judgement: Judgement, attacker: str, defender: str) -> str:
         head = f"🤦 **Miss — {attacker} fumbles** (dropped weapon or similar: the GM decides)"
     elif judgement.near_miss:
         head = "💨 **A very near miss**"
+    elif judgement.declarable:
+        head = "💨 **Miss**, a tie: a Bind if a side with dice left declares one"
     else:
         head = "💨 **Miss**"
     line = f"{head}{why}"
@@ -227,6 +231,8 @@ def damage_line(
     elif damage.critical_damage:
         parts.append(f"+{damage.critical_damage} critical (double)")
     text = f"🩸 Damage: {' '.join(parts)} = {damage.before_dr}"
+    if damage.shield is not None:
+        return f"{text} - Toughness {damage.dr} → **{damage.shield_damage}** to {damage.shield}'s HP (R17)"
     if at_armor:
         return f"{text} - Hardness {damage.dr} → **{damage.armor_damage}** to {damage.armor}'s HP (R17)"
     if damage.armor is not None and damage.bypassed:
@@ -355,6 +361,9 @@ def result_content(encounter: Encounter, exchange: Exchange, weapon: str, report
     if report.chose_die is not None:
         who = attacker if report.chose_die == "attacker" else defender
         lines.append(f"🎯 {name(who.name)} counts another die to force a Bind (R9).")
+    if report.declared_bind is not None:
+        who = attacker if report.declared_bind == "attacker" else defender
+        lines.append(f"⛓️ {name(who.name)} declares the tie with the passive defense a Bind (R13).")
     lines.append(outcome_line(result.judgement, name(attacker.name), name(defender.name)))
     if result.judgement.fumble and exchange.allies_in_melee:
         lines.append(stray_line(exchange.allies_in_melee, name(defender.name)))
@@ -380,6 +389,9 @@ def result_content(encounter: Encounter, exchange: Exchange, weapon: str, report
             lines.append(
                 f"🪖 {name(defender.name)}'s armor: {defender.armor_hp} HP left{_broken(defender.armor_hp)}"
             )
+        elif result.damage.shield is not None:
+            left = defender.shield_hp if result.damage.shield_damage else "no damage; all its"
+            lines.append(f"🛡️ {name(defender.name)}'s shield: {left} HP left{_broken(defender.shield_hp)}")
         else:
             lines.append(hp_line(defender, report.hp_before, report.nonlethal_before))
     if result.shield_damage is not None:
@@ -389,6 +401,9 @@ def result_content(encounter: Encounter, exchange: Exchange, weapon: str, report
             f"**{shield.damage}** to {shield.shield}"
             + (f"; {defender.shield_hp} HP left{_broken(defender.shield_hp)}" if shield.damage else "")
         )
+    if result.weapon_damage is not None:
+        lines.append(weapon_damage_line(result, name(defender.name)))
+    lines += bind_attack_lines(encounter, exchange)
     banished = banishment_line(defender, report.hp_before)
     if banished is not None:
         lines.append(f"✨ {name(banished)}.")
@@ -396,6 +411,49 @@ def result_content(encounter: Encounter, exchange: Exchange, weapon: str, report
     lines += follow_up_lines(encounter, exchange)
     lines += [proposal_line(proposal) for proposal in report.proposals]
     return clip("\n".join(lines))
+
+
+def weapon_damage_line(result: AttackResult, defender: str) -> str:
+    """R17 (option ``weapon_damage_in_binds``): the Bind may have damaged the defender's weapon; the
+    Codex gives no number, so the GM says how much; Fuhlen is immune."""
+    damage = result.weapon_damage
+    assert damage is not None
+    if damage.fuhlen:
+        return (
+            f"🗡️ Damage to Weapons During Binds (R17): {defender} has **Fuhlen**, so the {damage.weapon} "
+            "takes no damage."
+        )
+    return (
+        f"🗡️ Damage to Weapons During Binds (R17): the Bind may have damaged {defender}'s "
+        f"**{damage.weapon}**; the Codex gives no number, so how much is the GM's."
+    )
+
+
+def bind_attack_lines(encounter: Encounter, exchange: Exchange) -> list[str]:
+    """R14: the attacks this exchange's Bind gave holders of Bind & Strike or Mutieren, still owed, and
+    in what order they come when both sides have one (``bind_feats``)."""
+    attacker = encounter.combatant(exchange.attacker)
+    defender = encounter.combatant(exchange.defender)
+    lines: list[str] = []
+    owed: list[tuple[Combatant, Combatant, Reaction]] = []
+    for by, against in ((attacker, defender), (defender, attacker)):
+        reaction = encounter.reaction(by, against, ReactionKind.BIND_ATTACK)
+        if reaction is not None:
+            owed.append((by, against, reaction))
+            lines.append(
+                f"⛓️ {name(by.name)} may make a **Bind attack** on {name(against.name)} "
+                f"({name(reaction.reason)}, R14)"
+            )
+    if len(owed) < 2:
+        return lines
+    if owed[0][2].together:
+        return [*lines, "⛓️ The two Bind attacks land together: either may be made first (R14)."]
+    first = next(
+        (by for by, against, _ in owed if encounter.initiative.went_first(by.holder, against.holder)), None
+    )
+    if first is not None:
+        lines.append(f"⛓️ {name(first.name)} has the initiative and strikes first (R14).")
+    return lines
 
 
 def knockout_lines(encounter: Encounter, exchange: Exchange) -> list[str]:
@@ -467,6 +525,10 @@ def follow_up_lines(encounter: Encounter, exchange: Exchange) -> list[str]:
     if result.defender_bind_choice is not None and result.defense.roll is not None:
         face = result.defense.roll.faces[result.defender_bind_choice]
         lines.append(f"🎯 {name(defender.name)} may count the **{face}** instead: a Bind (R9).")
+    declarers = [c for c in (attacker, defender) if may_declare_bind(result, c)]
+    if declarers:
+        who = " or ".join(name(c.name) for c in declarers)
+        lines.append(f"⛓️ {who} may declare the tie a Bind (R13).")
     return lines
 
 
@@ -580,6 +642,16 @@ def follow_up_buttons(encounter: Encounter, exchange: Exchange) -> list[list[But
     if exchange.follow_ups and result.defender_bind_choice is not None and result.defense.roll is not None:
         face = result.defense.roll.faces[result.defender_bind_choice]
         row.append(_bind_button(exchange, defender, face, ExchangeAction.DEFENDER_DIE))
+    for side, action in ((attacker, ExchangeAction.ATTACKER_BIND), (defender, ExchangeAction.DEFENDER_BIND)):
+        if exchange.follow_ups and may_declare_bind(result, side):
+            row.append(
+                Button(
+                    label=f"{side.name[:40]}: declare a Bind",
+                    emoji="⛓️",
+                    style=discord.ButtonStyle.secondary,
+                    custom_id=exchange_custom_id(exchange, action),
+                )
+            )
     rows = [row] if row else []
     saving = knockout_buttons(encounter, exchange)
     if saving:
@@ -587,6 +659,9 @@ def follow_up_buttons(encounter: Encounter, exchange: Exchange) -> list[list[But
     owed = encounter.reaction(defender, attacker)
     if owed is not None:
         rows.append(reaction_buttons(encounter, owed))
+    binding = encounter.reaction(attacker, defender, ReactionKind.BIND_ATTACK)
+    if binding is not None:
+        rows.append(reaction_buttons(encounter, binding))
     mount = next((c for c in encounter.combatants if c.id == attacker.position.mount), None)
     trample = encounter.reaction(mount, defender, ReactionKind.TRAMPLE) if mount is not None else None
     if trample is not None:

@@ -49,6 +49,7 @@ FIELD_LABELS = {
     "shield": "shield",
     "off_hand": "off hand",
     "knightly_combat": "Knightly Combat",
+    "feats": "Martial Feats",
 }
 
 
@@ -97,6 +98,7 @@ def character_defense(character: Character, gear: Gear) -> list[Modifier] | None
         off_hand=gear.off_hand,
         armor=gear.armor,
         shield=gear.shield,
+        feats=frozenset(character.feats),
     )
     return passive_defense(fighter).bonus
 
@@ -202,6 +204,12 @@ def sheet_embed(character: Character, catalog: Catalog, owner_id: int) -> discor
         )
     if character.knightly_combat:
         embed.add_field(name="Proficiencies", value="Knightly Combat (mounted combat, R25)", inline=False)
+    if character.feats:
+        embed.add_field(
+            name="Martial Feats",
+            value="\n".join(f"{feat.value}: {feat.effect}" for feat in character.feats),
+            inline=False,
+        )
     return embed
 
 
@@ -240,8 +248,10 @@ def changes_text(before: Character, after: Character, catalog: Catalog) -> str:
 
 
 def _value(field: str, value: object, catalog: Catalog) -> str:
-    if value is None:
+    if value is None or value == []:
         return "none"
+    if isinstance(value, list):
+        return ", ".join(str(item) for item in value)
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, str):

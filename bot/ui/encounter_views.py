@@ -19,6 +19,7 @@ from ..encounter.log_lines import TURN_CUT_SHORT, Change, banishment_line, listi
 from ..encounter.roster import HandedOver, HpChanged, option_changes
 from ..guild_settings import GuildSettings
 from ..rules.cards import Card
+from ..rules.feats import MartialFeat
 from ..rules.options import DEFAULT_OPTIONS, RuleOptions
 from ..store import SetAsideFight
 from .announcements import Announcement
@@ -44,6 +45,9 @@ RULE_OPTION_HELP: dict[str, str] = {
     "desperation_min_pool": "R6/R15: a desperation penalty never takes the pool below this",
     "routed_attack_disadvantage": "R25: Routed attackers are at disadvantage, like Frightened ones",
     "ac_natural_results": "R24: against AC a natural 20 always hits, a natural 1 always misses",
+    "passive_tie": "R13: a tie against a passive defense is a Bind, or a miss either side may declare one",
+    "weapon_damage_in_binds": "R17: a Bind may damage the defender's weapon (how much is the GM's)",
+    "bind_feats": "R14: two feats a Bind triggers strike together, or the initiative's first",
 }
 """What each rule option decides (at most 100 characters: Discord's limit for an option's description)."""
 
@@ -189,6 +193,8 @@ def stats_line(catalog: Catalog, combatant: Combatant, *, full: bool) -> str:
             f"pool {pool_pips(combatant)} {pool.remaining}/{pool.size}",
             _gear(catalog, combatant),
         ]
+        if combatant.feats:
+            parts.append(f"feats: {', '.join(feat.value for feat in combatant.feats)}")
     if combatant.conditions:
         parts.append(", ".join(name(condition) for condition in combatant.conditions))
     return " · ".join(parts)
@@ -364,6 +370,25 @@ def condition_reply(combatant: Combatant, condition: str, *, added: bool) -> str
 
 def _shown(value: object) -> str:
     return "none" if value is None else name(str(value))
+
+
+FEAT_CHOICE_NAMES = {
+    MartialFeat.MISSILE_PARRYING: "Missile Parrying: weapon DB in active defense against missiles (R14)",
+    MartialFeat.FUHLEN: "Fuhlen: its weapon takes no damage in a Bind (R17)",
+    MartialFeat.BIND_AND_STRIKE: "Bind & Strike: a Bind gives an attack on the opponent (R14)",
+    MartialFeat.MUTIEREN: "Mutieren: a Bind gives an attack on the opponent (R14)",
+    MartialFeat.SHIELD_AND_WEAPON: "Shield and weapon: the shield's and the weapon's DB add up (R14)",
+    MartialFeat.PASSIVE_WEAPON: "Weapon in passive defense: the weapon's DB counts passively (R13)",
+}
+"""The Martial Feats as a command offers them: the name and what the fight does with it (100 characters
+at most, Discord's limit for a choice)."""
+
+
+def feat_reply(combatant_name: str, feat: MartialFeat, *, removed: bool) -> str:
+    """``/combatant feat``: what the combatant holds now, and what the fight does with it."""
+    if removed:
+        return f"🥋 **{name(combatant_name)}** no longer holds **{feat.value}**."
+    return f"🥋 **{name(combatant_name)}** now holds **{feat.value}**: {feat.effect}."
 
 
 def edit_reply(combatant_name: str, changes: Sequence[Change]) -> str:

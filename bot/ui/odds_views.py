@@ -36,6 +36,8 @@ def odds_line(odds: AttackOdds, *, active: bool, missile: bool) -> str:
     miss_parts = [f"{percent(float(odds.fumble))} fumble"]
     if missile:
         miss_parts.append(f"{percent(float(odds.near_miss))} near miss")
+    if odds.declarable:
+        miss_parts.append(f"{percent(float(odds.declarable))} a tie either side may declare a Bind, R13")
     parts = [
         f"Hit **{percent(float(odds.hit))}** ({percent(float(odds.critical))} critical)",
         f"Bind {percent(float(odds.bind))}",

@@ -7,6 +7,7 @@ from ..encounter.results import DrivenOut, MindHealed, SpiritAttack
 from ..rules.dice import Advantage, Modifier, PoolRoll
 from ..rules.errors import shown
 from ..rules.spirits import RECOVERED_AT, SpiritEffect, SpiritProtection, SpiritualAttackResult
+from .morale_views import proposal_line
 from .rolls import pool_faces
 
 PROTECTION_NAMES: dict[SpiritProtection, str] = {
@@ -86,13 +87,20 @@ EFFECT_MEANS = {
 
 
 def driven_out_reply(out: DrivenOut) -> str:
-    """``/spirit drive-out``: the person is free, at CHA 1 and Frightened."""
+    """``/spirit drive-out``: the person is free, at CHA 1 and Frightened; the spirit driven out by
+    divine means checks morale, when the GM named it (R22)."""
     person = shown(out.person)
-    return (
-        f"✝️ The spirit is driven out of **{person}** (R27): {person} is their own again, at "
+    spirit = f"**{shown(out.spirit)}** is" if out.spirit is not None else "The spirit is"
+    text = (
+        f"✝️ {spirit} driven out of **{person}** (R27): {person} is their own again, at "
         f"**CHA {out.cha_after}**, and **Frightened** (attacks at disadvantage) until healed to "
         f"CHA {RECOVERED_AT} (`/spirit heal`)."
     )
+    if out.proposal is not None:
+        text += f"\n{proposal_line(out.proposal)}"
+    elif out.spirit is not None and out.no_check is not None:
+        text += f"\n🕊️ {shown(out.spirit)} checks no morale: {out.no_check}."
+    return text
 
 
 def mind_healed_reply(healed: MindHealed) -> str:

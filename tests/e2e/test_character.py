@@ -50,7 +50,14 @@ async def test_character_commands_are_synced_guild_only(
 ) -> None:
     await start_bot()
     synced = fake_discord.find_command("character", world.guild)
-    assert {option["name"] for option in synced["options"]} == {"create", "edit", "show", "list", "delete"}
+    assert {option["name"] for option in synced["options"]} == {
+        "create",
+        "edit",
+        "feat",
+        "show",
+        "list",
+        "delete",
+    }
     assert synced.get("contexts") == [0]
     create_options = {
         o["name"]: o for o in next(o for o in synced["options"] if o["name"] == "create")["options"]
@@ -449,3 +456,28 @@ async def test_r27_int_wis_and_cha_scores_on_the_sheet_go_with_the_character_int
     assert encounter is not None
     ansel = encounter.combatant("Ansel")
     assert (ansel.int_mod, ansel.int_score, ansel.wis_score, ansel.cha_score) == (2, 14, 12, 9)
+
+
+async def test_a_sheet_writes_down_a_martial_feat_and_its_passive_defense_follows(
+    world: World, start_bot: Any
+) -> None:
+    """Codex: "Normally weapon defense does not apply to Passive Defense (some Martial Feats trump this)".
+    With the feat the sheet's passive defense takes the better of the arming sword's DB 3 and the heater
+    shield's 2 (R13); the feat comes into a fight the character joins."""
+    pommel = await start_bot()
+    await create(pommel, world)
+    options = {"name": "Ansel", "feat": "weapon in passive defense"}
+    written = await pommel.slash("character feat", user=world.player, options=options)
+    assert written.ephemeral
+    assert written.content.startswith("Updated **Ansel**: Martial Feats none → weapon in passive defense.")
+    assert field(written, "Passive defense (R13)") == "**14** = 8 Base +2 Prowess +1 Dex +3 Sword, Arming"
+    assert field(written, "Martial Feats") == (
+        "weapon in passive defense: its weapon's Defense Bonus counts in passive defense (R13)"
+    )
+    again = await pommel.slash("character feat", user=world.player, options=options)
+    assert again.ephemeral
+    assert "Ansel already has weapon in passive defense; nothing was changed." in again.content
+    [character] = await saved(pommel, world)
+    assert [feat.value for feat in character.feats] == ["weapon in passive defense"]
+    struck = await pommel.slash("character feat", user=world.player, options={**options, "remove": True})
+    assert struck.content.startswith("Updated **Ansel**: Martial Feats weapon in passive defense → none.")

@@ -26,6 +26,7 @@ def gm_only_commands(world: World) -> dict[str, dict[str, Any]]:
         "npc add": {"template": "bandit", "count": 2},
         "npc remove": {"who": "Bandit 1"},
         "combatant edit": {"who": "Brigit", "prowess": 4},
+        "combatant feat": {"who": "Brigit", "feat": "fuhlen"},
         "morale check": {"who": "Bandit 1"},
         "morale set": {"who": "Bandit 2", "standing": "routed"},
         "spirit drive-out": {"target": "Ansel"},

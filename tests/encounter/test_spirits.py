@@ -22,9 +22,11 @@ from bot.encounter.permissions import Actor, acting_combatant
 from bot.encounter.results import MindHealed, SpiritAttack
 from bot.encounter.spirits import drive_out, heal_mind, make_spiritual_attack
 from bot.rules.dice import ScriptedDice
+from bot.rules.engagement import Distance
 from bot.rules.errors import RulesError
 from bot.rules.spirits import SpiritTarget
 from bot.store import LogEntry, Store, open_store
+from bot.ui.spirit_views import driven_out_reply
 from tests.rules.conftest import deck_dealing
 from tests.sheets import character
 
@@ -283,4 +285,70 @@ async def test_r27_refused_drive_out_and_healing_change_nothing(
     before = await possessed(store)
     with pytest.raises(RulesError, match=re.escape(says)):
         await store.change(CHANNEL, actor.user_id, op)
+    assert await store.load_encounter(CHANNEL) == before
+
+
+# ----------------------------------------------------------------------------- contact, driven out (R22)
+
+
+async def test_r27_a_spiritual_attack_needs_contact(store: Store) -> None:
+    """Lords of Hack: "Spiritual attacks are not ranged attacks, the spirit must move into contact with
+    the target." A Ghost 25' to 50' away is refused, changing nothing; in contact (near) it attacks."""
+    encounter = await haunted(store)
+    ghost, ansel = encounter.combatant("Ghost"), encounter.combatant("Ansel")
+    encounter.engagement(ghost, ansel).distance = Distance.MIDDLE
+    before = await store.save_encounter(encounter)
+    with pytest.raises(RulesError, match="not a ranged attack: Ghost must move into contact with Ansel"):
+        await store.change(CHANNEL, GM.user_id, attack(GM, [14, 15, 6]))
+    assert await store.load_encounter(CHANNEL) == before
+    before.engagement(before.combatant("Ghost"), before.combatant("Ansel")).distance = Distance.NEAR
+    await store.save_encounter(before)
+    _, done = await store.change(CHANNEL, GM.user_id, attack(GM, [14, 15, 6]))
+    assert done.result.attacker_wins
+
+
+async def demon_possesses_ansel(store: Store, morale: int | None) -> Encounter:
+    encounter = await haunted(store)
+    encounter.add_npcs(CATALOG.monster("demon"), None, count=1, morale=morale)
+    encounter.combatant("Ansel").add_condition("possessed by the spirit")
+    encounter.combatant("Ansel").cha_score = 0
+    return await store.save_encounter(encounter)
+
+
+async def test_r22_a_spirit_driven_out_by_divine_means_is_proposed_a_morale_check(store: Store) -> None:
+    """Lords of Hack, morale checks: "A demon, ghost or spirit that has been driven out of a person by
+    divine means. (Does not apply to PCs)" — proposed like the other triggers, the GM confirming it."""
+    await demon_possesses_ansel(store, morale=1)
+    saved, done = await store.change(
+        CHANNEL, GM.user_id, lambda e: drive_out(e, GM, target="Ansel", spirit="Demon")
+    )
+    assert done.proposal is not None
+    assert (done.proposal.group, done.proposal.reason.value) == ("Demon", "spirit driven out")
+    assert done.proposal.detail == "Demon was driven out of Ansel by divine means."
+    assert saved.morale_proposals == [done.proposal]
+    assert driven_out_reply(done).splitlines()[-1].startswith("😨 #1 **Demon** should check morale (R22)")
+    texts = [entry.text for entry in await log(store)]
+    assert texts[-1] == (
+        "Demon is driven out of Ansel: CHA 1 (was 0), Frightened until healed to CHA 3; "
+        "morale check #1 proposed for Demon"
+    )
+
+
+async def test_r22_a_spirit_without_a_morale_number_is_proposed_nothing_and_told_why(store: Store) -> None:
+    await demon_possesses_ansel(store, morale=None)
+    saved, done = await store.change(
+        CHANNEL, GM.user_id, lambda e: drive_out(e, GM, target="Ansel", spirit="Demon")
+    )
+    assert done.proposal is None
+    assert saved.morale_proposals == []
+    assert driven_out_reply(done).splitlines()[-1] == (
+        "🕊️ Demon checks no morale: it has no morale number, so it never checks (R21); "
+        "`/npc add … morale:` gives a spirit one."
+    )
+
+
+async def test_r22_only_a_spirit_is_named_as_the_one_driven_out(store: Store) -> None:
+    before = await demon_possesses_ansel(store, morale=1)
+    with pytest.raises(RulesError, match="Brigit is not a spirit"):
+        await store.change(CHANNEL, GM.user_id, lambda e: drive_out(e, GM, target="Ansel", spirit="Brigit"))
     assert await store.load_encounter(CHANNEL) == before

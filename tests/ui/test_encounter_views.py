@@ -19,6 +19,7 @@ from bot.encounter.roster import HandedOver, HpChanged, option_changes
 from bot.guild_settings import GuildSettings
 from bot.rules.cards import Card
 from bot.rules.engagement import Range
+from bot.rules.feats import MartialFeat
 from bot.rules.morale import MoraleTriggerReason
 from bot.rules.options import CriticalDamage, RuleOptions
 from bot.ui.encounter_views import (
@@ -292,3 +293,17 @@ def test_the_overview_of_a_small_fight_is_one_page_without_buttons() -> None:
     assert buttons is None
     assert page.footer.text is None
     assert "**Rulings**: the defaults (docs/RULES.md)" in (page.description or "")
+
+
+def test_the_overview_names_the_martial_feats_a_combatant_holds() -> None:
+    encounter = fight()
+    encounter.combatant("Alice").feats = [MartialFeat.FUHLEN, MartialFeat.MUTIEREN]
+    encounter.combatant("Bandit 1").feats = [MartialFeat.MISSILE_PARRYING]
+    gm_view = overview_embed(encounter, CATALOG, guild_id=1, gm=True).description or ""
+    assert (
+        "**Alice** (<@7>) · HP 14/14 · Prowess 2 · pool ●●● 3/3 · Longsword · feats: fuhlen, mutieren"
+        in gm_view
+    )
+    assert "feats: missile parrying" in gm_view
+    player_view = overview_embed(encounter, CATALOG, guild_id=1, gm=False).description or ""
+    assert "feats: missile parrying" not in player_view  # an NPC's numbers are the GM's

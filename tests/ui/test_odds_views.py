@@ -8,6 +8,7 @@ from fractions import Fraction
 from bot.encounter.odds import DefenseOdds, EncounterOdds, NumbersOdds
 from bot.rules.dice import Advantage, Modifier
 from bot.rules.odds import AttackOdds, attack_odds
+from bot.rules.options import PassiveTie, RuleOptions
 from bot.ui.odds_views import defense_heading, encounter_reply, numbers_reply, odds_line, percent
 
 
@@ -122,3 +123,17 @@ def test_fight_reply_escapes_names_and_lists_notes() -> None:
     )
     assert "No net advantage: attacker is frightened; your `situation:` cancel out (R10, R25)" in reply
     assert reply.endswith("-# Bandit is a spirit.")
+
+
+def test_r13_odds_line_says_how_often_a_passive_tie_may_be_declared_a_bind() -> None:
+    """``passive_tie: declared``: the tie is part of the miss, and the line says so."""
+    odds = attack_odds(
+        attack_dice=1,
+        attack_bonus=4,
+        passive_defense=14,
+        options=RuleOptions(passive_tie=PassiveTie.DECLARED),
+    )
+    assert odds_line(odds, active=False, missile=False) == (
+        "Hit **50.0%** (5.0% critical) · Bind 0.0% · "
+        "Miss 50.0% (5.0% fumble, 5.0% a tie either side may declare a Bind, R13)"
+    )
