@@ -424,7 +424,9 @@ def declare_attack(
 
 
 def record_blow(encounter: Encounter, attacker: Combatant, target: Combatant, planned: PlannedAttack) -> None:
-    """R25: remember the attack for this round's numbers, and as the attacker's last target."""
+    """R25: remember the attack for this round's numbers, and as the attacker's last target. Made on
+    its own turn, it uses the turn: the card can no longer be held (R4)."""
+    encounter.initiative.use_turn(attacker.holder)
     encounter.blows.append(
         Blow(
             by=attacker.id,

@@ -339,6 +339,7 @@ def rally_allies(
         advantage=advantage,
         allies_on_card=all(ally.holder == rallier.holder for ally in shaken),
     )
+    encounter.initiative.use_turn(rallier.holder)
     by_name = {ally.name: ally for ally in shaken}
     changed: list[Combatant] = []
     for reroll in result.rerolls:

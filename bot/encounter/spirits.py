@@ -108,6 +108,7 @@ def make_spiritual_attack(
     )
     if kept is not None or result.attacker_wins:
         defender.keep_score(ability, result.score_after)
+    encounter.initiative.use_turn(spirit.holder)
     marked = mark_effect(defender, result.effect.value) if result.effect is not None else False
     attack = SpiritAttack(
         spirit=spirit.name,
