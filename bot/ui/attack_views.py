@@ -262,12 +262,11 @@ def request_content(encounter: Encounter, exchange: Exchange, weapon: str, passi
     asked = player_of(encounter, defender)
     who = f"<@{asked}>" if asked == defender.owner_id else f"<@{asked}> (GM)"
     left = defender.pool.remaining
-    shield = " (+1 free die with the shield)" if _shield_usable(defender, exchange) else ""
     lines = [
         attack_headline(encounter, exchange, weapon),
         attack_line(exchange.attack),
         f"🛡️ {who}: how does **{name(defender.name)}** defend? Passive **{passive}**, or active with "
-        f"1 to {left} of {dice_count(left)} left{shield} (R13, R14).",
+        f"1 to {left} of {dice_count(left)} left{_free_dice(defender, exchange)} (R13, R14).",
     ]
     if exchange.deadline is not None and not exchange.gm_pinged:
         fallback = encounter.table.defense_policy
@@ -313,6 +312,18 @@ def put_back_exchange_content(
 
 ASKED_AGAIN = "↩️ After an undo or a redo, this attack waits for its defense again."
 """The first line of a request posted anew after an undo or a redo."""
+
+
+def _free_dice(defender: Combatant, exchange: Exchange) -> str:
+    """R14: the free dice an active defense would add: the shield's, and one per 25% of cover against a
+    missile."""
+    free: list[str] = []
+    if _shield_usable(defender, exchange):
+        free.append("+1 free die with the shield")
+    cover = defender.position.cover if exchange.attack.missile else 0
+    if cover:
+        free.append(f"+{dice_count(cover)} free from {cover * 25}% cover against the missile")
+    return f" ({'; '.join(free)})" if free else ""
 
 
 def _shield_usable(defender: Combatant, exchange: Exchange) -> bool:
