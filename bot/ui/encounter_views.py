@@ -13,7 +13,7 @@ from datetime import datetime
 import discord
 
 from ..catalog import Catalog
-from ..encounter.document import Combatant, Encounter, Side, TableOptions
+from ..encounter.document import Combatant, Encounter, Side, TableOptions, TablePreset
 from ..encounter.log_lines import TURN_CUT_SHORT, Change, banishment_line, listing, option_label, option_value
 from ..encounter.roster import HandedOver, HpChanged, option_changes
 from ..guild_settings import GuildSettings
@@ -55,6 +55,20 @@ TABLE_OPTION_HELP: dict[str, str] = {
     "remind_after_hours": "Hours a turn, defense or offered turn may wait before a ping reminds (0: off)",
     "players_undo": "Players may undo or redo the fight's last changes when they made all of them",
 }
+
+PRESET_HELP = "Several table habits at once (each choice says which); habits you give as well win"
+PRESET_SUMMARIES: dict[TablePreset, str] = {
+    TablePreset.PLAY_BY_POST: "tracker reposted, held cards offered turns, defenses wait 1 day, "
+    "reminders at 12 h",
+    TablePreset.VOICE: "tracker edited in place, Jokers offered the turn, defenses wait 10 min, no reminders",
+}
+"""What each preset sets (:data:`~bot.encounter.document.PRESETS`), as its choice in Discord's list says."""
+
+
+def preset_choice_name(preset: TablePreset) -> str:
+    """A preset's choice in Discord's list (at most 100 characters): its name and what it sets."""
+    return f"{preset.value}: {PRESET_SUMMARIES[preset]}"
+
 
 OVERVIEW_RANGES_BUDGET = 1500
 """The characters the overview keeps for the ranges (all of them, as many as fit), whatever the roster."""
