@@ -190,7 +190,7 @@ class Attack(commands.Cog):
             interaction, content, view=view or discord.utils.MISSING, allowed_mentions=_pinging(ping)
         )
         exchange = report.exchange
-        if exchange.pending and exchange.deadline is not None and sent is not None:
+        if attacks.request_kept(saved, exchange) and sent is not None:
             saved = await self._remember_request(channel_id, exchange.id, sent) or saved
         self.schedule_timeouts(saved)
         if counter_of is not None:
@@ -278,7 +278,10 @@ class Attack(commands.Cog):
         content, view, _ = self.exchange_message(saved, report, actor_id=actor.user_id)
         await answer_by_editing(interaction, content=content, view=view)
         now = datetime.now(UTC)
-        notice = answered_notice(saved, report.exchange, report, actor_id=actor.user_id, now=now)
+        url = interaction.message.jump_url if interaction.message is not None else None
+        notice = answered_notice(
+            saved, report.exchange, report, actor_id=actor.user_id, now=now, result_url=url
+        )
         if notice is not None:  # an edited message notifies nobody: the news goes in a message of its own
             await interaction.followup.send(notice.content, allowed_mentions=notice.allowed_mentions)
         await self.bot.trackers.publish(saved)
@@ -304,7 +307,10 @@ class Attack(commands.Cog):
         await answer_by_editing(interaction, content=content, view=view)
         if report.proposals:  # R22: a leader knocked out; the GM hears it in a message of its own
             now = datetime.now(UTC)
-            notice = answered_notice(saved, report.exchange, report, actor_id=actor.user_id, now=now)
+            url = interaction.message.jump_url if interaction.message is not None else None
+            notice = answered_notice(
+                saved, report.exchange, report, actor_id=actor.user_id, now=now, result_url=url
+            )
             if notice is not None:
                 await interaction.followup.send(notice.content, allowed_mentions=notice.allowed_mentions)
         await self.bot.trackers.publish(saved)

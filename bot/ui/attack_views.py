@@ -633,10 +633,18 @@ an edited message notifies nobody."""
 
 
 def answered_notice(
-    encounter: Encounter, exchange: Exchange, report: ExchangeReport, *, actor_id: int, now: datetime
+    encounter: Encounter,
+    exchange: Exchange,
+    report: ExchangeReport,
+    *,
+    actor_id: int,
+    now: datetime,
+    result_url: str | None = None,
 ) -> Announcement | None:
     """What a click must tell others with a message of its own: the attacker's player when the defense
-    came late (R13, R14: the result is above), the GM when it proposes a morale check (R22)."""
+    came late (R13, R14: the result is above), the GM when it proposes a morale check (R22).
+    ``result_url`` links the result's message, when the notice is a message of its own."""
+    above = f"[the result]({result_url})" if result_url is not None else "the result above"
     notice = Announcement()
     attacker = encounter.combatant(exchange.attacker)
     defender = encounter.combatant(exchange.defender)
@@ -647,16 +655,16 @@ def answered_notice(
         outcome = "a critical hit" if result.judgement.critical else f"a {result.outcome.value}"
         notice.lines.append(
             f"📬 {notice.notify(owner, actor_id)}: **{name(defender.name)}** answered "
-            f"**{name(attacker.name)}**'s attack: {outcome} (the result is above)."
+            f"**{name(attacker.name)}**'s attack: {outcome} (see {above})."
         )
     saver = player_of(encounter, defender)
     if exchange.awaiting_knockout_save and not defender.out_of_the_fight and saver != actor_id:
         who = notice.notify(saver, actor_id)
         notice.lines.append(
             f"😵 {who}: **{name(defender.name)}** must make a Will save against a Knock-Out threat (R16); "
-            "its buttons are on the result above."
+            f"its buttons are on {above}."
         )
     if report.proposals:
         gm = notice.notify(encounter.gm_id, actor_id)
-        notice.lines.append(f"🏳️ {gm}: a morale check is proposed (R22); its buttons are on the result above.")
+        notice.lines.append(f"🏳️ {gm}: a morale check is proposed (R22); its buttons are on {above}.")
     return notice if notice.lines else None
