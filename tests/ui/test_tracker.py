@@ -6,9 +6,11 @@ from __future__ import annotations
 from bot.catalog import load_catalog
 from bot.characters import MAX_NAME_LENGTH
 from bot.encounter.document import MAX_COMBATANTS, Combatant, Encounter, Lasting, Side
+from bot.rules.dice import ScriptedDice
 from bot.rules.engagement import Engagement, Range, pair_key
 from bot.rules.morale import MoraleStanding
 from bot.rules.pool import MartialPool
+from bot.ui.buttons import tracker_buttons
 from bot.ui.tracker import (
     DESCRIPTION_LIMIT,
     RANGES_SHOWN,
@@ -19,6 +21,7 @@ from bot.ui.tracker import (
     tracker_lines,
 )
 from tests import sheets
+from tests.rules.conftest import deck_dealing
 
 
 def bandit(**over: object) -> Combatant:
@@ -153,3 +156,19 @@ def test_a_condition_shows_how_long_it_still_lasts() -> None:
     assert combatant_line(fighter).endswith("· prone (2 rounds), stunned (to end of next turn), hexed")
     fighter.lasting["prone"].rounds_left = 1
     assert "prone (1 round)," in combatant_line(fighter)
+
+
+def test_r4_hold_is_offered_only_while_the_turn_is_unused() -> None:
+    """R4 holds a card instead of acting: once the turn was used, the tracker's Hold is greyed out."""
+    encounter = Encounter(channel_id=1, guild_id=2, gm_id=3)
+    encounter.join(11, sheets.character("Ansel"), None)
+    encounter.initiative.deck = deck_dealing("KS")
+    encounter.deal(ScriptedDice([]))
+
+    def hold_disabled() -> bool:
+        [hold] = [button for button in tracker_buttons(encounter) if button.label == "Hold"]
+        return bool(hold.disabled)
+
+    assert not hold_disabled()
+    encounter.initiative.use_turn(encounter.initiative.turn_of or "")
+    assert hold_disabled()
