@@ -8,10 +8,11 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from .encounter.document import TablePreset, with_preset
 from .encounter.records import DefensePolicy
 from .rules.options import BashCritical, BindFeats, CriticalDamage, MissileTie, PassiveTie
 from .rules.turns import ClaimPause
-from .ui.encounter_views import RULE_OPTION_HELP, TABLE_OPTION_HELP
+from .ui.encounter_views import PRESET_HELP, RULE_OPTION_HELP, TABLE_OPTION_HELP, preset_choice_name
 
 
 def _choices(enum: type[Any]) -> list[app_commands.Choice[str]]:
@@ -49,6 +50,7 @@ class SetsOptions:
         defense_timeout_minutes: app_commands.Range[int, 0, 10080] | None = None,
         remind_after_hours: app_commands.Range[int, 0, 168] | None = None,
         players_undo: bool | None = None,
+        preset: app_commands.Choice[str] | None = None,
     ) -> None:
         rules: dict[str, object] = {
             "attack_types_vs_armor": attack_types_vs_armor,
@@ -73,10 +75,11 @@ class SetsOptions:
             "remind_after_hours": remind_after_hours,
             "players_undo": players_undo,
         }
+        given = {key: value for key, value in table.items() if value is not None}
         await self.set_options(
             interaction,
             {key: value for key, value in rules.items() if value is not None},
-            {key: value for key, value in table.items() if value is not None},
+            with_preset(TablePreset(preset.value) if preset else None, given),
         )
 
 
@@ -85,7 +88,7 @@ def options_command(name: str, description: str) -> app_commands.Command[Any, ..
     command: app_commands.Command[Any, ..., None] = app_commands.command(name=name, description=description)(
         SetsOptions.options_callback
     )
-    described = app_commands.describe(**RULE_OPTION_HELP, **TABLE_OPTION_HELP)(command)
+    described = app_commands.describe(**RULE_OPTION_HELP, **TABLE_OPTION_HELP, preset=PRESET_HELP)(command)
     return app_commands.choices(
         critical_damage=_choices(CriticalDamage),
         bash_critical=_choices(BashCritical),
@@ -94,4 +97,5 @@ def options_command(name: str, description: str) -> app_commands.Command[Any, ..
         bind_feats=_choices(BindFeats),
         claim_pause=_choices(ClaimPause),
         defense_policy=_choices(DefensePolicy),
+        preset=[app_commands.Choice(name=preset_choice_name(p), value=p.value) for p in TablePreset],
     )(described)

@@ -190,10 +190,13 @@ class Attack(commands.Cog):
         )
         content, view, ping = self.exchange_message(saved, report, actor_id=actor.user_id)
         sent = await answer(
-            interaction, content, view=view or discord.utils.MISSING, allowed_mentions=_pinging(ping)
+            interaction,
+            content,
+            view=view or discord.utils.MISSING,
+            allowed_mentions=_pinging(ping, actor.user_id),
         )
         exchange = report.exchange
-        if exchange.pending and exchange.deadline is not None and sent is not None:
+        if attacks.request_kept(saved, exchange) and sent is not None:
             saved = await self._remember_request(channel_id, exchange.id, sent) or saved
         self.schedule_timeouts(saved)
         if counter_of is not None:
@@ -281,7 +284,10 @@ class Attack(commands.Cog):
         content, view, _ = self.exchange_message(saved, report, actor_id=actor.user_id)
         await answer_by_editing(interaction, content=content, view=view)
         now = datetime.now(UTC)
-        notice = answered_notice(saved, report.exchange, report, actor_id=actor.user_id, now=now)
+        url = interaction.message.jump_url if interaction.message is not None else None
+        notice = answered_notice(
+            saved, report.exchange, report, actor_id=actor.user_id, now=now, result_url=url
+        )
         if notice is not None:  # an edited message notifies nobody: the news goes in a message of its own
             await interaction.followup.send(notice.content, allowed_mentions=notice.allowed_mentions)
         await self.bot.trackers.publish(saved)
@@ -307,7 +313,10 @@ class Attack(commands.Cog):
         await answer_by_editing(interaction, content=content, view=view)
         if report.proposals:  # R22: a leader knocked out; the GM hears it in a message of its own
             now = datetime.now(UTC)
-            notice = answered_notice(saved, report.exchange, report, actor_id=actor.user_id, now=now)
+            url = interaction.message.jump_url if interaction.message is not None else None
+            notice = answered_notice(
+                saved, report.exchange, report, actor_id=actor.user_id, now=now, result_url=url
+            )
             if notice is not None:
                 await interaction.followup.send(notice.content, allowed_mentions=notice.allowed_mentions)
         await self.bot.trackers.publish(saved)
@@ -338,10 +347,11 @@ class Attack(commands.Cog):
     # ------------------------------------------------------------------------------ after an undo
 
     @commands.Cog.listener()
-    async def on_fight_restored(self, before: Encounter, after: Encounter) -> None:
-        """An undo or a redo put the fight back (``before`` → ``after``, dispatched by ``/encounter``):
-        each defense it left waiting is asked anew, pinging whoever must answer, with its timeout; each
-        exchange message it made untrue says so and loses its buttons."""
+    async def on_fight_restored(self, before: Encounter, after: Encounter, by: int = 0) -> None:
+        """An undo or a redo by ``by`` put the fight back (``before`` → ``after``, dispatched by
+        ``/encounter``): each defense it left waiting is asked anew, pinging whoever must answer (but the
+        user who undid), with its timeout; each exchange message it made untrue says so and loses its
+        buttons."""
         still_open = {(exchange.id, exchange.step) for exchange in after.exchanges if exchange.pending}
         for exchange in before.exchanges:
             if exchange.pending and (exchange.id, exchange.step) not in still_open:
@@ -360,7 +370,7 @@ class Attack(commands.Cog):
             sent = await channel.send(
                 clip(f"{ASKED_AGAIN}\n{content}"),
                 view=view or discord.utils.MISSING,
-                allowed_mentions=_pinging(ping),
+                allowed_mentions=_pinging(ping, by),
             )
             links[exchange.id] = sent.jump_url
             if exchange.deadline is not None and not exchange.gm_pinged:
@@ -431,7 +441,7 @@ class Attack(commands.Cog):
             )
             ping = [saved.gm_id]
         sent = await channel.send(
-            content, view=view or discord.utils.MISSING, allowed_mentions=_pinging(ping)
+            content, view=view or discord.utils.MISSING, allowed_mentions=_pinging(ping, bot_id)
         )
         if exchange.message_id is not None:  # the request says what became of it, and loses its buttons
             weapon = self.bot.catalog.weapon(exchange.weapon).name
@@ -443,9 +453,10 @@ class Attack(commands.Cog):
             await self.bot.trackers.publish(saved)
 
 
-def _pinging(users: list[int]) -> discord.AllowedMentions:
-    """Only these users may be pinged by the message (never roles, @everyone or typed names)."""
-    return discord.AllowedMentions(users=[discord.Object(user) for user in users])
+def _pinging(users: list[int], actor_id: int) -> discord.AllowedMentions:
+    """Only these users may be pinged by the message (never roles, @everyone or typed names), and never
+    the one whose action it answers: nobody is pinged for what they did themselves."""
+    return discord.AllowedMentions(users=[discord.Object(user) for user in users if user != actor_id])
 
 
 def _custom_ids(message: discord.Message) -> list[str]:

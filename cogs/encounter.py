@@ -431,7 +431,7 @@ class EncounterCog(
         """After an undo or a redo: the channel is told, its exchange messages and tracker are brought up
         to date (the attack cog listens for ``fight_restored``)."""
         await interaction.followup.send(told, allowed_mentions=discord.AllowedMentions.none())
-        self.bot.dispatch("fight_restored", before, saved)
+        self.bot.dispatch("fight_restored", before, saved, interaction.user.id)
         await self.bot.trackers.publish(saved)
 
     # ------------------------------------------------------------------------------ looking

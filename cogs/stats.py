@@ -47,6 +47,8 @@ class Scope:
     channel_id: int | None = None
     since: datetime | None = None
     through_id: int | None = None
+    fight: bool = False
+    """A fight's rolls: its attacks, defenses, morale checks and spiritual attacks count too."""
 
 
 async def scope_of(
@@ -61,14 +63,14 @@ async def scope_of(
     encounter = await channel_encounter(interaction)
     if encounter is not None:
         gm = server_gm or is_gm(encounter, actor)
-        return Scope(f"the fight in {channel}", gm, channel_id, since=encounter.started_at)
+        return Scope(f"the fight in {channel}", gm, channel_id, since=encounter.started_at, fight=True)
     ended = await store.ended_encounters(channel_id, limit=1)
     if not ended:
         raise RulesError(NO_FIGHT_HERE)
     [last] = ended
     gm = server_gm or actor.user_id == last.gm_id or actor.manages_server
     label = f"the last fight in {channel}"
-    return Scope(label, gm, channel_id, since=last.started_at, through_id=last.last_log_id)
+    return Scope(label, gm, channel_id, since=last.started_at, through_id=last.last_log_id, fight=True)
 
 
 @app_commands.guild_only()
@@ -102,21 +104,31 @@ class Stats(commands.GroupCog, group_name="stats", group_description="What the s
         if days is not None:
             recent = datetime.now(UTC) - timedelta(days=days)
             since = recent if since is None else max(since, recent)
+        user_id = member.id if member is not None else None
         tally = await self.bot.store.tally_d20(
             guild_id=guild_id,
             channel_id=scope.channel_id,
-            user_id=member.id if member is not None else None,
+            user_id=user_id,
             since=since,
             through_id=scope.through_id,
             viewer=actor.user_id if private else None,
             gm=private and scope.gm,
         )
+        if scope.fight and scope.channel_id is not None:
+            tally += await self.bot.store.tally_fight_d20(
+                guild_id=guild_id,
+                channel_id=scope.channel_id,
+                user_id=user_id,
+                since=since,
+                through_id=scope.through_id,
+            )
         result = fairness(dict(zip(FACES, tally.faces, strict=True)), tally.rolls)
         question = DiceQuestion(
             scope.label,
             member=member.display_name if member is not None else None,
             days=days,
             private=("all" if scope.gm else "own") if private else "none",
+            fight=scope.fight,
         )
         chart = await drawn(lambda: dice_chart(result, question.whose))
         await answer(

@@ -46,7 +46,7 @@ from ..rules.combat import (
     roll_attack,
     roll_damage,
 )
-from ..rules.dice import Advantage, DiceSource, sum_of
+from ..rules.dice import Advantage, D20Witness, DiceSource, sum_of
 from ..rules.engagement import Range
 from ..rules.equipment import AttackType, Weapon
 from ..rules.errors import IllegalAction, RulesError, shown
@@ -458,7 +458,9 @@ def declare_attack(
 
 
 def record_blow(encounter: Encounter, attacker: Combatant, target: Combatant, planned: PlannedAttack) -> None:
-    """R25: remember the attack for this round's numbers, and as the attacker's last target."""
+    """R25: remember the attack for this round's numbers, and as the attacker's last target. Made on
+    its own turn, it uses the turn: the card can no longer be held (R4)."""
+    encounter.initiative.use_turn(attacker.holder)
     encounter.blows.append(
         Blow(
             by=attacker.id,
@@ -949,7 +951,8 @@ def will_save(
     if pool_dice:
         defender.pool.spend(pool_dice, Spend.SAVE)
     before = group_snapshot(encounter, defender.group) if defender.group else None
-    save = knockout_save(dice, pool_dice=pool_dice, will=defender.wis_mod, threat=threat)
+    witness = D20Witness(dice)
+    save = knockout_save(witness, pool_dice=pool_dice, will=defender.wis_mod, threat=threat)
     exchange.knockout_save = save
     if not save.success:
         defender.add_condition(KNOCKED_OUT)
@@ -963,7 +966,7 @@ def will_save(
     )
     if before is not None:
         report.proposals = propose_checks(encounter, before)
-    return Done(report, log=[knockout_save_log_line(encounter, exchange)], kind="attack")
+    return Done(report, log=[knockout_save_log_line(encounter, exchange)], kind="attack").rolled(witness)
 
 
 # ----------------------------------------------------------------------------- timeouts
@@ -1087,8 +1090,9 @@ def attack(
     if fight is not None:
         require_this_fight(encounter, fight)
     attacker = acting_combatant(encounter, actor, who, "attack")
+    witness = D20Witness(dice)
     report = declare_attack(
-        encounter, catalog, actor, attacker, encounter.combatant(target), declared, dice, now
+        encounter, catalog, actor, attacker, encounter.combatant(target), declared, witness, now
     )
     exchange = report.exchange
     line = (
@@ -1096,7 +1100,7 @@ def attack(
         if exchange.pending
         else exchange_log_line(encounter, exchange, report)
     )
-    return Done(report, log=[line], kind="attack")
+    return Done(report, log=[line], kind="attack").rolled(witness)
 
 
 def answer(
@@ -1114,16 +1118,17 @@ def answer(
     """A button of an exchange message: the defense (R13, R14), a desperation defense (R15) or another
     die for a Bind (R9), for the exchange at the ``step`` the button was drawn for."""
     require_this_fight(encounter, fight)
+    witness = D20Witness(dice)
     if action is ExchangeAction.DESPERATE:
-        report = desperate_defense(encounter, catalog, actor, exchange_id, step, dice)
+        report = desperate_defense(encounter, catalog, actor, exchange_id, step, witness)
     elif action is ExchangeAction.ATTACKER_DIE:
-        report = choose_die(encounter, catalog, actor, exchange_id, step, "attacker", dice)
+        report = choose_die(encounter, catalog, actor, exchange_id, step, "attacker", witness)
     elif action is ExchangeAction.DEFENDER_DIE:
-        report = choose_die(encounter, catalog, actor, exchange_id, step, "defender", dice)
+        report = choose_die(encounter, catalog, actor, exchange_id, step, "defender", witness)
     elif action is ExchangeAction.ATTACKER_BIND:
-        report = declare_bind(encounter, catalog, actor, exchange_id, step, "attacker", dice)
+        report = declare_bind(encounter, catalog, actor, exchange_id, step, "attacker", witness)
     elif action is ExchangeAction.DEFENDER_BIND:
-        report = declare_bind(encounter, catalog, actor, exchange_id, step, "defender", dice)
+        report = declare_bind(encounter, catalog, actor, exchange_id, step, "defender", witness)
     else:
         choice = (
             PASSIVE
@@ -1135,8 +1140,9 @@ def answer(
                 void=action is ExchangeAction.VOID,
             )
         )
-        report = defend(encounter, catalog, actor, exchange_id, step, choice, dice)
-    return Done(report, log=[exchange_log_line(encounter, report.exchange, report)], kind="attack")
+        report = defend(encounter, catalog, actor, exchange_id, step, choice, witness)
+    line = exchange_log_line(encounter, report.exchange, report)
+    return Done(report, log=[line], kind="attack").rolled(witness)
 
 
 def expire(
@@ -1144,12 +1150,20 @@ def expire(
 ) -> Done[ExchangeReport]:
     """A defense's timeout ran out (:func:`time_out`): the policy decided, or the exchange still awaits
     the defense and the GM is asked (the report then offers the passive defense, like a request)."""
-    report = time_out(encounter, catalog, exchange_id, dice, now)
+    witness = D20Witness(dice)
+    report = time_out(encounter, catalog, exchange_id, witness, now)
     if report is not None:
-        return Done(report, log=[exchange_log_line(encounter, report.exchange, report)], kind="attack")
+        line = exchange_log_line(encounter, report.exchange, report)
+        return Done(report, log=[line], kind="attack").rolled(witness)
     asking = waiting_report(encounter, catalog, exchange_id)
     defender = encounter.combatant(asking.exchange.defender)
     return Done(asking, log=[f"{defender.name} did not defend in time; the GM is asked"], kind="attack")
+
+
+def request_kept(encounter: Encounter, exchange: Exchange) -> bool:
+    """Whether the id of the message asking for ``exchange``'s defense is kept (:func:`remember_request`):
+    its timeout takes the buttons away, and a reminder (play-by-post) links the message."""
+    return exchange.pending and (exchange.deadline is not None or encounter.table.remind_after_hours > 0)
 
 
 def remember_request(encounter: Encounter, exchange_id: int, message_id: int) -> Done[None]:
@@ -1173,10 +1187,11 @@ def ac_attack(
 ) -> Done[AcAttack]:
     """``/attack against_ac:`` (R24): :func:`attack_armor_class` by the attacker named, else the user's."""
     attacker = acting_combatant(encounter, actor, who, "attack")
+    witness = D20Witness(dice)
     result = attack_armor_class(
-        encounter, catalog, actor, attacker, encounter.combatant(target), declared, dice
+        encounter, catalog, actor, attacker, encounter.combatant(target), declared, witness
     )
-    return Done(result, log=[ac_attack_log_line(encounter, result)], kind="attack")
+    return Done(result, log=[ac_attack_log_line(encounter, result)], kind="attack").rolled(witness)
 
 
 __all__ = [

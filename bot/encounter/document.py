@@ -9,6 +9,7 @@ Nothing here knows Discord or the database; user and channel ids are plain numbe
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Annotated
@@ -282,6 +283,39 @@ class TableOptions(BaseModel):
     players_undo: bool = False
     """Players may undo (and redo) the fight's last changes when they made every one of them
     (``/encounter undo``); the GM always may."""
+
+
+class TablePreset(StrEnum):
+    """Named sets of table habits for how a table plays; :data:`PRESETS` says what each sets."""
+
+    PLAY_BY_POST = "play-by-post"
+    VOICE = "voice"
+
+
+PRESETS: dict[TablePreset, dict[str, object]] = {
+    TablePreset.PLAY_BY_POST: {
+        "repost_tracker": True,
+        "claim_pause": ClaimPause.HELD,
+        "defense_timeout_minutes": 24 * 60,
+        "remind_after_hours": 12,
+    },
+    TablePreset.VOICE: {
+        "repost_tracker": False,
+        "claim_pause": ClaimPause.JOKERS,
+        "defense_timeout_minutes": 10,
+        "remind_after_hours": 0,
+    },
+}
+"""What each preset sets (the other habits stay as they are). Play-by-post: players answer hours apart,
+so the tracker comes to the bottom at each turn, every held card is offered the turn (nobody has to be
+quick), a defense waits a day before the policy decides and whoever must act is reminded after 12
+hours. Voice (the defaults): everyone is there, so the tracker is edited in place, only Jokers are
+offered the turn, a defense waits 10 minutes, and nobody is reminded."""
+
+
+def with_preset(preset: TablePreset | None, habits: Mapping[str, object]) -> dict[str, object]:
+    """The table habits to set: the preset's, then ``habits`` (the options given one by one win)."""
+    return {**(PRESETS[preset] if preset is not None else {}), **habits}
 
 
 class TrackerMessage(BaseModel):

@@ -10,7 +10,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
+from ..rules.dice import D20Witness
+
 Result = TypeVar("Result")
+
+D20_KEY = "d20"
+"""Where a fight's log line keeps the d20 faces its step rolled (attacks, defenses, morale, spirits), for
+``/stats dice of:fight``; as ``/roll dice`` keeps its own."""
 
 
 @dataclass(slots=True)
@@ -24,3 +30,10 @@ class Done(Generic[Result]):
     data: dict[str, object] = field(default_factory=dict)
     end: bool = False
     """True ends the encounter: it is deleted, and these log lines are its last."""
+
+    def rolled(self, witness: D20Witness) -> Done[Result]:
+        """Keep the d20 faces the operation rolled (``witness`` saw them) in its log lines' data: every
+        die rolled counts in ``/stats dice``, even when its step is undone later."""
+        if witness.d20s:
+            self.data = {**self.data, D20_KEY: list(witness.d20s)}
+        return self

@@ -56,6 +56,7 @@ def move(
     costs a die, up to 3; entering or leaving combat range costs a die more."""
     combatant = _mover(encounter, actor, who)
     result = movement.move(combatant.pool, combatant.moves, combat_range=combat_range)
+    encounter.initiative.use_turn(combatant.holder)
     return _moved(combatant, result, combat_range=combat_range, by=by)
 
 
@@ -63,6 +64,7 @@ def run(encounter: Encounter, actor: Actor, *, who: str | None, by: str) -> Done
     """R19: running, 4 moves for the whole pool, when no die went to anything but moving."""
     combatant = _mover(encounter, actor, who)
     result = movement.run(combatant.pool, combatant.moves)
+    encounter.initiative.use_turn(combatant.holder)
     return _moved(combatant, result, combat_range=False, by=by)
 
 
@@ -114,6 +116,7 @@ def change_range(
     mover.require_able("change range")
     change = plan_range_change(encounter.engagement_now(mover, opponent), to)
     mover.pool.spend(change.cost, Spend.RANGE_CHANGE)
+    encounter.initiative.use_turn(mover.holder)
     encounter.engagement(mover, opponent).range = change.new
     reaction = None
     if change.provokes_opportunity_attack and may_take_attack_owed(opponent):

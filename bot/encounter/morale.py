@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from ..rules.dice import Advantage, DiceSource
+from ..rules.dice import Advantage, D20Witness, DiceSource
 from ..rules.errors import IllegalAction, RulesError, shown
 from ..rules.initiative import RollKind
 from ..rules.morale import (
@@ -370,6 +370,7 @@ def rally_allies(
         advantage=advantage,
         allies_on_card=all(ally.holder == rallier.holder for ally in shaken),
     )
+    encounter.initiative.use_turn(rallier.holder)
     by_name = {ally.name: ally for ally in shaken}
     changed: list[Combatant] = []
     for reroll in result.rerolls:
@@ -423,11 +424,13 @@ def check(
     combatant (a player character only this way, R22)."""
     require_gm(encounter, actor, "call for a morale check")
     name, targets = _targets(encounter, who)
+    witness = D20Witness(dice)
     if targets is None:
-        report = check_group(encounter, name, dice, advantage=advantage, can_escape=can_escape)
+        report = check_group(encounter, name, witness, advantage=advantage, can_escape=can_escape)
     else:
-        report = check_morale(encounter, targets, dice, advantage=advantage, can_escape=can_escape)
-    return Done(CheckCalled(name, report), log=[check_log_line(by, name, report)], kind="morale")
+        report = check_morale(encounter, targets, witness, advantage=advantage, can_escape=can_escape)
+    line = check_log_line(by, name, report)
+    return Done(CheckCalled(name, report), log=[line], kind="morale").rolled(witness)
 
 
 def rally(
@@ -442,8 +445,9 @@ def rally(
     """``/morale rally``: the combatant named (yours), else yours, rallies its allies (R23,
     :func:`rally_allies`)."""
     rallier = acting_combatant(encounter, actor, who, "rally")
-    report = rally_allies(encounter, rallier, dice, advantage=advantage)
-    return Done(report, log=[rally_log_line(by, report)], kind="morale")
+    witness = D20Witness(dice)
+    report = rally_allies(encounter, rallier, witness, advantage=advantage)
+    return Done(report, log=[rally_log_line(by, report)], kind="morale").rolled(witness)
 
 
 @dataclass(slots=True)
@@ -470,12 +474,13 @@ def confirm(
 ) -> Done[ProposalCheck]:
     """The GM's button under a proposal: the group's check is rolled once (R22, :func:`roll_proposal`)."""
     require_gm(encounter, actor, "roll a proposed morale check")
-    rolled = roll_proposal(encounter, proposal_id, dice)
+    witness = D20Witness(dice)
+    rolled = roll_proposal(encounter, proposal_id, witness)
     if rolled.report is None:
         line = proposal_settled_log_line(by, rolled.proposal)
     else:
         line = check_log_line(by, rolled.proposal.group, rolled.report)
-    return Done(rolled, log=[line], kind="morale")
+    return Done(rolled, log=[line], kind="morale").rolled(witness)
 
 
 def dismiss(encounter: Encounter, actor: Actor, *, proposal_id: int, by: str) -> Done[MoraleProposal]:

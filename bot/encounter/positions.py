@@ -275,6 +275,7 @@ def _forfeits(encounter: Encounter, rider: Combatant, quick: QuickCheck | None, 
         return f"{doing} as a quick action: the Riding or Acrobatics check passed (R25)."
     rider.moves = max(rider.moves, 3)
     rider.forfeit_round = encounter.initiative.round
+    encounter.initiative.use_turn(rider.holder)
     if quick is QuickCheck.FAILED:
         return (
             f"The Riding or Acrobatics check failed: {name} falls prone and forfeits the rest of the "

@@ -8,7 +8,8 @@ reminded in the same change, so that no wait is reminded twice, across restarts 
 
 A turn's wait counts from the press that began it (:func:`note_wait`, called by
 :func:`bot.encounter.initiative.press`); a wait begun otherwise (a card's holder left the fight) counts
-from the first time :func:`remind` sees it. A defense counts from when it was asked.
+from the first time :func:`remind` sees it. A defense counts from when it was asked. A turn whose card
+attacked and waits for the defense is not reminded meanwhile: only the defender's side can act.
 """
 
 from __future__ import annotations
@@ -105,8 +106,19 @@ def due(encounter: Encounter, now: datetime) -> list[Wait]:
         return []
     after = timedelta(hours=hours)
     return [
-        wait for wait in waits(encounter) if wait.key not in encounter.reminded and now - wait.since >= after
+        wait
+        for wait in waits(encounter)
+        if wait.key not in encounter.reminded and now - wait.since >= after and not _on_hold(encounter, wait)
     ]
+
+
+def _on_hold(encounter: Encounter, wait: Wait) -> bool:
+    """A turn whose card attacked and waits for the defense: its player has nothing to do until the
+    defender answers (whom that defense's own reminder pings), so the turn is not reminded meanwhile."""
+    if wait.kind is not WaitKind.TURN:
+        return False
+    attacking = {c.id for c in encounter.combatants if c.holder in wait.holders}
+    return any(exchange.pending and exchange.attacker in attacking for exchange in encounter.exchanges)
 
 
 def worth_a_change(encounter: Encounter, now: datetime) -> bool:

@@ -10,7 +10,7 @@ Pool dice; a refusal raises having changed nothing.
 from __future__ import annotations
 
 from ..notation import roll_notation
-from ..rules.dice import DiceSource
+from ..rules.dice import D20Witness, DiceSource
 from ..rules.engagement import Distance
 from ..rules.errors import IllegalAction, RulesError, shown
 from ..rules.initiative import RollKind
@@ -67,6 +67,7 @@ def make_spiritual_attack(
     lowers the score the fight keeps (``defender_score`` replaces it first, when the GM knows better;
     none kept, it is rated 7 + modifier), and the effect at 0 becomes a condition on the defender, which
     gives it to the GM (:func:`~bot.encounter.permissions.controls`)."""
+    witness = D20Witness(dice)  # every d20 rolled is kept in the log line (/stats dice)
     spirit = acting_combatant(encounter, actor, who, DOING)
     if not spirit.spirit:
         raise IllegalAction(
@@ -97,13 +98,13 @@ def make_spiritual_attack(
             f"You gave {given} of `damage:` and `damage_dice:`. Give the spirit's damage as a number "
             "(`damage: 3`) or as dice to roll (`damage_dice: 1d6`)."
         )
-    rolled = roll_notation(damage_dice, dice) if damage_dice is not None else None
+    rolled = roll_notation(damage_dice, witness) if damage_dice is not None else None
     drained = rolled.total if rolled is not None else damage or 0
     if drained < 0:
         raise RulesError(f"The damage came to {drained}; a spiritual attack drains 0 or more points.")
     kept = defender.score(ability) if defender_score is None else defender_score
     result = spiritual_attack(
-        dice,
+        witness,
         attacker_modifier=modifier,
         defender_modifier=defender.modifier(ability) if defender_modifier is None else defender_modifier,
         ability=ability,
@@ -117,6 +118,7 @@ def make_spiritual_attack(
     )
     if kept is not None or result.attacker_wins:
         defender.keep_score(ability, result.score_after)
+    encounter.initiative.use_turn(spirit.holder)
     marked = mark_effect(defender, result.effect.value) if result.effect is not None else False
     attack = SpiritAttack(
         spirit=spirit.name,
@@ -125,7 +127,7 @@ def make_spiritual_attack(
         damage_roll=rolled if result.attacker_wins else None,
         condition_added=marked,
     )
-    return Done(attack, log=[spirit_log_line(attack)], kind="spirit")
+    return Done(attack, log=[spirit_log_line(attack)], kind="spirit").rolled(witness)
 
 
 def drive_out(

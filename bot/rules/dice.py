@@ -50,6 +50,24 @@ class RandomDice:
         self._rng.shuffle(items)
 
 
+class D20Witness:
+    """A :class:`DiceSource` that rolls with ``dice`` and keeps the face of every d20 it rolled, in order
+    (dropped, rerolled and free dice too): what ``/stats dice`` counts of a fight."""
+
+    def __init__(self, dice: DiceSource) -> None:
+        self._dice = dice
+        self.d20s: list[int] = []
+
+    def roll(self, sides: int) -> int:
+        face = self._dice.roll(sides)
+        if sides == 20:
+            self.d20s.append(face)
+        return face
+
+    def shuffle(self, items: MutableSequence[Any]) -> None:
+        self._dice.shuffle(items)
+
+
 class ScriptedDice:
     """Fixed faces for tests: each ``roll`` takes the next face; shuffles keep the order.
 

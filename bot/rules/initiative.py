@@ -173,6 +173,9 @@ class InitiativeState(BaseModel):
     acted: list[str] = Field(default_factory=list)
     turn_of: str | None = None
     """The holder whose turn is in progress; None between turns."""
+    turn_used: bool = False
+    """Someone acting on the card of the turn in progress has done something only that turn allows
+    (attacked, moved, rallied...): the card can no longer be held (R4 holds it instead of acting)."""
     joker_dealt: bool = False
     """R2: a Joker was dealt in the round now in play, so the next deal reshuffles first."""
     swaps: list[tuple[str, str]] = Field(default_factory=list)
@@ -315,6 +318,7 @@ class InitiativeState(BaseModel):
             raise RoundOver(self._round_over_message())
         upcoming = order[0]
         self.turn_of = upcoming.holder
+        self.turn_used = False
         return TurnStarted(round=self.round, holder=upcoming.holder, card=upcoming.card, claimed=False)
 
     def end_turn(self, by: str | None = None) -> TurnEnded:
@@ -338,9 +342,20 @@ class InitiativeState(BaseModel):
         claims a turn with it (:meth:`claim`).
         """
         holder = self._require_turn_of(by, "hold")
+        if self.turn_used:
+            raise IllegalAction(
+                "This turn was already used, so the card can no longer be held: R4 holds a card "
+                "instead of acting. End the turn with Next."
+            )
         self.held.append(holder)
         self.turn_of = None
         return self._turn_ended(holder, self.cards[holder], held=True)
+
+    def use_turn(self, holder: str) -> None:
+        """R4: ``holder`` acted on its turn in progress (an attack, a move...), so it can no longer hold
+        its card; acting out of turn (a counterattack, R14) uses nothing."""
+        if holder == self.turn_of:
+            self.turn_used = True
 
     def claim(self, holder: str) -> TurnStarted:
         """R3, R4: between two turns, a held card or an unacted Joker takes the next turn.
@@ -354,6 +369,7 @@ class InitiativeState(BaseModel):
         if holder in self.held:
             self.held.remove(holder)
         self.turn_of = holder
+        self.turn_used = False
         return TurnStarted(round=self.round, holder=holder, card=card, claimed=True)
 
     def check_claim(self, holder: str) -> Card:

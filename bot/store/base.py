@@ -34,7 +34,7 @@ from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field
 
 from ..characters import Character
 from ..encounter.document import Encounter
-from ..encounter.done import Done
+from ..encounter.done import D20_KEY, Done
 from ..encounter.errors import NoFight
 from ..guild_settings import GuildSettings
 from ..rules.errors import RulesError, shown
@@ -348,9 +348,9 @@ def log_entries(
             user_id=user_id,
             kind=done.kind,
             text=line,
-            data=dict(done.data),
+            data=dict(done.data) if index == 0 else {k: v for k, v in done.data.items() if k != D20_KEY},
         )
-        for line in done.log
+        for index, line in enumerate(done.log)  # the dice rolled are counted once, on the first line
     ]
 
 
@@ -719,9 +719,55 @@ class Store(ABC):
         them all back (the SQLite store keeps a table of faces per roll, filled by a trigger).
         """
 
+    async def tally_fight_d20(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        user_id: int | None = None,
+        since: datetime | None = None,
+        through_id: int | None = None,
+    ) -> DiceTally:
+        """The d20 faces a fight's own steps rolled, which :meth:`tally_d20` does not count: the attacks,
+        defenses, counterattacks, Will saves, morale checks and spiritual attacks of its channel's log
+        lines of the kinds in :data:`FIGHT_D20_KINDS` (their faces under :data:`D20_KEY`), by ``user_id``
+        when given, logged at ``since`` or later and with an id up to ``through_id`` when given. Lines
+        of undone steps count: their dice were rolled. A fight's lines are read back (a fight logs a
+        few thousand at most); none of them is private."""
+        faces = [0] * 20
+        rolls = 0
+        before = through_id + 1 if through_id is not None else None
+        while True:
+            page = await self.read_log_backwards(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                user_id=user_id,
+                kinds=FIGHT_D20_KINDS,
+                before_id=before,
+                limit=MAX_LOG_PAGE,
+            )
+            for entry in page:
+                if since is not None and entry.at < since:
+                    return DiceTally(tuple(faces), rolls, 0)
+                rolled = entry.data.get(D20_KEY)
+                counted = (
+                    [face for face in rolled if type(face) is int and 1 <= face <= 20]
+                    if isinstance(rolled, list)
+                    else []
+                )
+                for face in counted:
+                    faces[face - 1] += 1
+                rolls += bool(counted)
+            if len(page) < MAX_LOG_PAGE:
+                return DiceTally(tuple(faces), rolls, 0)
+            before = page[-1].id
+
 
 D20_ROLL_KINDS = ("roll", "save")
 """The kinds of log lines :meth:`Store.tally_d20` counts: ``/roll dice | pool`` and ``/save``."""
+FIGHT_D20_KINDS = ("attack", "morale", "spirit")
+"""The kinds of a fight's log lines whose d20 faces (under :data:`D20_KEY`) :meth:`Store.tally_fight_d20`
+counts."""
 D20_FACE_KEYS = ("faces", "d20")
 """Where such a line lists its d20 faces: ``faces`` for a pool (``/roll pool``, ``/save``), ``d20`` for the
 d20s of ``/roll dice`` (logged since ``/stats dice`` came; older ones list none)."""
@@ -736,3 +782,7 @@ class DiceTally:
     faces: tuple[int, ...]
     rolls: int
     hidden: int
+
+    def __add__(self, other: DiceTally) -> DiceTally:
+        faces = tuple(a + b for a, b in zip(self.faces, other.faces, strict=True))
+        return DiceTally(faces, self.rolls + other.rolls, self.hidden + other.hidden)

@@ -268,13 +268,12 @@ def request_content(encounter: Encounter, exchange: Exchange, weapon: str, passi
     asked = player_of(encounter, defender)
     who = f"<@{asked}>" if asked == defender.owner_id else f"<@{asked}> (GM)"
     left = defender.pool.remaining
-    shield = " (+1 free die with the shield)" if _shield_usable(defender, exchange) else ""
     active = "its last die" if left == 1 else f"1 to {left} of {dice_count(left)} left"
     lines = [
         attack_headline(encounter, exchange, weapon),
         attack_line(exchange.attack),
         f"🛡️ {who}: how does **{name(defender.name)}** defend? Passive **{passive}**, or active with "
-        f"{active}{shield} (R13, R14).",
+        f"{active}{_free_dice(defender, exchange)} (R13, R14).",
     ]
     if exchange.deadline is not None and not exchange.gm_pinged:
         fallback = encounter.table.defense_policy
@@ -322,6 +321,18 @@ def put_back_exchange_content(
 
 ASKED_AGAIN = "↩️ After an undo or a redo, this attack waits for its defense again."
 """The first line of a request posted anew after an undo or a redo."""
+
+
+def _free_dice(defender: Combatant, exchange: Exchange) -> str:
+    """R14: the free dice an active defense would add: the shield's, and one per 25% of cover against a
+    missile."""
+    free: list[str] = []
+    if _shield_usable(defender, exchange):
+        free.append("+1 free die with the shield")
+    cover = defender.position.cover if exchange.attack.missile else 0
+    if cover:
+        free.append(f"+{dice_count(cover)} free from {cover * 25}% cover against the missile")
+    return f" ({'; '.join(free)})" if free else ""
 
 
 def _shield_usable(defender: Combatant, exchange: Exchange) -> bool:
@@ -702,10 +713,18 @@ an edited message notifies nobody."""
 
 
 def answered_notice(
-    encounter: Encounter, exchange: Exchange, report: ExchangeReport, *, actor_id: int, now: datetime
+    encounter: Encounter,
+    exchange: Exchange,
+    report: ExchangeReport,
+    *,
+    actor_id: int,
+    now: datetime,
+    result_url: str | None = None,
 ) -> Announcement | None:
     """What a click must tell others with a message of its own: the attacker's player when the defense
-    came late (R13, R14: the result is above), the GM when it proposes a morale check (R22)."""
+    came late (R13, R14: the result is above), the GM when it proposes a morale check (R22).
+    ``result_url`` links the result's message, when the notice is a message of its own."""
+    above = f"[the result]({result_url})" if result_url is not None else "the result above"
     notice = Announcement()
     attacker = encounter.combatant(exchange.attacker)
     defender = encounter.combatant(exchange.defender)
@@ -716,16 +735,16 @@ def answered_notice(
         outcome = "a critical hit" if result.judgement.critical else f"a {result.outcome.value}"
         notice.lines.append(
             f"📬 {notice.notify(owner, actor_id)}: **{name(defender.name)}** answered "
-            f"**{name(attacker.name)}**'s attack: {outcome} (the result is above)."
+            f"**{name(attacker.name)}**'s attack: {outcome} (see {above})."
         )
     saver = player_of(encounter, defender)
     if exchange.awaiting_knockout_save and not defender.out_of_the_fight and saver != actor_id:
         who = notice.notify(saver, actor_id)
         notice.lines.append(
             f"😵 {who}: **{name(defender.name)}** must make a Will save against a Knock-Out threat (R16); "
-            "its buttons are on the result above."
+            f"its buttons are on {above}."
         )
     if report.proposals:
         gm = notice.notify(encounter.gm_id, actor_id)
-        notice.lines.append(f"🏳️ {gm}: a morale check is proposed (R22); its buttons are on the result above.")
+        notice.lines.append(f"🏳️ {gm}: a morale check is proposed (R22); its buttons are on {above}.")
     return notice if notice.lines else None

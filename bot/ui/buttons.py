@@ -37,7 +37,7 @@ def tracker_buttons(encounter: Encounter) -> list[discord.ui.Button[discord.ui.V
             emoji="🂠",
             style=discord.ButtonStyle.secondary,
             custom_id=turn_custom_id(TurnAction.HOLD, step),
-            disabled=not in_turn,
+            disabled=not in_turn or state.turn_used,  # R4: a card is held instead of acting
         ),
         discord.ui.Button[discord.ui.View](
             label="Act",

@@ -14,7 +14,7 @@ from datetime import datetime
 import discord
 
 from ..catalog import Catalog
-from ..encounter.document import Combatant, Encounter, Side, TableOptions
+from ..encounter.document import Combatant, Encounter, Side, TableOptions, TablePreset
 from ..encounter.log_lines import TURN_CUT_SHORT, Change, banishment_line, listing, option_label, option_value
 from ..encounter.roster import HandedOver, HpChanged, option_changes
 from ..guild_settings import GuildSettings
@@ -72,6 +72,21 @@ the page it shows (from 0), so it works after a restart and never shows another 
 OVERVIEW_GONE = (
     "That overview was of a fight that is over. `/encounter show` shows this channel's fight, if one runs."
 )
+
+PRESET_HELP = "Several table habits at once (each choice says which); habits you give as well win"
+PRESET_SUMMARIES: dict[TablePreset, str] = {
+    TablePreset.PLAY_BY_POST: "tracker reposted, held cards offered turns, defenses wait 1 day, "
+    "reminders at 12 h",
+    TablePreset.VOICE: "tracker edited in place, Jokers offered the turn, defenses wait 10 min, no reminders",
+}
+"""What each preset sets (:data:`~bot.encounter.document.PRESETS`), as its choice in Discord's list says."""
+
+
+def preset_choice_name(preset: TablePreset) -> str:
+    """A preset's choice in Discord's list (at most 100 characters): its name and what it sets."""
+    return f"{preset.value}: {PRESET_SUMMARIES[preset]}"
+
+
 REPLY_NAMES_LIMIT = 1500
 """The names a reply lists: 20 NPCs added or a group of 60 removed, with names of 64 characters and
 all of them escaped, would take it past Discord's 2000 characters; the rest are counted instead."""

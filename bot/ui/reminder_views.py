@@ -7,6 +7,7 @@ from datetime import datetime
 from ..encounter.document import Encounter
 from ..encounter.reminders import Reminded, Wait, WaitKind
 from .announcements import Announcement
+from .links import linked, shown_at
 from .tracker import holder_line, name
 
 
@@ -22,6 +23,7 @@ def reminder_announcement(encounter: Encounter, reminded: Reminded) -> Announcem
 
 def _waiting(encounter: Encounter, wait: Wait, now: datetime) -> str:
     waited = _hours(wait.since, now)
+    tracker = linked("the tracker", shown_at(encounter))
     if wait.kind is WaitKind.TURN:
         holder = wait.holders[0]
         card = encounter.initiative.cards.get(holder)
@@ -29,23 +31,19 @@ def _waiting(encounter: Encounter, wait: Wait, now: datetime) -> str:
         whose = "your turn" if encounter.holder_owner(holder) is not None else "the turn"
         return (
             f"it has been {waited} since {whose} ({shown}) began; act with /attack, /move… "
-            "or press **Next** on the tracker."
+            f"or press **Next** on {tracker}."
         )
     if wait.kind is WaitKind.OFFER:
         cards = ", ".join(holder_line(encounter, holder) for holder in wait.holders)
         return (
-            f"the next turn has been offered to {cards} for {waited}; take it with **Act** on the "
-            "tracker (or /init act), or let it pass with **Next**."
+            f"the next turn has been offered to {cards} for {waited}; take it with **Act** on "
+            f"{tracker} (or /init act), or let it pass with **Next**."
         )
     exchange = wait.exchange
     assert exchange is not None
     attacker, defender = (_named(encounter, exchange.attacker), _named(encounter, exchange.defender))
-    where = "the buttons of the attack's message"
-    if exchange.message_id is not None and encounter.guild_id is not None:
-        link = (
-            f"https://discord.com/channels/{encounter.guild_id}/{encounter.channel_id}/{exchange.message_id}"
-        )
-        where = f"the buttons of [the attack]({link})"
+    url = shown_at(encounter, exchange)
+    where = f"the buttons of {linked('the attack', url)}" if url else "the buttons of the attack's message"
     return f"**{attacker}**'s attack has waited {waited} for **{defender}**'s defense; pick one with {where}."
 
 

@@ -18,13 +18,15 @@ class DiceQuestion:
     ``scope`` is ``"the server"``, ``"#channel"`` or ``"the fight in #channel"`` and the like; ``member``
     the member's name, when one was asked about; ``days`` the time span (None: all the log). ``private``
     says which private rolls were counted: ``"all"`` (a GM's private answer), ``"own"`` (the asker's own,
-    in a private answer) or ``"none"`` (a public answer counts no private roll).
+    in a private answer) or ``"none"`` (a public answer counts no private roll). ``fight``: a fight's
+    rolls, its attacks, defenses and morale checks included.
     """
 
     scope: str
     member: str | None = None
     days: int | None = None
     private: str = "none"
+    fight: bool = False
 
     @property
     def whose(self) -> str:
@@ -138,9 +140,14 @@ def dice_reply(question: DiceQuestion, result: Fairness, hidden: int) -> str:
     note = hidden_note(hidden, question.private)
     if note:
         lines.append(f"-# {note}")
+    counted = (
+        "`/roll dice`, `/roll pool`, `/save`, and the fight's attacks, defenses, counterattacks, Will saves, "
+        "morale checks and spiritual attacks (undone ones too: their dice were rolled)"
+        if question.fight
+        else "`/roll dice`, `/roll pool`, `/save` (a fight's attack, defense and morale dice: `of:fight`)"
+    )
     lines.append(
         "-# The test: Pearson's chi-square against a fair d20 (19 degrees of freedom); the band: the "
-        "central 95% of a fair face's count. Counted: `/roll dice`, `/roll pool`, `/save` (the dice of "
-        "`/attack` are not logged face by face)."
+        f"central 95% of a fair face's count. Counted: {counted}."
     )
     return "\n".join(lines)

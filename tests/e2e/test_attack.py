@@ -1228,3 +1228,48 @@ async def test_defense_policy_does_not_answer_for_players(world: World, start_bo
     assert "the defense is passive." in asked.content
     assert (await fight_of(pommel, world)).exchanges[-1].status is ExchangeStatus.AWAITING_DEFENSE
     all_rolled(pommel)
+
+
+# ----------------------------------------------------------------------------- nobody pinged for their act
+
+
+async def test_the_gm_is_not_pinged_by_an_npc_attacking_an_npc_nor_by_the_defense_their_undo_asks_again(
+    world: World, start_bot: Any
+) -> None:
+    """The GM's Bandit attacks the GM's Wolf: the request asks the GM, who is not pinged for it (the GM
+    made the attack). The GM defends, then undoes the defense: the request posted again pings nobody
+    either (the GM undid it)."""
+    pommel = await dealt_fight(
+        world,
+        start_bot,
+        faces=[2],
+        cards=("2C", "3C", "KS", "4C"),
+        npcs=(("bandit", 1, "Bandit"), ("wolf", 1, "Wolves")),
+    )
+    asked = await attack(pommel, world, user=world.gm, target="Wolf", who="Bandit")
+    assert not asked.ephemeral, asked.content
+    assert f"<@{world.gm.id}> (GM): how does **Wolf** defend?" in asked.content
+    assert asked.message is not None
+    assert asked.message.mentions == []
+    answered = await pommel.click(asked, exchange_button(asked, "passive"), user=world.gm)
+    assert not answered.ephemeral, answered.content
+    before = len(world.table.history)
+    undo = await pommel.slash("encounter undo", user=world.gm)
+    [confirm] = [c for c in undo.message.custom_ids() if c.startswith("pommel:undo:")] if undo.message else []
+    await pommel.click(undo, confirm, user=world.gm)
+    [again] = [m for m in world.table.history[before:] if "how does **Wolf** defend?" in m.content]
+    assert again.mentions == []
+    assert pinged_nobody(again)
+
+
+def pinged_nobody(message: FakeMessage) -> bool:
+    return not (message.allowed_mentions or {}).get("users")
+
+
+async def test_a_player_attacking_an_npc_still_pings_the_gm_for_its_defense(
+    world: World, start_bot: Any
+) -> None:
+    pommel = await dealt_fight(world, start_bot, faces=[12])
+    asked = await attack(pommel, world, target="Bandit")
+    assert asked.message is not None
+    assert [user.id for user in asked.message.mentions] == [world.gm.id]

@@ -166,8 +166,9 @@ async def test_a_late_answer_tells_the_attackers_player_with_a_message_of_its_ow
     late = await pommel.click(asked.message, exchange_button(asked.message, "active:1"), user=world.player)
     assert "💥 **Hit**" in late.content
     [notice] = late.followups
+    link = f"https://discord.com/channels/{world.guild.id}/{world.table.id}/{asked.message.id}"
     assert notice.content == (
-        f"📬 <@{world.gm.id}>: **Alice** answered **Bandit**'s attack: a hit (the result is above)."
+        f"📬 <@{world.gm.id}>: **Alice** answered **Bandit**'s attack: a hit (see [the result]({link}))."
     )
     assert [user.id for user in notice.mentions] == [world.gm.id]
 

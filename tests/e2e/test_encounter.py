@@ -652,3 +652,37 @@ async def test_a_fight_that_can_no_longer_be_read_is_set_aside_and_the_channel_t
     assert "This new fight starts afresh." in started.content
     again = await pommel.slash("encounter show", user=world.gm)
     assert "could not be read" not in again.content  # told once; this fight is readable
+
+
+async def test_a_preset_sets_the_habits_of_a_play_by_post_table_and_options_given_win(
+    world: World, fake_discord: Any, start_bot: Any
+) -> None:
+    """`preset:play-by-post` sets the four habits its choice names; a habit given as well wins."""
+    pommel = await start_bot()
+    await start(pommel, world)
+    [command] = [
+        sub
+        for sub in fake_discord.find_command("encounter", world.guild)["options"]
+        if sub["name"] == "options"
+    ]
+    [preset] = [option for option in command["options"] if option["name"] == "preset"]
+    assert [choice["name"] for choice in preset["choices"]] == [
+        "play-by-post: tracker reposted, held cards offered turns, defenses wait 1 day, reminders at 12 h",
+        "voice: tracker edited in place, Jokers offered the turn, defenses wait 10 min, no reminders",
+    ]
+    result = await pommel.slash(
+        "encounter options", user=world.gm, options={"preset": "play-by-post", "defense_timeout_minutes": 120}
+    )
+    assert not result.ephemeral, result.content
+    assert "repost tracker: off → **on**" in result.content
+    assert "claim pause: jokers → **held cards**" in result.content
+    assert "defense timeout minutes: 10 → **120**" in result.content
+    assert "remind after hours: 0 → **12**" in result.content
+    table = (await fight_of(pommel, world)).table
+    assert (table.repost_tracker, table.claim_pause.value) == (True, "held cards")
+    assert (table.defense_timeout_minutes, table.remind_after_hours) == (120, 12)
+
+    back = await pommel.slash("encounter options", user=world.gm, options={"preset": "voice"})
+    assert "remind after hours: 12 → **0**" in back.content
+    table = (await fight_of(pommel, world)).table
+    assert (table.repost_tracker, table.defense_timeout_minutes, table.remind_after_hours) == (False, 10, 0)

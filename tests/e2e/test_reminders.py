@@ -16,7 +16,7 @@ from bot.rules.dice import ScriptedDice
 from bot.store import open_store
 
 from .fake_discord import World
-from .fights import StackedDice, fight_of, seed_fight
+from .fights import StackedDice, exchange_button, fight_of, seed_fight
 from .harness import BotRunner, RunningBot
 
 LATER = timedelta(hours=7)
@@ -119,3 +119,45 @@ async def test_a_reminder_due_while_the_bot_was_down_is_sent_when_it_starts(
     assert pinged(reminder) == [world.player.id]
     await sweeper(second).sweep()
     assert [m for m in world.table.history[before:] if m.content.startswith("⏰")] == [reminder]
+
+
+async def test_a_turn_waiting_on_the_gms_defense_reminds_the_gm_with_a_link_not_the_attacker(
+    world: World, start_bot: Any
+) -> None:
+    """Alice attacked on her turn and the GM has not defended the Bandit: the reminder pings the GM for
+    the defense, linking the attack's message; Alice, who can do nothing but wait, is not pinged. Once
+    the GM answered, the turn is Alice's again, and its reminder links the tracker."""
+    pommel = await start_bot(dice=ScriptedDice([15, 4]))
+    await alice_and_the_bandit(pommel, world)
+    cog = sweeper(pommel)
+    now = datetime.now(UTC)
+    await cog.sweep(now)  # Alice's turn counts from here
+    tracker = await pommel.slash("init show", user=world.player)
+    assert tracker.message is not None
+    asked = await pommel.slash("attack", user=world.player, options={"target": "Bandit"})
+    assert asked.message is not None
+    fight = await fight_of(pommel, world)
+    fight.exchanges[0].asked_at = now
+    await pommel.bot.store.save_encounter(fight)
+    before = len(world.table.history)
+    await cog.sweep(now + LATER)
+    [reminder] = world.table.history[before:]
+    link = f"https://discord.com/channels/{world.guild.id}/{world.table.id}/{asked.message.id}"
+    assert reminder.content == (
+        f"⏰ <@{world.gm.id}>: **Alice**'s attack has waited 7 hours for **Bandit**'s defense; "
+        f"pick one with the buttons of [the attack]({link})."
+    )
+    assert pinged(reminder) == [world.gm.id]
+
+    await pommel.click(asked.message, exchange_button(asked.message, "passive"), user=world.gm)
+    before = len(world.table.history)
+    await cog.sweep(now + LATER + timedelta(hours=1))
+    [turn] = [m for m in world.table.history[before:] if m.content.startswith("⏰")]
+    shown = (await fight_of(pommel, world)).tracker
+    assert shown is not None
+    board = f"https://discord.com/channels/{world.guild.id}/{world.table.id}/{shown.message_id}"
+    assert turn.content == (
+        f"⏰ <@{world.player.id}>: it has been 8 hours since your turn (**Alice**, K♠) began; "
+        f"act with /attack, /move… or press **Next** on [the tracker]({board})."
+    )
+    assert pinged(turn) == [world.player.id]

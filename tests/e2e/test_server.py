@@ -115,3 +115,19 @@ async def test_the_servers_defaults_are_what_new_fights_start_with(world: World,
     assert new_fight is not None
     assert (new_fight.options.joker_bonus, new_fight.table.hide_npc_cards) == (4, True)
     assert new_fight.table.defense_policy.value == "passive"
+
+
+async def test_a_preset_as_the_servers_default_is_what_new_fights_start_with(
+    world: World, start_bot: Any
+) -> None:
+    pommel = await start_bot()
+    result = await pommel.slash(
+        "server defaults", user=world.admin, options={"preset": "play-by-post", "remind_after_hours": 24}
+    )
+    assert not result.ephemeral, result.content
+    assert "remind after hours: 0 → **24**" in result.content
+    assert "defense timeout minutes: 10 → **1440**" in result.content
+    await start(pommel, world)
+    table = (await fight_of(pommel, world)).table
+    assert (table.repost_tracker, table.claim_pause.value) == (True, "held cards")
+    assert (table.defense_timeout_minutes, table.remind_after_hours) == (1440, 24)

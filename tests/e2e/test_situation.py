@@ -385,6 +385,10 @@ async def test_r14_cover_adds_free_dice_to_the_active_defense_against_a_missile(
     pommel = await fight(world, start_bot, [12, 14, 3, 18, 5], edit)
     asked = await pommel.slash("attack", user=world.gm, options={"target": "Alice", "who": "Bandit 1"})
     assert "target has cover: Alice has 50% cover" in asked.content.splitlines()[0]
+    assert (
+        "active with 1 to 3 of 3 dice left (+2 dice free from 50% cover against the missile) (R13, R14)"
+        in (asked.content)
+    )
     result = await pommel.click(asked, exchange_button(asked, "active:1"), user=world.player)
     assert "🧱 Alice's cover: +2 dice free against the missile (one per 25%, R14)" in result.content
     assert "🛡️ Active defense, 1 die: ~~3~~, **18**, ~~5~~" in result.content

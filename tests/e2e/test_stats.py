@@ -17,7 +17,7 @@ from bot.store import LogEntry
 from bot.ui import charts
 
 from .fake_discord import FakeUser, World
-from .fights import start
+from .fights import dealt_fight, exchange_button, fight_of, start
 from .harness import InteractionResult, RunningBot
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -195,6 +195,32 @@ async def test_a_fights_rolls_are_those_made_in_its_channel_since_it_started(
     assert "**Rolls in the last fight in \\#table**: 2 d20s from 1 roll." in ended.content
     channel = await pommel.slash("stats dice", user=world.player, options={"of": "channel"})
     assert "7 d20s from 6 rolls" in channel.content
+
+
+async def test_a_fights_attacks_defenses_and_counterattacks_count_with_who_rolled_them_undone_or_not(
+    world: World, start_bot: Any
+) -> None:
+    """Alice attacks (15), the GM defends the Bandit with 1 die (20: a miss, R14.4), the Bandit
+    counterattacks (12) and Alice defends passively (a hit, 3 damage); the GM undoes the counterattack
+    and its defense. Every d20 was rolled, so every one counts: 3 from 3 rolls, Alice's player's one."""
+    pommel = await dealt_fight(world, start_bot, faces=[15, 20, 12, 3])
+    asked = await pommel.slash("attack", user=world.player, options={"target": "Bandit"})
+    result = await pommel.click(asked, exchange_button(asked, "active:1"), user=world.gm)
+    counter = await pommel.click(result, exchange_button(result, "counter:1"), user=world.gm)
+    hit = await pommel.click(counter, exchange_button(counter, "passive"), user=world.player)
+    assert "HP 14 → **11**/14" in hit.content, hit.content
+    undo = await pommel.slash("encounter undo", user=world.gm, options={"steps": 2})
+    [confirm] = [c for c in undo.message.custom_ids() if c.startswith("pommel:undo:")] if undo.message else []
+    await pommel.click(undo, confirm, user=world.gm)
+    assert (await fight_of(pommel, world)).combatant("Alice").hp == 14
+
+    fight = await pommel.slash("stats dice", user=world.player, options={"of": "fight"})
+    assert "**Rolls in the fight in \\#table**: 3 d20s from 3 rolls." in fight.content, fight.content
+    assert "and the fight's attacks, defenses, counterattacks" in fight.content
+    alice = await pommel.slash("stats dice", user=world.gm, options={"of": "fight", "member": world.player})
+    assert "1 d20 from 1 roll" in alice.content, alice.content
+    gm = await pommel.slash("stats dice", user=world.gm, options={"of": "fight", "member": world.gm})
+    assert "2 d20s from 2 rolls" in gm.content, gm.content
 
 
 async def test_drawing_a_chart_never_delays_another_command(

@@ -6,12 +6,15 @@ Every refusal leaves the whole document as it was.
 
 from __future__ import annotations
 
+import random
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 
 from bot.catalog import load_catalog
-from bot.encounter import roster
+from bot.encounter import maneuvers, roster
+from bot.encounter.attacks import Declaration, declare_attack
 from bot.encounter.document import Encounter, TableOptions, group_holder, player_holder
 from bot.encounter.done import Done
 from bot.encounter.errors import NotAllowed, OutOfDate
@@ -19,7 +22,7 @@ from bot.encounter.fighters import attack_state
 from bot.encounter.initiative import press
 from bot.encounter.permissions import Actor
 from bot.encounter.results import RanOut, TurnAction, TurnMove
-from bot.rules.dice import ScriptedDice
+from bot.rules.dice import RandomDice, ScriptedDice
 from bot.rules.equipment import MonsterTemplate
 from bot.rules.errors import RulesError
 from bot.rules.situations import Situation, situations_of
@@ -28,6 +31,7 @@ from tests.rules.conftest import deck_dealing
 from tests.sheets import character
 
 NO_SHUFFLE = ScriptedDice([])
+NOW = datetime(2026, 12, 1, tzinfo=UTC)
 GM, ANN, BOB = 1, 11, 12
 GM_ACTOR, ANN_ACTOR, BOB_ACTOR = Actor(GM), Actor(ANN), Actor(BOB)
 ADMIN = Actor(99, manages_server=True)
@@ -393,3 +397,31 @@ def test_both_durations_at_once_are_refused_saying_why() -> None:
     with pytest.raises(RulesError, match="A duration goes with `action:add`"):
         roster.change_condition(encounter, GM_ACTOR, "GM", "Ansel", "prone", add=False, rounds=2)
     assert encounter.model_dump() == before
+
+
+# --------------------------------------------------------------------------------- R4: hold instead of acting
+
+
+def test_r4_attack_then_hold_is_refused_so_nobody_attacks_twice_in_a_round() -> None:
+    """R4 holds a card instead of acting: Ansel attacked on his turn, so his card cannot be held
+    (held, it could Act again this round: a second attack). The refusal changes nothing."""
+    encounter = dealt("KS", "QS", "2C")
+    bandit = encounter.combatant("Bandit 1")
+    ansel = encounter.combatant("Ansel")
+    declare_attack(
+        encounter, CATALOG, ANN_ACTOR, ansel, bandit, Declaration(dice=1), RandomDice(random.Random(4)), NOW
+    )
+    refused(encounter, HOLD, ANN_ACTOR, r"already used.*R4 holds a card instead of acting")
+    refused(encounter, HOLD, GM_ACTOR, r"already used")
+    go(encounter, NEXT, ANN_ACTOR)
+    assert ANSEL in encounter.initiative.acted
+    refused(encounter, ACT, ANN_ACTOR, "already acted this round")
+
+
+def test_r4_a_move_uses_the_turn_too_and_an_untouched_turn_may_still_hold() -> None:
+    encounter = dealt("KS", "QS", "2C")
+    maneuvers.move(encounter, ANN_ACTOR, who=None, combat_range=False, by="Ann")
+    refused(encounter, HOLD, ANN_ACTOR, "already used")
+    go(encounter, NEXT, ANN_ACTOR)
+    assert go(encounter, HOLD, BOB_ACTOR).advance.ended is not None
+    assert BORS in encounter.initiative.held

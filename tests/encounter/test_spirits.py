@@ -88,9 +88,12 @@ async def test_r27_a_won_attack_drains_the_rated_score_and_logs_it(store: Store)
     assert (result.attacker_total, result.defender_total, result.attacker_wins) == (17, 6, True)
     assert (result.score_before, result.score_after, result.score_rated) == (7, 3, True)
     assert done.damage_roll is None
-    # The fight keeps the drained score: the rated 7 less 4; nothing else moves.
+    # The fight keeps the drained score: the rated 7 less 4, and the Ghost's turn is used (R4); nothing
+    # else moves.
     assert saved.combatant("Ansel").wis_score == 3
+    assert saved.initiative.turn_used
     saved.combatant("Ansel").wis_score = None
+    saved.initiative.turn_used = False
     assert saved.model_dump(exclude={"version"}) == before.model_dump(exclude={"version"})
     assert [(entry.kind, entry.text, entry.user_id) for entry in await log(store)] == [
         ("spirit", "Ghost made a spiritual attack on Ansel's WIS: 17 vs 6, won, WIS 7 → 3", GM.user_id)

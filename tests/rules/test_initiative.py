@@ -314,6 +314,19 @@ def test_r4_only_the_holder_whose_turn_it_is_may_hold() -> None:
     assert state.hold(by="a").held
 
 
+def test_r4_a_turn_used_cannot_be_held_and_the_next_turn_starts_fresh() -> None:
+    """R4 holds a card *instead of* acting: once the turn was used, holding it is refused."""
+    state = dealt_state(a="KS", b="5H")
+    state.start_next_turn()
+    state.use_turn("b")  # out of turn (a counterattack): uses nothing of a's turn
+    state.use_turn("a")
+    assert_refused(state, state.hold, "already used")
+    state.end_turn()
+    state.start_next_turn()
+    assert not state.turn_used
+    assert state.hold(by="b").held
+
+
 def test_r4_held_card_cannot_interrupt_a_turn() -> None:
     state = dealt_state(a="KS", b="5H")
     state.start_next_turn()

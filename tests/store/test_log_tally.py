@@ -14,7 +14,9 @@ from typing import Any
 
 import pytest
 
-from bot.store import D20_FACE_KEYS, D20_ROLL_KINDS, DiceTally, LogEntry, Store, open_store
+from bot.encounter.done import Done
+from bot.rules.dice import D20Witness, ScriptedDice
+from bot.store import D20_FACE_KEYS, D20_ROLL_KINDS, DiceTally, LogEntry, Store, log_entries, open_store
 from bot.store.sqlite import SqliteStore, bundled_migrations
 
 NOW = datetime(2026, 12, 1, 20, 0, tzinfo=UTC)
@@ -190,3 +192,41 @@ async def test_a_long_count_never_holds_up_the_other_reads(tmp_path: Path) -> No
         assert (await tally).rolls == 1
     finally:
         await store.close()
+
+
+async def test_a_fights_own_dice_are_counted_from_its_lines_within_its_span(store: Store) -> None:
+    """``tally_fight_d20``: the d20 faces of a fight's attacks, defenses, morale checks and spiritual
+    attacks (under ``d20`` of their lines), by who rolled them, since the fight started and up to its
+    last line; the rolls of ``/roll`` and ``/save`` are ``tally_d20``'s, so they are not counted twice."""
+    early = NOW - timedelta(hours=3)
+    await store.append_logs(
+        [
+            roll([20], key="d20", kind="attack", at=early),  # before the fight
+            roll([3, 11], key="d20", kind="attack"),
+            roll([20], key="d20", kind="morale", user_id=2),
+            roll([7, 0, "x", 21], key="d20", kind="spirit"),  # only the faces of a d20 count
+            roll([], key="d20", kind="attack"),  # a passive defense: no die
+            roll([9], key="d20", kind="attack", channel_id=101),  # another channel
+            roll([5], key="faces", kind="save"),  # tally_d20's
+            roll([5], key="d20", kind="roll"),  # tally_d20's
+        ]
+    )
+    last = (await store.read_log(channel_id=100, limit=1000))[-1].id
+    await store.append_logs([roll([12], key="d20", kind="attack")])  # after the fight's last line
+    tally = await store.tally_fight_d20(
+        guild_id=10, channel_id=100, since=NOW - timedelta(hours=1), through_id=last
+    )
+    assert tally == DiceTally(counts(f3=1, f11=1, f20=1, f7=1), rolls=3, hidden=0)
+    mine = await store.tally_fight_d20(guild_id=10, channel_id=100, user_id=2, since=NOW - timedelta(hours=1))
+    assert mine == DiceTally(counts(f20=1), rolls=1, hidden=0)
+    running = await store.tally_fight_d20(guild_id=10, channel_id=100, since=NOW - timedelta(hours=1))
+    assert running.rolls == 4
+
+
+def test_an_operation_s_dice_are_kept_on_its_first_log_line_only() -> None:
+    """A step's dice count once, however many lines it logs."""
+    witness = D20Witness(ScriptedDice([14, 6]))
+    witness.roll(20), witness.roll(6)
+    done = Done(None, log=["one", "two"], kind="attack", data={"x": 1}).rolled(witness)
+    first, second = log_entries(done, 10, 100, 1)
+    assert (first.data, second.data) == ({"x": 1, "d20": [14]}, {"x": 1})

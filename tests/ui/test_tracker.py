@@ -18,9 +18,11 @@ from bot.encounter.document import (
     Side,
 )
 from bot.rules.cards import Card
+from bot.rules.dice import ScriptedDice
 from bot.rules.engagement import Engagement, Range, pair_key
 from bot.rules.morale import MoraleStanding
 from bot.rules.pool import MartialPool
+from bot.ui.buttons import tracker_buttons
 from bot.ui.tracker import (
     DESCRIPTION_LIMIT,
     MESSAGE_TEXT_LIMIT,
@@ -36,6 +38,7 @@ from bot.ui.tracker import (
     tracker_lines,
 )
 from tests import sheets
+from tests.rules.conftest import deck_dealing
 
 
 def bandit(**over: object) -> Combatant:
@@ -246,3 +249,19 @@ def test_shrinking_goes_from_the_last_section_up_and_never_shrinks_the_first() -
     assert shrunk(sections, 200) == [section.levels[0] for section in sections]
     assert shrunk(sections, 150) == [["now " * 10], ["", "order " * 10], ["", "roster"]]
     assert shrunk(sections, 60) == [["now " * 10], ["", "order"], ["", "roster"]]
+
+
+def test_r4_hold_is_offered_only_while_the_turn_is_unused() -> None:
+    """R4 holds a card instead of acting: once the turn was used, the tracker's Hold is greyed out."""
+    encounter = Encounter(channel_id=1, guild_id=2, gm_id=3)
+    encounter.join(11, sheets.character("Ansel"), None)
+    encounter.initiative.deck = deck_dealing("KS")
+    encounter.deal(ScriptedDice([]))
+
+    def hold_disabled() -> bool:
+        [hold] = [button for button in tracker_buttons(encounter) if button.label == "Hold"]
+        return bool(hold.disabled)
+
+    assert not hold_disabled()
+    encounter.initiative.use_turn(encounter.initiative.turn_of or "")
+    assert hold_disabled()
