@@ -13,6 +13,8 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
+from .rules.armor_class import MAX_MAGIC_AC
+
 NOTHING = "none"
 """The value an edit takes for an empty slot: no shield, or the off-hand weapon put away."""
 
@@ -70,6 +72,8 @@ class Character(BaseModel):
     """A second weapon for fighting with two (R26)."""
     knightly_combat: bool = False
     """Proficient in Knightly Combat (all knights and Templars are): R25 mounted combat."""
+    magic_ac: int = Field(default=0, ge=0, le=MAX_MAGIC_AC)
+    """R24: Armor Class added by magic items and spells, on top of armor, DEX and shield."""
 
     @property
     def key(self) -> str:

@@ -922,6 +922,7 @@ def attack_armor_class(
         target.dex_mod,
         shield=defending.shield is not None,
         monster_modifier=target.ac_modifier if target.side is Side.NPC else None,
+        magic=target.magic_ac,
     )
     if weapon.is_missile:
         ac = armor_class_behind(ac, target.position.opening)

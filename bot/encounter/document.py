@@ -16,7 +16,7 @@ from typing import Annotated
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StringConstraints
 
 from ..characters import MAX_NAME_LENGTH, Character, name_key
-from ..rules.armor_class import Opening
+from ..rules.armor_class import MAX_MAGIC_AC, Opening
 from ..rules.dice import DiceSource
 from ..rules.engagement import Engagement, pair_key
 from ..rules.equipment import Armor, MonsterTemplate, Size
@@ -132,6 +132,8 @@ class Combatant(BaseModel):
     shield: str | None = None
     morale: int | None = None
     ac_modifier: int = 0
+    magic_ac: int = Field(default=0, ge=0, le=MAX_MAGIC_AC)
+    """R24: Armor Class added by magic items and spells (an attack against AC meets it)."""
     size: Size = Size.MEDIUM
     spirit: bool = False
     demon: bool = False
@@ -439,6 +441,7 @@ class Encounter(BaseModel):
             armor=character.armor,
             shield=character.shield,
             knightly_combat=character.knightly_combat,
+            magic_ac=character.magic_ac,
             pool=MartialPool.full(pool_size(character.prowess, armor)),
         )
         self.combatants.append(combatant)
