@@ -21,7 +21,7 @@ from bot.encounter.document import Encounter, TableOptions
 from bot.encounter.odds import encounter_odds
 from bot.encounter.permissions import Actor
 from bot.encounter.positions import OpeningChoice, PositionChange, QuickCheck
-from bot.encounter.records import Blow, DefensePolicy
+from bot.encounter.records import Blow, DefensePolicy, Exchange
 from bot.encounter.results import ExchangeReport
 from bot.rules.armor_class import Opening
 from bot.rules.dice import Advantage, RandomDice, ScriptedDice
@@ -146,6 +146,38 @@ def _attack(encounter: Encounter, target: str, unseen: bool) -> tuple[list[str],
     return exchange.situations, exchange.attack.roll.advantage, exchange.notes
 
 
+def _first_defense(encounter: Encounter, target: str, unseen: bool) -> tuple[int, str | None]:
+    """The first defense /odds quotes (passive, or undefended): its total, and why undefended if so."""
+    odds = encounter_odds(
+        encounter,
+        CATALOG,
+        encounter.combatant("Alice"),
+        encounter.combatant(target),
+        dice=1,
+        attack_type=None,
+        extra=Advantage.NONE,
+        void=False,
+        unseen=unseen,
+    )
+    first = odds.defenses[0]
+    return sum(m.value for m in first.bonus), first.undefended
+
+
+def _exchange(encounter: Encounter, target: str, unseen: bool) -> Exchange:
+    copy = encounter.model_copy(deep=True)
+    report = declare_attack(
+        copy,
+        CATALOG,
+        GM,
+        copy.combatant("Alice"),
+        copy.combatant(target),
+        Declaration(dice=1, unseen=unseen, holy_blessed=True),
+        RandomDice.seeded(7),
+        NOW,
+    )
+    return report.exchange
+
+
 def _against_ac(encounter: Encounter, target: str, unseen: bool) -> tuple[list[str], Advantage] | str:
     copy = encounter.model_copy(deep=True)
     declared = Declaration(dice=1, unseen=unseen, holy_blessed=True)
@@ -176,6 +208,14 @@ def test_r25_odds_and_attack_name_the_same_situations_in_every_fight_state(
     against_ac = _against_ac(encounter, target, unseen)
     assert not isinstance(against_ac, str), against_ac
     assert against_ac == (situations, advantage)
+    # R13: the same defense. An undefended target (helpless, down, out cold, incapacitated, unaware) is
+    # named alike and meets the same 2 or 8; whatever the attack resolved against at once (a passive
+    # NPC, a target without dice) is the total /odds quotes first.
+    quoted, undefended = _first_defense(encounter, target, unseen)
+    exchange = _exchange(encounter, target, unseen)
+    assert exchange.undefended is (undefended is not None)
+    if exchange.defense is not None and exchange.defense.mode != "active":
+        assert exchange.defense.total == quoted
 
 
 # ----------------------------------------------------------------------------- single situations
