@@ -12,14 +12,16 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from enum import StrEnum
 
+from ..rules import movement
 from ..rules.armor_class import Opening
 from ..rules.engagement import Distance, Range
 from ..rules.errors import IllegalAction, RulesError, shown
+from ..rules.pool import Spend
 from .document import Combatant, Encounter
 from .done import Done
-from .fighters import ally_beside, mount_of
+from .fighters import ally_beside, mount_of, require_actions_left
 from .log_lines import Change, position_log_line
-from .permissions import Actor, require_control
+from .permissions import Actor, require_control, require_turn
 
 MAX_COVER = 100
 """Cover is given in percent, in steps of 25 (R14, R25)."""
@@ -231,6 +233,9 @@ def mount(
         raise IllegalAction(f"{shown(other.name)} already rides {shown(steed.name)}.")
     if rider.position.scaling or rider.position.shield_wall:
         raise IllegalAction(f"{name} is scaling or in a shield wall; leave it first (/situation set).")
+    _require_own_action(encounter, rider, "mount")
+    if quick is None:
+        _require_whole_round(encounter, rider)
     notes = [_forfeits(encounter, rider, quick, "Mounting")]
     changes: list[Change] = []
     if quick is not QuickCheck.FAILED:
@@ -251,13 +256,9 @@ def dismount(
     steed = mount_of(encounter, rider)
     if steed is None:
         raise IllegalAction(f"{shown(rider.name)} is not mounted.")
+    _require_own_action(encounter, rider, "dismount")
     if quick is None:
-        if rider.moves >= 3:
-            raise IllegalAction(
-                f"{shown(rider.name)} has made every move of the round (R19): no move left to dismount."
-            )
-        rider.moves += 1
-        notes = [f"Dismounting takes {shown(rider.name)}'s move action (R25): one move of the round (R19)."]
+        notes = [_dismounting_move(encounter, rider)]
     else:
         notes = [_forfeits(encounter, rider, quick, "Dismounting")]
     rider.position.mount = None
@@ -265,6 +266,54 @@ def dismount(
     if quick is QuickCheck.FAILED:
         _fall_prone(rider, changes)
     return Done(Repositioned(rider, changes, notes), log=[position_log_line(by, rider, changes, notes)])
+
+
+def _require_own_action(encounter: Encounter, rider: Combatant, doing: str) -> None:
+    """R25: mounting and dismounting are the rider's own actions (a full round, a move, or a quick
+    action): on its turn, in a round it has not forfeited. Before the first deal they are free."""
+    if not encounter.initiative.round:
+        return
+    if rider.holder in encounter.initiative.acted and encounter.initiative.turn_of != rider.holder:
+        raise IllegalAction(
+            f"{shown(rider.name)} has already acted this round: it can {doing} on its turn next round "
+            "(mounting takes a whole round, dismounting a move, R25)."
+        )
+    require_turn(encounter, rider, doing)
+    require_actions_left(encounter, rider, doing)
+
+
+_OWN_ACTIONS = (Spend.ATTACK, Spend.MOVEMENT, Spend.RANGE_CHANGE, Spend.OTHER)
+
+
+def _require_whole_round(encounter: Encounter, rider: Combatant) -> None:
+    """R25: "Mounting a horse takes a full round, forfeiting your Quick, Move, and Active Actions": a
+    rider that already moved, attacked or changed range on this turn has no whole round left."""
+    if not encounter.initiative.round:
+        return
+    acted = rider.moves > 0 or any(rider.pool.spent.get(purpose) for purpose in _OWN_ACTIONS)
+    if acted or any(blow.by == rider.id for blow in encounter.blows):
+        raise IllegalAction(
+            f"Mounting takes a whole round (R25), and {shown(rider.name)} has already moved or attacked "
+            "this round: mount on its next turn, or as a quick action with the Riding or Acrobatics check "
+            "rolled (`quick_check:`)."
+        )
+
+
+def _dismounting_move(encounter: Encounter, rider: Combatant) -> str:
+    """R25, R19: "Dismounting from a horse takes a Move Action": one move of the round, free when it
+    is the first, a die after that (refused when no move or die is left)."""
+    name = shown(rider.name)
+    if not encounter.initiative.round:
+        return f"Dismounting takes {name}'s move action (R25); before the first deal it costs nothing."
+    if rider.moves >= movement.MAX_WALKING_MOVES:
+        raise IllegalAction(f"{name} has made every move of the round (R19): no move left to dismount.")
+    done = movement.move(rider.pool, rider.moves)
+    rider.moves = done.moves_this_round
+    cost = "free" if not done.cost else f"1 die, {done.dice_left} left"
+    return (
+        f"Dismounting takes {name}'s move action (R25): move {done.moves_this_round} of the round, "
+        f"{cost} (R19)."
+    )
 
 
 def _forfeits(encounter: Encounter, rider: Combatant, quick: QuickCheck | None, doing: str) -> str:

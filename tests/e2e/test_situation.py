@@ -436,6 +436,13 @@ async def test_situation_mount_and_dismount_through_the_commands(world: World, s
     refused = await pommel.slash("attack", user=world.player, options={"target": "Bandit 1"})
     assert refused.ephemeral
     assert "forfeited this round's actions" in refused.content
+    # R25: the full round leaves no quick action either; next round, or a rider already up, may.
+    refused = await pommel.slash(
+        "situation dismount", user=world.player, options={"who": "Alice", "quick_check": "failed"}
+    )
+    assert refused.ephemeral
+    assert "forfeited this round's actions" in refused.content
+    await edit_fight(pommel, world, on("Alice", forfeit_round=0, moves=0))
     down = await pommel.slash(
         "situation dismount", user=world.player, options={"who": "Alice", "quick_check": "failed"}
     )

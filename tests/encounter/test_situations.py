@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.catalog import load_catalog
-from bot.encounter import positions
+from bot.encounter import maneuvers, positions
 from bot.encounter.attacks import Declaration, attack_armor_class, declare_attack
 from bot.encounter.document import Encounter, TableOptions
 from bot.encounter.odds import encounter_odds
@@ -439,6 +439,7 @@ def test_situation_mount_costs_the_round_and_a_failed_quick_mount_leaves_the_rid
     assert "whole round" in done.result.notes[0]
     with pytest.raises(RulesError, match="forfeited"):
         alice_attacks(encounter, Declaration(dice=1), RandomDice.seeded(1))
+    encounter.next_turn()  # Bob's turn
     bob = encounter.combatant("Bob")
     done = positions.mount(encounter, Actor(user_id=12), "bob", "Bob", "Nag", QuickCheck.FAILED)
     assert bob.position.mount is None
@@ -454,7 +455,65 @@ def test_situation_dismount_takes_a_move() -> None:
     done = positions.dismount(encounter, ALICE, "alice", "Alice", None)
     after = encounter.combatant("Alice")
     assert (after.position.mount, after.moves) == (None, 1)
+    assert after.pool.remaining == after.pool.size  # the first move of the round is free (R19)
     assert done.result.changes == [("mounted", "Destrier", "no")]
+    assert done.result.notes == [
+        "Dismounting takes Alice's move action (R25): move 1 of the round, free (R19)."
+    ]
+
+
+def test_r25_r19_dismounting_takes_a_move_action_so_after_the_free_move_it_costs_a_die() -> None:
+    """Lords of Hack: "Dismounting from a horse takes a Move Action"; R19: moves after the first cost a
+    die. Alice rode her free move, so dismounting is her second move: 1 die (it cost nothing)."""
+    encounter = skirmish()
+    alice = encounter.combatant("Alice")
+    alice.position.mount = encounter.combatant("Destrier").id
+    maneuvers.move(encounter, ALICE, who="Alice", combat_range=False, by="alice")
+    size = alice.pool.size
+    done = positions.dismount(encounter, ALICE, "alice", "Alice", None)
+    assert (alice.position.mount, alice.moves, alice.pool.remaining) == (None, 2, size - 1)
+    assert done.result.notes == [
+        f"Dismounting takes Alice's move action (R25): move 2 of the round, 1 die, {size - 1} left (R19)."
+    ]
+    alice.position.mount = encounter.combatant("Destrier").id
+    alice.moves = 3
+    before = encounter.model_dump()
+    with pytest.raises(RulesError, match="no move left to dismount"):
+        positions.dismount(encounter, ALICE, "alice", "Alice", None)
+    assert encounter.model_dump() == before
+
+
+def test_r25_mounting_takes_a_full_round_so_a_rider_who_acted_cannot_mount_for_free() -> None:
+    """Lords of Hack: "Mounting a horse takes a full round, forfeiting your Quick, Move, and Active
+    Actions". Alice, having taken her turn, mounted during Bob's for free: only the spent round was
+    forfeit and her next round's attack was allowed. Now she mounts on her turn, with a whole round
+    left; so does Bob, who has moved on his."""
+    encounter = skirmish()
+    encounter.next_turn()  # Alice's turn ends, Bob's begins
+    before = encounter.model_dump()
+    with pytest.raises(RulesError, match="Alice has already acted this round: it can mount on its turn next"):
+        positions.mount(encounter, ALICE, "alice", "Alice", "Destrier", None)
+    with pytest.raises(RulesError, match="already acted this round"):
+        positions.mount(encounter, ALICE, "alice", "Alice", "Destrier", QuickCheck.PASSED)
+    bob = Actor(user_id=12)
+    maneuvers.move(encounter, bob, who="Bob", combat_range=False, by="bob")
+    moved = encounter.model_dump()
+    with pytest.raises(RulesError, match=r"Mounting takes a whole round \(R25\), and Bob has already moved"):
+        positions.mount(encounter, bob, "bob", "Bob", "Destrier", None)
+    assert encounter.model_dump() == moved
+    positions.mount(encounter, bob, "bob", "Bob", "Destrier", QuickCheck.PASSED)  # a quick action still may
+    assert encounter.combatant("Bob").position.mount == encounter.combatant("Destrier").id
+    assert before != moved
+
+
+def test_r25_dismounting_out_of_turn_is_refused() -> None:
+    encounter = skirmish()
+    bob = encounter.combatant("Bob")
+    bob.position.mount = encounter.combatant("Nag").id
+    before = encounter.model_dump()
+    with pytest.raises(RulesError, match="Bob can dismount only on their own turn, and it is Alice's turn"):
+        positions.dismount(encounter, Actor(user_id=12), "bob", "Bob", None)
+    assert encounter.model_dump() == before
 
 
 def test_situation_distance_is_near_at_melee() -> None:
