@@ -167,6 +167,11 @@ def attack_kind(encounter: Encounter, attacker: Combatant, target: Combatant) ->
     the rules gave against this target."""
     if encounter.initiative.turn_of == attacker.holder and encounter.initiative.round > 0:
         require_actions_left(encounter, attacker, "attack")
+        if attacker.attack_forfeit_round == encounter.initiative.round:
+            raise IllegalAction(
+                f"{shown(attacker.name)} spent this round's active action getting up from prone (R25): it "
+                "cannot attack until the next round."
+            )
         return AttackKind.NORMAL
     reaction = encounter.reaction(attacker, target)
     if reaction is not None:

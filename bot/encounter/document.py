@@ -165,8 +165,11 @@ class Combatant(BaseModel):
     position: Position = Field(default_factory=Position)
     """R25: mounted, shield wall, scaling, unseen, cover, beside an ally."""
     forfeit_round: int = 0
-    """R25: the round whose actions it forfeited (mounting, a failed quick mount or dismount): no move
-    and no attack on its own turn in it."""
+    """R25: the round whose actions it forfeited (mounting, a failed quick mount or dismount, getting up
+    from prone armed): no move and no attack on its own turn in it."""
+    attack_forfeit_round: int = 0
+    """R25: the round whose active action it spent getting up from prone empty-handed: no attack on its
+    own turn in it (it may still move)."""
     last_target: str | None = None
     """The id of whom its last attack was on (R25: a Knightly rider against the man who struck his
     horse)."""

@@ -508,11 +508,37 @@ async def test_r21_merciful_names_the_surrender_of_a_frightened_target(world: Wo
     assert "Bandit 1 is frightened and Alice shows mercy" in odds.content
 
 
-async def test_situation_set_standing_up_in_a_round_says_what_it_costs(world: World, start_bot: Any) -> None:
+async def test_r25_getting_up_armed_takes_the_whole_round(world: World, start_bot: Any) -> None:
+    """Lords of Hack: "Getting up from a prone position, while carrying combat arms, takes an entire
+    round's actions." It used to be only noted: the attack after it was allowed."""
     pommel = await fight(world, start_bot, [], prone("Alice"))
     reply = await pommel.slash("situation set", user=world.player, options={"who": "Alice", "prone": False})
     assert "- prone: yes → **no**" in reply.content
-    assert "Getting up while carrying combat arms takes the whole round's actions" in reply.content
+    assert (
+        "📌 Getting up while carrying combat arms takes Alice's whole round (R25): no move and no attack "
+        "left this round."
+    ) in reply.content
+    refused = await pommel.slash("attack", user=world.player, options={"target": "Bandit 1"})
+    assert refused.ephemeral
+    assert "forfeited this round's actions" in refused.content
+
+
+async def test_r25_a_failed_leap_to_ones_feet_stays_prone_and_the_table_sees_it(
+    world: World, start_bot: Any
+) -> None:
+    pommel = await fight(world, start_bot, [], prone("Alice"))
+    reply = await pommel.slash(
+        "situation set", user=world.player, options={"who": "Alice", "prone": False, "get_up_check": "failed"}
+    )
+    assert not reply.ephemeral
+    assert "- getting up: prone → **check failed, still prone**" in reply.content
+    assert "📌 The Acrobatics or Athletics check failed: Alice stays prone (R25)." in reply.content
+    assert (await fight_of(pommel, world)).combatant("Alice").condition_named("prone") == "prone"
+    up = await pommel.slash(
+        "situation set", user=world.player, options={"who": "Alice", "prone": False, "get_up_check": "passed"}
+    )
+    assert "- prone: yes → **no**" in up.content
+    assert (await fight_of(pommel, world)).combatant("Alice").forfeit_round == 0
 
 
 @pytest.mark.parametrize("nature", ["construct", "huge"])

@@ -410,19 +410,26 @@ def test_r25_a_window_raises_the_armor_class_against_missiles() -> None:
 
 def test_situation_set_changes_and_logs_and_refuses_a_shield_wall_without_a_shield() -> None:
     encounter = skirmish()
-    done = positions.set_position(encounter, ALICE, "alice", "Alice", PositionChange(cover=50, prone=True))
+    done = positions.set_position(
+        encounter, CATALOG, ALICE, "alice", "Alice", PositionChange(cover=50, prone=True)
+    )
     assert done.result.changes == [("cover", "0%", "50%"), ("prone", "no", "yes")]
     assert done.log == ["alice: Alice's situation: cover 0% → 50%; prone no → yes"]
     assert encounter.combatant("Alice").position.cover == 2
     with pytest.raises(RulesError, match="no shield"):
-        positions.set_position(encounter, ALICE, "alice", "Alice", PositionChange(shield_wall=True))
+        positions.set_position(encounter, CATALOG, ALICE, "alice", "Alice", PositionChange(shield_wall=True))
     with pytest.raises(RulesError, match="not yours"):
-        positions.set_position(encounter, ALICE, "alice", "Bob", PositionChange(unseen=True))
+        positions.set_position(encounter, CATALOG, ALICE, "alice", "Bob", PositionChange(unseen=True))
     done = positions.set_position(
-        encounter, GM, "gm", "Bandit 1", PositionChange(beside="Bandit 2", opening=OpeningChoice.WINDOW)
+        encounter,
+        CATALOG,
+        GM,
+        "gm",
+        "Bandit 1",
+        PositionChange(beside="Bandit 2", opening=OpeningChoice.WINDOW),
     )
     assert encounter.combatant("Bandit 2").position.beside == encounter.combatant("Bandit 1").id
-    done = positions.set_position(encounter, GM, "gm", "Bandit 1", PositionChange(beside="none"))
+    done = positions.set_position(encounter, CATALOG, GM, "gm", "Bandit 1", PositionChange(beside="none"))
     assert done.result.changes == [
         ("beside", "Bandit 2", "nobody"),
         ("Bandit 2 beside", "Bandit 1", "nobody"),
@@ -471,7 +478,8 @@ def test_r25_r19_dismounting_takes_a_move_action_so_after_the_free_move_it_costs
     maneuvers.move(encounter, ALICE, who="Alice", combat_range=False, by="alice")
     size = alice.pool.size
     done = positions.dismount(encounter, ALICE, "alice", "Alice", None)
-    assert (alice.position.mount, alice.moves, alice.pool.remaining) == (None, 2, size - 1)
+    after = encounter.combatant("Alice")
+    assert (after.position.mount, after.moves, after.pool.remaining) == (None, 2, size - 1)
     assert done.result.notes == [
         f"Dismounting takes Alice's move action (R25): move 2 of the round, 1 die, {size - 1} left (R19)."
     ]
@@ -562,3 +570,92 @@ def test_a_fight_saved_before_situations_existed_still_loads_with_everyone_on_fo
     )
     assert loaded.blows == []
     assert situations(loaded, "Bandit 1") == []
+
+
+# ----------------------------------------------------------------------------- getting up (R25)
+
+
+def _stand(encounter: Encounter, who: str, check: QuickCheck | None = None) -> list[str]:
+    actor = ALICE if who == "Alice" else GM
+    done = positions.set_position(
+        encounter, CATALOG, actor, "x", who, PositionChange(prone=False, get_up_check=check)
+    )
+    return done.result.notes
+
+
+def test_r25_getting_up_while_carrying_combat_arms_takes_an_entire_round() -> None:
+    """Lords of Hack: "Getting up from a prone position, while carrying combat arms, takes an entire
+    round's actions." It was only noted: Alice, up with her sword, could still attack and move."""
+    encounter = skirmish()
+    alice = encounter.combatant("Alice")
+    alice.add_condition("prone")
+    assert _stand(encounter, "Alice") == [
+        "Getting up while carrying combat arms takes Alice's whole round (R25): no move and no attack left "
+        "this round."
+    ]
+    assert alice.condition_named("prone") is None
+    with pytest.raises(RulesError, match="forfeited this round's actions"):
+        alice_attacks(encounter, Declaration(dice=1), RandomDice.seeded(1))
+    with pytest.raises(RulesError, match="forfeited this round's actions"):
+        maneuvers.move(encounter, ALICE, who="Alice", combat_range=False, by="alice")
+
+
+def test_r25_getting_up_armed_after_moving_is_refused_and_changes_nothing() -> None:
+    encounter = skirmish()
+    alice = encounter.combatant("Alice")
+    alice.add_condition("prone")
+    maneuvers.move(encounter, ALICE, who="Alice", combat_range=False, by="alice")
+    before = encounter.model_dump()
+    with pytest.raises(RulesError, match=r"takes a whole round \(R25\), and Alice has already moved"):
+        _stand(encounter, "Alice")
+    assert encounter.model_dump() == before
+
+
+def test_r25_getting_up_with_empty_hands_only_takes_an_active_action() -> None:
+    """Lords of Hack: "If one leaves one's weapons/shield on the ground, or was not holding anything in
+    their hands to begin with, it only takes an Active action": no attack this round, a move still."""
+    encounter = skirmish()
+    alice = encounter.combatant("Alice")
+    alice.weapon, alice.shield, alice.off_hand = "unarmed", None, None
+    alice.add_condition("prone")
+    assert _stand(encounter, "Alice") == [
+        "Getting up with empty hands takes Alice's active action (R25): no attack this round; it may still "
+        "move."
+    ]
+    with pytest.raises(RulesError, match="spent this round's active action getting up"):
+        alice_attacks(encounter, Declaration(dice=1), RandomDice.seeded(1))
+    maneuvers.move(encounter, ALICE, who="Alice", combat_range=False, by="alice")
+    assert alice.moves == 1
+
+
+def test_r25_leaping_up_as_a_quick_action_takes_the_check_and_a_failure_stays_prone() -> None:
+    """Lords of Hack: "One can attempt to leap to one's feet fully armed as a quick action, but must make
+    an Acrobatics or Athletics check. On a failure, the attempt fails and one remains prone."""
+    encounter = skirmish()
+    alice = encounter.combatant("Alice")
+    alice.add_condition("prone")
+    assert _stand(encounter, "Alice", QuickCheck.FAILED) == [
+        "The Acrobatics or Athletics check failed: Alice stays prone (R25)."
+    ]
+    assert alice.condition_named("prone") == "prone"
+    assert _stand(encounter, "Alice", QuickCheck.PASSED) == [
+        "Alice leaps up as a quick action: the Acrobatics or Athletics check passed (R25)."
+    ]
+    assert alice.condition_named("prone") is None
+    assert alice.forfeit_round == 0
+    alice_attacks(encounter, Declaration(dice=1), RandomDice.seeded(1))
+
+
+def test_r25_getting_up_is_ones_own_action_and_before_the_deal_it_is_free() -> None:
+    encounter = skirmish()
+    bandit = encounter.combatant("Bandit 1")
+    bandit.add_condition("prone")
+    with pytest.raises(RulesError, match="Getting up is Bandit 1's own action, on its turn"):
+        _stand(encounter, "Bandit 1")
+    with pytest.raises(RulesError, match="`get_up_check:` is the Acrobatics or Athletics check"):
+        positions.set_position(
+            encounter, CATALOG, GM, "gm", "Bandit 1", PositionChange(cover=25, get_up_check=QuickCheck.PASSED)
+        )
+    encounter.initiative.round = 0
+    assert _stand(encounter, "Bandit 1") == []
+    assert bandit.condition_named("prone") is None
