@@ -23,6 +23,7 @@ from ..rules.equipment import Armor, MonsterTemplate, Size
 from ..rules.errors import IllegalAction, RulesError, echoed, shown
 from ..rules.initiative import DealResult, InitiativeState
 from ..rules.morale import MoraleStanding
+from ..rules.movement import SHIELD_WALL_MOVES
 from ..rules.options import DEFAULT_OPTIONS, RuleOptions
 from ..rules.pool import MartialPool, pool_size
 from ..rules.situations import Steed
@@ -646,7 +647,8 @@ class Encounter(BaseModel):
         result = deal(self.initiative, self.flow, holders, dice)
         for combatant in self.combatants:
             combatant.pool.refill(combatant.pool.size, self.options.desperation_min_pool)
-            combatant.moves = 0
+            # R25: keeping a shield wall takes half of the round's movement (SHIELD_WALL_MOVES).
+            combatant.moves = SHIELD_WALL_MOVES if combatant.position.shield_wall else 0
         for engagement in self.engagements.values():
             engagement.new_round()
         self.reactions = []

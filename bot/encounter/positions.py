@@ -127,6 +127,9 @@ def set_position(
                 f"{shown(beside.name)} is not {name}'s ally; side by side is with an ally (R25)."
             )
     getting_up = _getting_up(encounter, catalog, combatant, change)
+    forming = change.shield_wall is True and not position.shield_wall and encounter.initiative.round > 0
+    if forming:
+        _require_wall_move(encounter, combatant)
     changes: list[Change] = []
 
     def put(label: str, field: str, value: object, shown_old: object, shown_new: object) -> None:
@@ -178,8 +181,13 @@ def set_position(
         beside.position.beside = combatant.id  # side by side goes both ways
         changes.append((f"{beside.name} beside", "nobody", combatant.name))
     notes: list[str] = []
-    if change.shield_wall:
-        notes.append("Forming or keeping a shield wall takes half of each one's move (R25).")
+    if forming:
+        notes.append(_formed_wall(combatant))
+    elif change.shield_wall and any(label == "shield wall" for label, _, _ in changes):
+        notes.append(
+            "Keeping a shield wall takes half of one's move (R25): one move of every round, from the next "
+            "deal on."
+        )
     if getting_up is GettingUp.FAILED:
         changes.append(("getting up", "prone", "check failed, still prone"))
     if getting_up is not None:
@@ -187,6 +195,35 @@ def set_position(
     return Done(
         Repositioned(combatant, changes, notes),
         log=[position_log_line(by, combatant, changes)] if changes else [],
+    )
+
+
+def _require_wall_move(encounter: Encounter, combatant: Combatant) -> None:
+    """R25, R19: forming a shield wall in a round takes a move of it, on the combatant's own turn."""
+    name = shown(combatant.name)
+    require_turn(encounter, combatant, "form a shield wall")
+    require_actions_left(encounter, combatant, "form a shield wall")
+    if combatant.moves >= movement.MAX_WALKING_MOVES:
+        raise IllegalAction(
+            f"{name} has made every move of the round (R19), and forming a shield wall takes half of one's "
+            "move (R25): form it on its next turn."
+        )
+    if combatant.moves >= movement.FREE_MOVES and combatant.pool.remaining < 1:
+        raise IllegalAction(
+            f"{name} has made its free move and has no Martial Pool die left for another (R19), and forming "
+            "a shield wall takes half of one's move (R25): form it on its next turn."
+        )
+
+
+def _formed_wall(combatant: Combatant) -> str:
+    """R25: "It takes half of one's move allowance to form or maintain a shield wall": forming it takes a
+    move of the round (free as the first, else a die, R19); keeping it, one move of every round after."""
+    done = movement.move(combatant.pool, combatant.moves)
+    combatant.moves = done.moves_this_round
+    cost = "free" if not done.cost else f"1 die, {done.dice_left} left"
+    return (
+        f"Forming a shield wall takes half of {shown(combatant.name)}'s move (R25): move "
+        f"{done.moves_this_round} of the round, {cost} (R19); keeping it takes one move of every round."
     )
 
 

@@ -552,3 +552,19 @@ async def test_r25_numbers_give_no_advantage_against_a_construct_or_a_huge_monst
     asked = await pommel.slash("attack", user=world.player, options={"target": "Bandit 1"})
     headline = asked.content.splitlines()[0]
     assert headline == "⚔️ **Alice** attacks **Bandit 1** — Sword, Arming, pierce, 1 die at Onset", headline
+
+
+async def test_r25_forming_a_shield_wall_takes_half_of_ones_move(world: World, start_bot: Any) -> None:
+    """Lords of Hack: "It takes half of one's move allowance to form or maintain a shield wall." Alice
+    forms one on her turn: that is her free move, so her next move costs a die (both were free)."""
+    pommel = await fight(world, start_bot, [], on("Alice", shield="round_shield"))
+    formed = await pommel.slash(
+        "situation set", user=world.player, options={"who": "Alice", "shield_wall": True}
+    )
+    assert "- shield wall: no → **yes**" in formed.content
+    assert (
+        "📌 Forming a shield wall takes half of Alice's move (R25): move 1 of the round, free (R19); keeping "
+        "it takes one move of every round."
+    ) in formed.content
+    moved = await pommel.slash("move", user=world.player)
+    assert "2nd move this round, 1 die from the Martial Pool" in moved.content

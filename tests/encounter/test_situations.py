@@ -659,3 +659,48 @@ def test_r25_getting_up_is_ones_own_action_and_before_the_deal_it_is_free() -> N
     encounter.initiative.round = 0
     assert _stand(encounter, "Bandit 1") == []
     assert bandit.condition_named("prone") is None
+
+
+# ----------------------------------------------------------------------------- shield wall (R25)
+
+
+def test_r25_it_takes_half_of_ones_move_allowance_to_form_or_maintain_a_shield_wall() -> None:
+    """Lords of Hack: "It takes half of one's move allowance to form or maintain a shield wall." Forming
+    it on one's turn takes a move (free as the round's first, R19); at every deal a man in the wall has
+    that move taken, so his next move costs a die. It cost nothing."""
+    encounter = skirmish()
+    alice = encounter.combatant("Alice")
+    alice.shield = "round_shield"
+    done = positions.set_position(
+        encounter, CATALOG, ALICE, "alice", "Alice", PositionChange(shield_wall=True)
+    )
+    assert done.result.notes == [
+        "Forming a shield wall takes half of Alice's move (R25): move 1 of the round, free (R19); keeping "
+        "it takes one move of every round."
+    ]
+    assert (alice.moves, alice.pool.remaining) == (1, alice.pool.size)
+    moved = maneuvers.move(encounter, ALICE, who="Alice", combat_range=False, by="alice")
+    assert moved.result.result.cost == 1
+    while encounter.initiative.turn_of is not None:
+        encounter.next_turn()
+    encounter.deal(ScriptedDice([]))
+    assert encounter.combatant("Alice").moves == 1  # keeping the wall
+    assert encounter.combatant("Bob").moves == 0
+
+
+def test_r25_forming_a_shield_wall_after_moving_costs_a_die_and_out_of_turn_is_refused() -> None:
+    encounter = skirmish()
+    alice = encounter.combatant("Alice")
+    alice.shield = "round_shield"
+    maneuvers.move(encounter, ALICE, who="Alice", combat_range=False, by="alice")
+    positions.set_position(encounter, CATALOG, ALICE, "alice", "Alice", PositionChange(shield_wall=True))
+    assert (alice.moves, alice.pool.remaining) == (2, alice.pool.size - 1)
+    bob = encounter.combatant("Bob")
+    bob.shield = "round_shield"
+    before = encounter.model_dump()
+    with pytest.raises(RulesError, match="Bob can form a shield wall only on their own turn"):
+        positions.set_position(encounter, CATALOG, GM, "gm", "Bob", PositionChange(shield_wall=True))
+    assert encounter.model_dump() == before
+    encounter.initiative.round = 0  # before the first deal, the GM sets the field up for free
+    positions.set_position(encounter, CATALOG, GM, "gm", "Bob", PositionChange(shield_wall=True))
+    assert (bob.position.shield_wall, bob.moves) == (True, 0)
