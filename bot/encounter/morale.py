@@ -150,7 +150,7 @@ def propose_checks(encounter: Encounter, before: CombatGroup) -> list[MoraleProp
 def propose_mount_checks(encounter: Encounter) -> list[MoraleProposal]:
     """R25 mounted: at every deal, each NPC group with a riding horse (mule, pony, draft horse) still
     in the fight is proposed a morale check, or the horse bolts from the fight; one proposal per
-    group, none while one is open. (Before closing with an enemy is the GM's to ask: /morale check.)"""
+    group, none while one is open. (Before closing with an enemy: :func:`propose_closing_check`.)"""
     added: list[MoraleProposal] = []
     for group in encounter.groups:
         horses = [
@@ -172,6 +172,31 @@ def propose_mount_checks(encounter: Encounter) -> list[MoraleProposal]:
         encounter.morale_proposals.append(proposal)
         added.append(proposal)
     return added
+
+
+def propose_closing_check(encounter: Encounter, horse: Combatant, enemy: Combatant) -> list[MoraleProposal]:
+    """R25 mounted: "A riding horse, mule, pony or draft horse must make a morale check before closing
+    with an enemy": when one (or its rider) closes to Melee with ``enemy``, its NPC group is proposed a
+    check, as at every deal (one proposal per group, none while one is open, none for a group that
+    never checks)."""
+    group = horse.group
+    if horse.steed is not Steed.RIDING or group is None or member_status(horse) is not MemberStatus.ACTIVE:
+        return []
+    if morale_subject(horse).immune or open_proposals(encounter, group):
+        return []
+    proposal = MoraleProposal(
+        id=encounter.next_proposal,
+        group=group,
+        reason=MoraleTriggerReason.RIDING_HORSE,
+        detail=(
+            f"{horse.name} closes with {enemy.name}: a riding horse checks morale before closing with an "
+            "enemy, or bolts (R25)."
+        ),
+        round=encounter.initiative.round,
+    )
+    encounter.next_proposal += 1
+    encounter.morale_proposals.append(proposal)
+    return [proposal]
 
 
 def proposal(encounter: Encounter, proposal_id: int) -> MoraleProposal:

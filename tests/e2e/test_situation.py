@@ -568,3 +568,41 @@ async def test_r25_forming_a_shield_wall_takes_half_of_ones_move(world: World, s
     ) in formed.content
     moved = await pommel.slash("move", user=world.player)
     assert "2nd move this round, 1 die from the Martial Pool" in moved.content
+
+
+async def test_r25_a_riding_horse_closing_with_an_enemy_is_proposed_its_morale_check(
+    world: World, start_bot: Any
+) -> None:
+    """Lords of Hack: "A riding horse, mule, pony or draft horse must make a morale check before closing
+    with an enemy". Alice closes on the Riding Horse: the GM is pinged with the check and its button."""
+    pommel = await fight(world, start_bot, [], riding("Alice", NAG))
+    closed = await pommel.slash("range", user=world.player, options={"target": "Bandit 1", "range": "melee"})
+    assert (
+        "😨 #1 **Nags** should check morale (R22) (round 1): Riding Horse closes with Bandit 1: a riding "
+        f"horse checks morale before closing with an enemy, or bolts (R25). <@{world.gm.id}>"
+    ) in closed.content
+    assert closed.message is not None
+    labels = [closed.message.component(custom_id).get("label") for custom_id in closed.message.custom_ids()]
+    assert "Roll morale: Nags" in labels
+
+
+async def test_r25_a_warhorse_that_carried_its_moving_rider_does_not_strike(
+    world: World, start_bot: Any
+) -> None:
+    """Lords of Hack: a warhorse "will strike out with its hooves any combat round when it does not
+    move"; carrying Alice on her move is moving. The GM's /attack for it is refused, changing nothing."""
+
+    def horses_turn(encounter: Encounter) -> None:
+        encounter.initiative.turn_of = encounter.combatant(HORSE).holder
+
+    pommel = await fight(
+        world, start_bot, [], together(riding("Alice", HORSE), on("Alice", moves=1), horses_turn)
+    )
+    before = await fight_of(pommel, world)
+    refused = await pommel.slash("attack", user=world.gm, options={"who": HORSE, "target": "Bob"})
+    assert refused.ephemeral
+    assert (
+        "Heavy Warhorse carried Alice, who moved this round: a warhorse strikes with its hooves only in a "
+        "round it does not move (R25)."
+    ) in refused.content
+    assert await fight_of(pommel, world) == before

@@ -543,7 +543,49 @@ def test_r25_a_ridden_riding_horse_does_not_attack_but_a_riderless_one_may() -> 
     with pytest.raises(RulesError, match="riding horse with a rider"):
         declare_attack(encounter, CATALOG, GM, nag, bandit, Declaration(dice=1), RandomDice.seeded(1), NOW)
     encounter.combatant("Bob").position.mount = None
+    bandit.last_target = nag.id  # R25: it attacks only when attacked
     declare_attack(encounter, CATALOG, GM, nag, bandit, Declaration(dice=1), RandomDice.seeded(1), NOW)
+
+
+def test_r25_a_riding_horse_only_attacks_if_it_is_attacked() -> None:
+    """Lords of Hack: "These mounts will only attack if they are attacked, cannot flee, and have no
+    rider." A riderless Nag attacked Bandit 1 unprovoked; now only a foe that attacked it (this round,
+    or as its last attack), in /odds as in /attack."""
+    encounter = skirmish()
+    nag, bandit = encounter.combatant("Nag"), encounter.combatant("Bandit 1")
+    encounter.initiative.turn_of = nag.holder
+    refused = "Nag is a riding horse: it attacks only someone who attacked it"
+    with pytest.raises(RulesError, match=refused):
+        declare_attack(encounter, CATALOG, GM, nag, bandit, Declaration(dice=1), RandomDice.seeded(1), NOW)
+    with pytest.raises(RulesError, match=refused):
+        encounter_odds(
+            encounter, CATALOG, nag, bandit, dice=1, attack_type=None, extra=Advantage.NONE, void=False
+        )
+    encounter.blows.append(Blow(by=bandit.id, against=nag.id))
+    declare_attack(encounter, CATALOG, GM, nag, bandit, Declaration(dice=1), RandomDice.seeded(1), NOW)
+
+
+def test_r25_a_warhorse_strikes_only_in_a_round_it_does_not_move_and_carrying_its_rider_is_moving() -> None:
+    """Lords of Hack: a warhorse "will strike out with its hooves any combat round when it does not
+    move". The Destrier struck after moving, or after carrying Alice on her move; now it may not, in
+    /odds as in /attack, and it strikes in a round it stood."""
+    encounter = skirmish()
+    destrier, alice = encounter.combatant("Destrier"), encounter.combatant("Alice")
+    bandit = encounter.combatant("Bandit 1")
+    encounter.initiative.turn_of = destrier.holder
+    alice.position.mount = destrier.id
+    alice.moves = 1
+    with pytest.raises(RulesError, match="Destrier carried Alice, who moved this round: a warhorse strikes"):
+        encounter_odds(
+            encounter, CATALOG, destrier, bandit, dice=1, attack_type=None, extra=Advantage.NONE, void=False
+        )
+    alice.moves, destrier.moves = 0, 1
+    with pytest.raises(RulesError, match="Destrier moved this round: a warhorse strikes"):
+        declare_attack(
+            encounter, CATALOG, GM, destrier, bandit, Declaration(dice=1), RandomDice.seeded(1), NOW
+        )
+    destrier.moves = 0
+    declare_attack(encounter, CATALOG, GM, destrier, bandit, Declaration(dice=1), RandomDice.seeded(1), NOW)
 
 
 NEW_COMBATANT_FIELDS = ("knightly_combat", "steed", "constructed", "position", "forfeit_round", "last_target")
@@ -704,3 +746,24 @@ def test_r25_forming_a_shield_wall_after_moving_costs_a_die_and_out_of_turn_is_r
     encounter.initiative.round = 0  # before the first deal, the GM sets the field up for free
     positions.set_position(encounter, CATALOG, GM, "gm", "Bob", PositionChange(shield_wall=True))
     assert (bob.position.shield_wall, bob.moves) == (True, 0)
+
+
+def test_r25_a_riding_horse_closing_with_an_enemy_is_proposed_a_morale_check() -> None:
+    """Lords of Hack: "A riding horse, mule, pony or draft horse must make a morale check before closing
+    with an enemy". Bob closes to Melee with Bandit 1 on the Nag: its group is proposed the check (it
+    was the GM's to remember); on the Destrier, a warhorse, nothing is proposed."""
+    encounter = skirmish()
+    encounter.next_turn()  # Bob's turn
+    bob = Actor(user_id=12)
+    encounter.combatant("Bob").position.mount = encounter.combatant("Destrier").id
+    done = maneuvers.change_range(encounter, bob, target="Bandit 2", to=Range.MELEE, who="Bob", by="bob")
+    assert done.result.proposals == ()
+    encounter.combatant("Bob").position.mount = encounter.combatant("Nag").id
+    done = maneuvers.change_range(encounter, bob, target="Bandit 1", to=Range.MELEE, who="Bob", by="bob")
+    [proposal] = done.result.proposals
+    assert (proposal.group, proposal.detail) == (
+        "Horses",
+        "Nag closes with Bandit 1: a riding horse checks morale before closing with an enemy, or bolts "
+        "(R25).",
+    )
+    assert encounter.morale_proposals == [proposal]
