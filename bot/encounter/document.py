@@ -154,7 +154,9 @@ class Combatant(BaseModel):
     shield_hp: int | None = None
     """The shield's HP left (R17, a Bind against an active shield defense); None while undamaged."""
     standing: MoraleStanding = MoraleStanding.STEADY
-    """R21: Steady, Routed or Frightened."""
+    """R21: Steady, Routed, Frightened or Demoralized."""
+    morale_rechecked_round: int | None = None
+    """R21: the round of its last morale recheck while Routed (one an exploration turn)."""
     moves: int = Field(default=0, ge=0)
     """R19: moves made this round."""
     knightly_combat: bool = False

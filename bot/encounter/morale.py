@@ -37,6 +37,7 @@ from ..rules.morale import (
     MoraleTriggerReason,
     morale_check,
     morale_triggers,
+    recheck_refusal,
 )
 from ..rules.morale import rally as roll_rally
 from ..rules.situations import Steed
@@ -63,7 +64,7 @@ def member_status(combatant: Combatant) -> MemberStatus:
     ones have FLED, Frightened ones are DISABLED (they fight on, badly, or surrender), the rest ACTIVE."""
     if combatant.out_of_the_fight:
         return MemberStatus.DOWN
-    if combatant.standing is MoraleStanding.ROUTED:
+    if combatant.standing.fleeing:
         return MemberStatus.FLED
     if combatant.standing is MoraleStanding.FRIGHTENED:
         return MemberStatus.DISABLED
@@ -354,7 +355,7 @@ def rally_allies(
         raise IllegalAction(f"{shown(rallier.name)} is {rallier.state_label} and cannot rally anyone.")
     require_turn(encounter, rallier, "rally their allies")
     allies = rally_allies_of(encounter, rallier)
-    shaken = [ally for ally in allies if ally.standing.failed]
+    shaken = [ally for ally in allies if ally.standing.rallied]
     result = roll_rally(
         dice,
         morale_subject(rallier),
@@ -393,6 +394,52 @@ def _targets(encounter: Encounter, who: str) -> tuple[str, list[Combatant] | Non
         return group, None
     combatant = encounter.combatant(who)
     return combatant.name, [combatant]
+
+
+def recheck(
+    encounter: Encounter,
+    actor: Actor,
+    *,
+    who: str,
+    by: str,
+    dice: DiceSource,
+    advantage: Advantage = Advantage.NONE,
+) -> Done[CheckCalled]:
+    """``/morale recheck``: the GM rules that the Routed named (an NPC group's, or one combatant) have
+    escaped the vicinity of their defeat, and each rechecks its morale (R21): a pass returns it to
+    Steady, a fail leaves it Routed. Only the Routed recheck, once an exploration turn
+    (:func:`~bot.rules.morale.recheck_refusal`); the Demoralized never do. If nobody named may, the
+    recheck is refused and nothing changes."""
+    require_gm(encounter, actor, "call for a morale recheck")
+    name, targets = _targets(encounter, who)
+    members = group_members(encounter, name) if targets is None else targets
+    round_now = encounter.initiative.round
+    report = MoraleCheckReport(advantage=advantage, recheck=True)
+    checking: list[Combatant] = []
+    for member in members:
+        why = "down" if member.is_down else "unconscious" if member.unconscious else None
+        why = why or recheck_refusal(member.standing, member.morale_rechecked_round, round_now)
+        if why is None:
+            checking.append(member)
+        else:
+            report.passed_over.append(Passed(member, why))
+    if not checking:
+        names = ", ".join(f"{shown(p.combatant.name)} is {p.why}" for p in report.passed_over)
+        raise IllegalAction(
+            f"Nobody there may recheck morale: {names or 'nobody is in it'}. Only the Routed recheck, once "
+            "an exploration turn after escaping (R21); the GM rules any other standing with /morale set."
+        )
+    for combatant in checking:
+        result = morale_check(
+            dice,
+            morale_subject(combatant),
+            joker_bonus=joker_bonus(encounter, combatant, RollKind.MORALE),
+            advantage=advantage,
+        )
+        combatant.standing = result.standing
+        combatant.morale_rechecked_round = round_now
+        report.results.append((combatant, result))
+    return Done(CheckCalled(name, report), log=[check_log_line(by, name, report)], kind="morale")
 
 
 @dataclass(slots=True)
