@@ -248,6 +248,13 @@ def encounter_odds(
         notes.append(
             f"{name} has no Martial Pool dice left this round, so it can only defend passively (R7)."
         )
+    round_now = encounter.initiative.round
+    if on_turn and round_now and round_now in (attacker.forfeit_round, attacker.attack_forfeit_round):
+        notes.append(
+            f"{attacker_name} cannot attack this round: it forfeited its actions (mounting, getting up "
+            "armed, a failed quick action) or spent its active action getting up (R25). These are the odds "
+            "of an attack it cannot make now."
+        )
     if dice > attacker.pool.remaining:
         notes.append(
             f"{attacker_name} has {dice_count(attacker.pool.remaining)} left this round (R7): these are the "

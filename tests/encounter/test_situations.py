@@ -67,6 +67,9 @@ def fight_states(draw: st.DrawFn) -> tuple[Encounter, str, bool]:
     alice.weapon = draw(st.sampled_from(WEAPONS))
     alice.knightly_combat = draw(st.booleans())
     alice.moves = draw(st.integers(0, 2))
+    lost = draw(st.sampled_from([None, "forfeit_round", "attack_forfeit_round"]))
+    if lost is not None:  # R25: mounting or getting up took this round's actions, or its attack
+        setattr(alice, lost, encounter.initiative.round)
     if draw(st.booleans()):
         alice.position.mount = destrier.id
         destrier.moves = draw(st.integers(0, 2))
@@ -198,6 +201,14 @@ def test_r25_odds_and_attack_name_the_same_situations_in_every_fight_state(
     encounter, target, unseen = state
     asked = _odds(encounter, target, unseen)
     made = _attack(encounter, target, unseen)
+    alice, round_now = encounter.combatant("Alice"), encounter.initiative.round
+    if round_now in (alice.forfeit_round, alice.attack_forfeit_round):
+        # R25: /attack refuses an attacker whose round (or attack) is spent, before anything else; /odds
+        # answers what it can, saying so
+        assert isinstance(made, str), made
+        if not isinstance(asked, str):
+            assert any("Alice cannot attack this round" in note for note in asked[2])
+        return
     if isinstance(asked, str) or isinstance(made, str):
         assert asked == made  # refused alike, with the same words
         return
@@ -767,3 +778,67 @@ def test_r25_a_riding_horse_closing_with_an_enemy_is_proposed_a_morale_check() -
         "(R25).",
     )
     assert encounter.morale_proposals == [proposal]
+
+
+# ----------------------------------------------------------------------------- horses' own attacks (R25)
+
+
+@st.composite
+def horse_states(draw: st.DrawFn) -> tuple[Encounter, str, str]:
+    """A random fight state on a horse's turn: the Destrier (a warhorse) or the Nag (a riding horse)
+    attacks, ridden by Alice or not, having moved or not, carrying a rider who moved or not, against a
+    target that attacked it or not."""
+    encounter = skirmish()
+    horse = encounter.combatant(draw(st.sampled_from(["Destrier", "Nag"])))
+    alice = encounter.combatant("Alice")
+    target = encounter.combatant(draw(st.sampled_from(["Bandit 1", "Bandit 2", "Bob"])))
+    encounter.initiative.turn_of = horse.holder
+    if draw(st.booleans()):
+        alice.position.mount = horse.id
+        alice.moves = draw(st.integers(0, 2))
+    horse.moves = draw(st.integers(0, 1))
+    if draw(st.booleans()):
+        encounter.blows.append(Blow(by=target.id, against=horse.id))
+    if draw(st.booleans()):
+        target.last_target = horse.id
+    return encounter, horse.name, target.name
+
+
+@settings(max_examples=80, deadline=None)
+@given(horse_states())
+def test_r25_odds_and_attack_agree_on_when_a_horse_may_strike(state: tuple[Encounter, str, str]) -> None:
+    """Lords of Hack: a warhorse "will strike out with its hooves any combat round when it does not
+    move"; riding horses "will only attack if they are attacked, cannot flee, and have no rider".
+    /odds and /attack allow the same horse attacks, and refuse the others with the same words."""
+    encounter, horse_name, target_name = state
+    horse, target = encounter.combatant(horse_name), encounter.combatant(target_name)
+    try:
+        encounter_odds(
+            encounter, CATALOG, horse, target, dice=1, attack_type=None, extra=Advantage.NONE, void=False
+        )
+        asked = None
+    except RulesError as refused:
+        asked = str(refused)
+    copy = encounter.model_copy(deep=True)
+    try:
+        declare_attack(
+            copy,
+            CATALOG,
+            GM,
+            copy.combatant(horse_name),
+            copy.combatant(target_name),
+            Declaration(dice=1),
+            RandomDice.seeded(3),
+            NOW,
+        )
+        made = None
+    except RulesError as refused:
+        made = str(refused)
+    assert asked == made
+    rider = next((c for c in encounter.combatants if c.position.mount == horse.id), None)
+    if horse.steed is not None and horse.steed.warhorse:
+        moved = horse.moves > 0 or (rider is not None and rider.moves > 0)
+        assert (made is not None) == moved
+    else:
+        attacked = target.last_target == horse.id or any(b.by == target.id for b in encounter.blows)
+        assert (made is not None) == (rider is not None or not attacked)
