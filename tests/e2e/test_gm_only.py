@@ -27,6 +27,7 @@ def gm_only_commands(world: World) -> dict[str, dict[str, Any]]:
         "npc remove": {"who": "Bandit 1"},
         "combatant edit": {"who": "Brigit", "prowess": 4},
         "morale check": {"who": "Bandit 1"},
+        "morale recheck": {"who": "Bandit 1"},
         "morale set": {"who": "Bandit 2", "standing": "routed"},
         "spirit drive-out": {"target": "Ansel"},
         "spirit heal": {"target": "Ansel", "ability": "CHA", "points": 1},
