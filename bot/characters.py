@@ -13,6 +13,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
+from .rules.armor_class import MAX_MAGIC_AC
 from .rules.feats import MartialFeat
 
 NOTHING = "none"
@@ -74,6 +75,8 @@ class Character(BaseModel):
     """Proficient in Knightly Combat (all knights and Templars are): R25 mounted combat."""
     feats: list[MartialFeat] = Field(default_factory=list)
     """The Martial Feats the GM granted, applied by their effect in a fight (R13, R14, R17)."""
+    magic_ac: int = Field(default=0, ge=0, le=MAX_MAGIC_AC)
+    """R24: Armor Class added by magic items and spells, on top of armor, DEX and shield."""
 
     @property
     def key(self) -> str:

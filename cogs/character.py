@@ -40,6 +40,7 @@ from bot.interactions import (
     shield_or_nothing_choices,
     weapon_choices,
 )
+from bot.rules.armor_class import MAX_MAGIC_AC
 from bot.rules.errors import RulesError, shown
 from bot.rules.feats import MartialFeat
 from bot.rules.hands import check_hands
@@ -52,6 +53,7 @@ Modifier = app_commands.Range[int, MIN_MODIFIER, MAX_MODIFIER]
 Proficiency = app_commands.Range[int, 0, MAX_PROFICIENCY]
 HitPoints = app_commands.Range[int, 1, MAX_HP]
 Score = app_commands.Range[int, MIN_SCORE, MAX_SCORE]
+MagicAc = app_commands.Range[int, 0, MAX_MAGIC_AC]
 
 _DESCRIBE_STATS: dict[str, str] = {
     "prowess": f"Prowess, 0-{MAX_PROWESS}: Martial Pool and attack/defense bonus (R6, R11, R13)",
@@ -64,6 +66,7 @@ _DESCRIBE_STATS: dict[str, str] = {
     "cha_score": f"CHA score, {MIN_SCORE}-{MAX_SCORE}: a spiritual attack lowers it (R27)",
     "proficiency": f"Proficiency bonus, 0-{MAX_PROFICIENCY}",
     "hp": "Maximum hit points",
+    "magic_ac": f"AC from magic items and spells, 0-{MAX_MAGIC_AC} (R24; the total AC stays at most 22)",
 }
 
 
@@ -117,6 +120,7 @@ class CharacterCommands(
         wis_score: Score | None = None,
         cha_score: Score | None = None,
         knightly_combat: bool = False,
+        magic_ac: MagicAc = 0,
     ) -> None:
         guild_id, user_id = _guild(interaction), interaction.user.id
         character = _checked(
@@ -138,6 +142,7 @@ class CharacterCommands(
                 "wis_score": wis_score,
                 "cha_score": cha_score,
                 "knightly_combat": knightly_combat,
+                "magic_ac": magic_ac,
             },
         )
         # The store checks that the name is free in the same transaction (CharacterTaken otherwise).
@@ -189,6 +194,7 @@ class CharacterCommands(
         wis_score: Score | None = None,
         cha_score: Score | None = None,
         knightly_combat: bool | None = None,
+        magic_ac: MagicAc | None = None,
     ) -> None:
         guild_id, user_id = _guild(interaction), interaction.user.id
         given: dict[str, Any] = {
@@ -210,6 +216,7 @@ class CharacterCommands(
                 "wis_score": wis_score,
                 "cha_score": cha_score,
                 "knightly_combat": knightly_combat,
+                "magic_ac": magic_ac,
             }.items()
             if value is not None
         }

@@ -31,6 +31,7 @@ from bot.interactions import (
     shield_or_nothing_choices,
     weapon_choices,
 )
+from bot.rules.armor_class import MAX_MAGIC_AC
 from bot.rules.equipment import Size
 from bot.rules.errors import RulesError
 from bot.rules.feats import MartialFeat
@@ -178,6 +179,7 @@ class CombatantCog(
         steed="Make it a mount, of this kind, or 'none' (R25 mounted combat)",
         construct="A construct: numbers never give advantage against it (R25)",
         size="Its size: L is a large monster (horse, ogre), VL a huge one (dragon) for the numbers (R25)",
+        magic_ac=f"AC from magic items and spells, 0-{MAX_MAGIC_AC} (R24; the total AC stays at most 22)",
     )
     @app_commands.rename(intelligence="int")
     @app_commands.autocomplete(
@@ -211,6 +213,7 @@ class CombatantCog(
         steed: SteedChoice | None = None,
         construct: bool | None = None,
         size: SizeChoice | None = None,
+        magic_ac: app_commands.Range[int, 0, MAX_MAGIC_AC] | None = None,
     ) -> None:
         edit = CombatantEdit(
             name=name,
@@ -234,6 +237,7 @@ class CombatantCog(
             steed=steed,
             constructed=construct,
             size=Size(size) if size else None,
+            magic_ac=magic_ac,
         )
         actor = actor_of(interaction)
         by = interaction.user.display_name

@@ -93,7 +93,7 @@ class Maneuvers(commands.Cog):
                 encounter, actor, target=target, to=wanted, who=who, by=by
             ),
         )
-        announcement = range_announcement(done, actor_id=actor.user_id)
+        announcement = range_announcement(done, actor_id=actor.user_id, gm_id=saved.gm_id)
         await answer(
             interaction,
             announcement.content,

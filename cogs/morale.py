@@ -43,7 +43,7 @@ from bot.ui.morale_views import (
 )
 from bot.ui.rolls import SituationChoice, advantage_of
 
-StandingChoice = Literal["steady", "routed", "frightened"]
+StandingChoice = Literal["steady", "routed", "frightened", "demoralized"]
 
 
 class MoraleProposalButton(
@@ -114,6 +114,35 @@ class Morale(commands.GroupCog, group_name="morale", group_description="Morale c
         announcement = check_announcement(saved, checked.report, who=checked.who, actor_id=actor.user_id)
         await self._announce(interaction, saved, announcement)
 
+    # ------------------------------------------------------------------------------ recheck
+
+    @app_commands.command(
+        name="recheck",
+        description="GM: the Routed who escaped recheck morale, once an exploration turn (R21)",
+    )
+    @app_commands.describe(
+        who="An NPC group (its Routed members) or one Routed combatant; the Demoralized never recheck",
+        situation="Advantage or disadvantage on the check (R10)",
+    )
+    async def recheck(
+        self,
+        interaction: discord.Interaction,
+        who: MoraleSubjectName,
+        situation: SituationChoice | None = None,
+    ) -> None:
+        actor = actor_of(interaction)
+        by = interaction.user.display_name
+        advantage = advantage_of(situation)
+        saved, checked = await self.bot.store.change(
+            encounter_channel(interaction),
+            actor.user_id,
+            lambda encounter: morale.recheck(
+                encounter, actor, who=who, by=by, dice=self.bot.dice, advantage=advantage
+            ),
+        )
+        announcement = check_announcement(saved, checked.report, who=checked.who, actor_id=actor.user_id)
+        await self._announce(interaction, saved, announcement)
+
     # ------------------------------------------------------------------------------ rally
 
     @app_commands.command(
@@ -155,9 +184,12 @@ class Morale(commands.GroupCog, group_name="morale", group_description="Morale c
 
     # ------------------------------------------------------------------------------ set
 
-    @app_commands.command(name="set", description="GM: rule a combatant Steady, Routed or Frightened (R21)")
+    @app_commands.command(
+        name="set", description="GM: rule a combatant Steady, Routed, Frightened or Demoralized (R21)"
+    )
     @app_commands.describe(
-        who="Whose morale", standing="Steady, Routed (fleeing) or Frightened (cornered, may surrender)"
+        who="Whose morale",
+        standing="Steady, Routed (fleeing), Frightened (cornered) or Demoralized (flees, never rechecks)",
     )
     async def set(
         self, interaction: discord.Interaction, who: CombatantName, standing: StandingChoice

@@ -59,6 +59,7 @@ class SituationCog(
         prone="Prone: attacked with advantage in melee, disadvantage at range",
         incapacitated="Unconscious or incapacitated: hit automatically in melee",
         beside="The ally it stands side by side or back to back with ('none' for nobody)",
+        get_up_check="With prone False: leap up as a quick action; the Acrobatics/Athletics check you rolled",
     )
     async def set(
         self,
@@ -72,6 +73,7 @@ class SituationCog(
         prone: bool | None = None,
         incapacitated: bool | None = None,
         beside: CombatantName | None = None,
+        get_up_check: CheckChoice | None = None,
     ) -> None:
         change = PositionChange(
             shield_wall=shield_wall,
@@ -82,10 +84,12 @@ class SituationCog(
             prone=prone,
             incapacitated=incapacitated,
             beside=beside,
+            get_up_check=QuickCheck(get_up_check) if get_up_check else None,
         )
+        catalog = self.bot.catalog
         await self._change(
             interaction,
-            lambda encounter, actor, by: positions.set_position(encounter, actor, by, who, change),
+            lambda encounter, actor, by: positions.set_position(encounter, catalog, actor, by, who, change),
         )
 
     @app_commands.command(name="distance", description="How far apart two combatants are, for missiles (R25)")

@@ -13,6 +13,7 @@ import pytest
 import yaml
 
 from bot.catalog import DATA_DIRECTORY, Catalog, CatalogError, UnknownEntry, load_catalog
+from bot.rules.armor_class import AC_CAP, armor_class_of, defender_armor_class
 from bot.rules.equipment import (
     Armor,
     ArmorWeight,
@@ -702,3 +703,18 @@ def test_python_m_bot_with_bad_data_exits_2_with_one_line(
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1, done.stderr
     assert lines[0].startswith(f"The equipment data is invalid: {says}")
+
+
+def test_r24_every_monster_template_meets_an_attack_with_10_plus_its_modifier(catalog: Catalog) -> None:
+    """R24, Lords of Hack: "Monster Armor Class is determined by adding one of the 3 modifiers to 10".
+    Every template, as an attack against AC meets it, has 10 + its AC modifier: natural hide is no worn
+    armor (the wolf is 13, not 10 + DEX 12; the ogre 11, not 9), and the armored humanoids' modifiers
+    are worked out from their armor so both readings agree."""
+    for monster in catalog.monsters.values():
+        armor = catalog.armor(monster.armor) if monster.armor and monster.armor != "none" else None
+        ac = defender_armor_class(
+            armor, monster.dex_mod, shield=monster.shield is not None, monster_modifier=monster.ac_modifier
+        )
+        assert ac == min(AC_CAP, 10 + monster.ac_modifier), monster.key
+        if armor is not None and not armor.natural:
+            assert armor_class_of(armor, monster.dex_mod, monster.shield is not None) == ac, monster.key

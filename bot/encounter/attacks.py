@@ -180,6 +180,11 @@ def attack_kind(encounter: Encounter, attacker: Combatant, target: Combatant) ->
         return AttackKind.BIND_ATTACK
     if encounter.initiative.turn_of == attacker.holder and encounter.initiative.round > 0:
         require_actions_left(encounter, attacker, "attack")
+        if attacker.attack_forfeit_round == encounter.initiative.round:
+            raise IllegalAction(
+                f"{shown(attacker.name)} spent this round's active action getting up from prone (R25): it "
+                "cannot attack until the next round."
+            )
         return AttackKind.NORMAL
     reaction = encounter.reaction(attacker, target)
     if reaction is not None:
@@ -302,8 +307,10 @@ def plan_attack(
     if owed is not None and owed.at is not None:
         at = owed.at
     state = attack_state(encounter, catalog, attacker, target, weapon, unseen_declared=declared.unseen)
-    ridden = any(c.position.mount == attacker.id for c in encounter.combatants)
-    _require_allowed(attacker, target, weapon, declared, state, ridden=ridden)
+    rider = next((c for c in encounter.combatants if c.position.mount == attacker.id), None)
+    _require_allowed(attacker, target, weapon, declared, state, ridden=rider is not None)
+    if kind is AttackKind.NORMAL:
+        _require_steed_may_strike(encounter, attacker, target, rider)
     situations, labels = explained(state, attacker, target, declared.situation)
     notes: list[str] = []
     mount = state.mount
@@ -349,6 +356,37 @@ def plan_attack(
         double_damage=doubled,
     )
     return PlannedAttack(attack, situations, labels, state, notes)
+
+
+def _require_steed_may_strike(
+    encounter: Encounter, horse: Combatant, target: Combatant, rider: Combatant | None
+) -> None:
+    """R25 mounted, a mount's attack of its own on its turn (a trample or an attack owed is not one):
+    "A warhorse ... will strike out with its hooves any combat round when it does not move", and
+    carrying its rider is moving, so a warhorse that moved, or whose rider moved, this round does not
+    strike. A riding horse, mule, pony or draft horse "will only attack if they are attacked, cannot
+    flee, and have no rider": it attacks only a foe that attacked it (this round, or as that foe's last
+    attack); whether it could flee is the GM's, who runs it."""
+    if horse.steed is None:
+        return
+    name = shown(horse.name)
+    if horse.steed.warhorse:
+        carried = rider is not None and rider.moves > 0
+        if horse.moves > 0 or carried:
+            why = f"carried {shown(rider.name)}, who moved" if carried and rider is not None else "moved"
+            raise IllegalAction(
+                f"{name} {why} this round: a warhorse strikes with its hooves only in a round it does not "
+                "move (R25). It tramples when its rider charges."
+            )
+        return
+    attacked = target.last_target == horse.id or any(
+        b.by == target.id and b.against == horse.id for b in encounter.blows
+    )
+    if not attacked:
+        raise IllegalAction(
+            f"{name} is a riding horse: it attacks only someone who attacked it, when it cannot flee and "
+            f"has no rider (R25), and {shown(target.name)} has not attacked it."
+        )
 
 
 def tramples(declared: Declaration, mount: Combatant) -> bool:
@@ -1034,6 +1072,7 @@ def attack_armor_class(
         target.dex_mod,
         shield=defending.shield is not None,
         monster_modifier=target.ac_modifier if target.side is Side.NPC else None,
+        magic=target.magic_ac,
     )
     if weapon.is_missile:
         ac = armor_class_behind(ac, target.position.opening)

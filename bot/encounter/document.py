@@ -17,7 +17,7 @@ from typing import Annotated
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StringConstraints
 
 from ..characters import MAX_NAME_LENGTH, Character, name_key
-from ..rules.armor_class import Opening
+from ..rules.armor_class import MAX_MAGIC_AC, Opening
 from ..rules.dice import DiceSource
 from ..rules.engagement import Engagement, pair_key
 from ..rules.equipment import Armor, MonsterTemplate, Size
@@ -25,6 +25,7 @@ from ..rules.errors import IllegalAction, RulesError, echoed, shown
 from ..rules.feats import MartialFeat
 from ..rules.initiative import DealResult, InitiativeState
 from ..rules.morale import MoraleStanding
+from ..rules.movement import SHIELD_WALL_MOVES
 from ..rules.options import DEFAULT_OPTIONS, RuleOptions
 from ..rules.pool import MartialPool, pool_size
 from ..rules.situations import Steed
@@ -134,6 +135,8 @@ class Combatant(BaseModel):
     shield: str | None = None
     morale: int | None = None
     ac_modifier: int = 0
+    magic_ac: int = Field(default=0, ge=0, le=MAX_MAGIC_AC)
+    """R24: Armor Class added by magic items and spells (an attack against AC meets it)."""
     size: Size = Size.MEDIUM
     spirit: bool = False
     demon: bool = False
@@ -153,7 +156,9 @@ class Combatant(BaseModel):
     shield_hp: int | None = None
     """The shield's HP left (R17, a Bind against an active shield defense); None while undamaged."""
     standing: MoraleStanding = MoraleStanding.STEADY
-    """R21: Steady, Routed or Frightened."""
+    """R21: Steady, Routed, Frightened or Demoralized."""
+    morale_rechecked_round: int | None = None
+    """R21: the round of its last morale recheck while Routed (one an exploration turn)."""
     moves: int = Field(default=0, ge=0)
     """R19: moves made this round."""
     knightly_combat: bool = False
@@ -167,8 +172,11 @@ class Combatant(BaseModel):
     position: Position = Field(default_factory=Position)
     """R25: mounted, shield wall, scaling, unseen, cover, beside an ally."""
     forfeit_round: int = 0
-    """R25: the round whose actions it forfeited (mounting, a failed quick mount or dismount): no move
-    and no attack on its own turn in it."""
+    """R25: the round whose actions it forfeited (mounting, a failed quick mount or dismount, getting up
+    from prone armed): no move and no attack on its own turn in it."""
+    attack_forfeit_round: int = 0
+    """R25: the round whose active action it spent getting up from prone empty-handed: no attack on its
+    own turn in it (it may still move)."""
     last_target: str | None = None
     """The id of whom its last attack was on (R25: a Knightly rider against the man who struck his
     horse)."""
@@ -477,6 +485,7 @@ class Encounter(BaseModel):
             shield=character.shield,
             knightly_combat=character.knightly_combat,
             feats=list(character.feats),
+            magic_ac=character.magic_ac,
             pool=MartialPool.full(pool_size(character.prowess, armor)),
         )
         self.combatants.append(combatant)
@@ -678,7 +687,8 @@ class Encounter(BaseModel):
         result = deal(self.initiative, self.flow, holders, dice)
         for combatant in self.combatants:
             combatant.pool.refill(combatant.pool.size, self.options.desperation_min_pool)
-            combatant.moves = 0
+            # R25: keeping a shield wall takes half of the round's movement (SHIELD_WALL_MOVES).
+            combatant.moves = SHIELD_WALL_MOVES if combatant.position.shield_wall else 0
         for engagement in self.engagements.values():
             engagement.new_round()
         self.reactions = []

@@ -86,15 +86,21 @@ UNDEFENDED_CONDITIONS = ("helpless", "unaware")
 
 def undefended_because(target: Combatant, *, declared: bool = False) -> str | None:
     """R13: why ``target`` cannot defend at all, if it cannot: the attacker declared it helpless or
-    unaware, or it has the helpless or unaware condition. This is the one rule ``/attack`` and
-    ``/odds`` both follow for "what defends against this attack".
+    unaware, it has the helpless or unaware condition, or it is helpless by its state (down, out cold,
+    unconscious or incapacitated: :func:`is_helpless`). This is the one rule ``/attack`` and ``/odds``
+    both follow for "what defends against this attack".
 
-    A combatant down or out cold is not undefended: it defends passively, without being asked
-    (docs/CHOICES.md); nor does one with no dice left, which cannot defend actively (R7).
+    The Codex: "Undefended targets have a Passive Defense value of 2 vs melee weapons (roll dice for
+    Critical) and are considered to have a Passive Defense value of 8 against missile weapons". So an
+    unconscious target shot at meets 8, not its full passive defense, and an incapacitated one is not
+    asked for an active defense. One with no dice left is not undefended: it defends passively (R7).
     """
     if declared:
         return "helpless"
-    return next((c for c in UNDEFENDED_CONDITIONS if target.condition_named(c)), None)
+    named = next((c for c in UNDEFENDED_CONDITIONS if target.condition_named(c)), None)
+    if named is None and is_helpless(target):
+        return helpless_word(target)
+    return named
 
 
 def may_defend_actively(target: Combatant, *, undefended: bool) -> bool:

@@ -255,7 +255,8 @@ def check_log_line(by: str, who: str, report: MoraleCheckReport) -> str:
         parts.append(f"{combatant.name} {faces} keep {result.roll.value} {bonus} = {result.total} {outcome}")
     situation = situation_words(report.advantage)
     escape = "" if report.can_escape else " (cannot escape)"
-    return f"{by}: morale check for {who}{situation}{escape}: {'; '.join(parts)}"
+    what = "morale recheck" if report.recheck else "morale check"
+    return f"{by}: {what} for {who}{situation}{escape}: {'; '.join(parts)}"
 
 
 def rally_log_line(by: str, report: RallyReport) -> str:

@@ -22,10 +22,11 @@ from .attacks import owe
 from .document import Combatant, Encounter
 from .done import Done
 from .errors import NotAllowed
-from .fighters import joker_bonus, may_take_attack_owed, require_actions_left
+from .fighters import joker_bonus, may_take_attack_owed, mount_of, require_actions_left
 from .log_lines import move_log_line, range_log_line, save_log_line
+from .morale import propose_closing_check
 from .permissions import Actor, acting_combatant, is_gm, require_turn
-from .records import Reaction, ReactionKind
+from .records import MoraleProposal, Reaction, ReactionKind
 
 # ---------------------------------------------------------------------------------- moving (R19)
 
@@ -98,6 +99,8 @@ class RangeOutcome:
     reaction: Reaction | None
     controller: int
     owed: Reaction | None = None
+    proposals: tuple[MoraleProposal, ...] = ()
+    """R25: the morale check a riding horse closing with an enemy is proposed (its NPC group's)."""
 
 
 def change_range(
@@ -125,7 +128,12 @@ def change_range(
     controller = opponent.owner_id if opponent.owner_id is not None else encounter.gm_id
     owed = encounter.reaction(opponent, mover, ReactionKind.OPPORTUNITY)
     line = range_log_line(by, mover, opponent, change, provoked=reaction is not None)
-    outcome = RangeOutcome(mover, opponent, change, reaction, controller, owed)
+    proposals: list[MoraleProposal] = []
+    closing = change.old is Range.ONSET and change.new is not Range.ONSET
+    horse = mover if mover.steed is not None else mount_of(encounter, mover)
+    if closing and horse is not None and opponent.side is not mover.side:
+        proposals = propose_closing_check(encounter, horse, opponent)
+    outcome = RangeOutcome(mover, opponent, change, reaction, controller, owed, tuple(proposals))
     return Done(outcome, log=[line], kind="range", data=_spent(mover, change.cost))
 
 

@@ -37,6 +37,7 @@ from ..rules.morale import (
     MoraleTriggerReason,
     morale_check,
     morale_triggers,
+    recheck_refusal,
 )
 from ..rules.morale import rally as roll_rally
 from ..rules.situations import Steed
@@ -63,7 +64,7 @@ def member_status(combatant: Combatant) -> MemberStatus:
     ones have FLED, Frightened ones are DISABLED (they fight on, badly, or surrender), the rest ACTIVE."""
     if combatant.out_of_the_fight:
         return MemberStatus.DOWN
-    if combatant.standing is MoraleStanding.ROUTED:
+    if combatant.standing.fleeing:
         return MemberStatus.FLED
     if combatant.standing is MoraleStanding.FRIGHTENED:
         return MemberStatus.DISABLED
@@ -150,7 +151,7 @@ def propose_checks(encounter: Encounter, before: CombatGroup) -> list[MoraleProp
 def propose_mount_checks(encounter: Encounter) -> list[MoraleProposal]:
     """R25 mounted: at every deal, each NPC group with a riding horse (mule, pony, draft horse) still
     in the fight is proposed a morale check, or the horse bolts from the fight; one proposal per
-    group, none while one is open. (Before closing with an enemy is the GM's to ask: /morale check.)"""
+    group, none while one is open. (Before closing with an enemy: :func:`propose_closing_check`.)"""
     added: list[MoraleProposal] = []
     for group in encounter.groups:
         horses = [
@@ -203,6 +204,31 @@ def driven_out_check_refused(encounter: Encounter, spirit: Combatant) -> str | N
     if open_proposals(encounter, spirit.group):
         return f"{spirit.group} already has a morale check open (R22): that one check settles it"
     return None
+
+
+def propose_closing_check(encounter: Encounter, horse: Combatant, enemy: Combatant) -> list[MoraleProposal]:
+    """R25 mounted: "A riding horse, mule, pony or draft horse must make a morale check before closing
+    with an enemy": when one (or its rider) closes to Melee with ``enemy``, its NPC group is proposed a
+    check, as at every deal (one proposal per group, none while one is open, none for a group that
+    never checks)."""
+    group = horse.group
+    if horse.steed is not Steed.RIDING or group is None or member_status(horse) is not MemberStatus.ACTIVE:
+        return []
+    if morale_subject(horse).immune or open_proposals(encounter, group):
+        return []
+    proposal = MoraleProposal(
+        id=encounter.next_proposal,
+        group=group,
+        reason=MoraleTriggerReason.RIDING_HORSE,
+        detail=(
+            f"{horse.name} closes with {enemy.name}: a riding horse checks morale before closing with an "
+            "enemy, or bolts (R25)."
+        ),
+        round=encounter.initiative.round,
+    )
+    encounter.next_proposal += 1
+    encounter.morale_proposals.append(proposal)
+    return [proposal]
 
 
 def proposal(encounter: Encounter, proposal_id: int) -> MoraleProposal:
@@ -360,7 +386,7 @@ def rally_allies(
         raise IllegalAction(f"{shown(rallier.name)} is {rallier.state_label} and cannot rally anyone.")
     require_turn(encounter, rallier, "rally their allies")
     allies = rally_allies_of(encounter, rallier)
-    shaken = [ally for ally in allies if ally.standing.failed]
+    shaken = [ally for ally in allies if ally.standing.rallied]
     result = roll_rally(
         dice,
         morale_subject(rallier),
@@ -400,6 +426,52 @@ def _targets(encounter: Encounter, who: str) -> tuple[str, list[Combatant] | Non
         return group, None
     combatant = encounter.combatant(who)
     return combatant.name, [combatant]
+
+
+def recheck(
+    encounter: Encounter,
+    actor: Actor,
+    *,
+    who: str,
+    by: str,
+    dice: DiceSource,
+    advantage: Advantage = Advantage.NONE,
+) -> Done[CheckCalled]:
+    """``/morale recheck``: the GM rules that the Routed named (an NPC group's, or one combatant) have
+    escaped the vicinity of their defeat, and each rechecks its morale (R21): a pass returns it to
+    Steady, a fail leaves it Routed. Only the Routed recheck, once an exploration turn
+    (:func:`~bot.rules.morale.recheck_refusal`); the Demoralized never do. If nobody named may, the
+    recheck is refused and nothing changes."""
+    require_gm(encounter, actor, "call for a morale recheck")
+    name, targets = _targets(encounter, who)
+    members = group_members(encounter, name) if targets is None else targets
+    round_now = encounter.initiative.round
+    report = MoraleCheckReport(advantage=advantage, recheck=True)
+    checking: list[Combatant] = []
+    for member in members:
+        why = "down" if member.is_down else "unconscious" if member.unconscious else None
+        why = why or recheck_refusal(member.standing, member.morale_rechecked_round, round_now)
+        if why is None:
+            checking.append(member)
+        else:
+            report.passed_over.append(Passed(member, why))
+    if not checking:
+        names = ", ".join(f"{shown(p.combatant.name)} is {p.why}" for p in report.passed_over)
+        raise IllegalAction(
+            f"Nobody there may recheck morale: {names or 'nobody is in it'}. Only the Routed recheck, once "
+            "an exploration turn after escaping (R21); the GM rules any other standing with /morale set."
+        )
+    for combatant in checking:
+        result = morale_check(
+            dice,
+            morale_subject(combatant),
+            joker_bonus=joker_bonus(encounter, combatant, RollKind.MORALE),
+            advantage=advantage,
+        )
+        combatant.standing = result.standing
+        combatant.morale_rechecked_round = round_now
+        report.results.append((combatant, result))
+    return Done(CheckCalled(name, report), log=[check_log_line(by, name, report)], kind="morale")
 
 
 @dataclass(slots=True)

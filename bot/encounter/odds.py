@@ -6,8 +6,8 @@ bonus (R11, by the pair's range, R12, and the Joker, R3), its situations (R25), 
 defense (R13) and, when the target could defend actively, an active defense with all its dice left and
 its shield (R14). What defends against the attack is the one rule ``/attack`` follows
 (:func:`~bot.encounter.fighters.undefended_because`,
-:func:`~bot.encounter.fighters.may_defend_actively`): a helpless or unaware target is undefended, one
-down or out cold defends passively. Nothing is rolled, spent or logged; the document is only read.
+:func:`~bot.encounter.fighters.may_defend_actively`): a helpless or unaware target, or one down, out
+cold or incapacitated, is undefended (R13). Nothing is rolled, spent or logged; the document is only read.
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ class DefenseOdds:
 
     ``dice`` is 0 for a passive defense (``bonus`` then adds up to it, R13), else the pool dice of an
     active one (R14), to which ``shield`` adds a free die. ``undefended`` says why the target cannot
-    defend, when it cannot; ``down`` why it can only defend passively (down or unconscious), when so."""
+    defend, when it cannot (R13: unaware, helpless, down, unconscious, incapacitated)."""
 
     odds: AttackOdds
     bonus: tuple[Modifier, ...]
@@ -76,7 +76,6 @@ class DefenseOdds:
     shield: bool = False
     void: bool = False
     undefended: str | None = None
-    down: str | None = None
     cover: int = 0
     """R14: free dice from the target's cover against a missile (one per 25%)."""
 
@@ -234,9 +233,8 @@ def encounter_odds(
         )
 
     undefended = undefended_because(target)
-    down = target.state_label if undefended is None and target.out_of_the_fight else None
     passive = passive_defense(defending, missile=missile, undefended=undefended is not None, at=at)
-    defenses = [DefenseOdds(against(passive.total), tuple(passive.bonus), undefended=undefended, down=down)]
+    defenses = [DefenseOdds(against(passive.total), tuple(passive.bonus), undefended=undefended)]
     left = target.pool.remaining
     if may_defend_actively(target, undefended=undefended is not None):
         # R12: passive only at Grapple; a void defense uses neither weapon nor shield (R14 step 6).
@@ -249,9 +247,16 @@ def encounter_odds(
             f"A counterattack needs dice left after the defense (R14); with all of them in it, {name} "
             "would have none."
         )
-    elif undefended is None and down is None:
+    elif undefended is None:
         notes.append(
             f"{name} has no Martial Pool dice left this round, so it can only defend passively (R7)."
+        )
+    round_now = encounter.initiative.round
+    if on_turn and round_now and round_now in (attacker.forfeit_round, attacker.attack_forfeit_round):
+        notes.append(
+            f"{attacker_name} cannot attack this round: it forfeited its actions (mounting, getting up "
+            "armed, a failed quick action) or spent its active action getting up (R25). These are the odds "
+            "of an attack it cannot make now."
         )
     if dice > attacker.pool.remaining:
         notes.append(

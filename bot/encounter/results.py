@@ -108,6 +108,8 @@ class MoraleCheckReport:
     settled: list[MoraleProposal] = field(default_factory=list)
     advantage: Advantage = Advantage.NONE
     can_escape: bool = True
+    recheck: bool = False
+    """R21: a recheck of the Routed (a pass returns them to Steady), not a first check."""
 
     @property
     def failed(self) -> list[Combatant]:

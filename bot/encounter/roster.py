@@ -593,6 +593,8 @@ class CombatantEdit:
     """A :class:`~bot.rules.situations.Steed` value, or :data:`NOTHING` for none (R25 mounted)."""
     constructed: bool | None = None
     size: Size | None = None
+    magic_ac: int | None = None
+    """R24: Armor Class added by magic items and spells."""
 
     def __post_init__(self) -> None:
         given = [getattr(self, f.name) for f in fields(self) if f.name != "repair"]
@@ -728,6 +730,8 @@ def edit_combatant(
         put("construct", "constructed", edit.constructed)
     if edit.size is not None:
         put("size", "size", edit.size)
+    if edit.magic_ac is not None:
+        put("magic AC", "magic_ac", edit.magic_ac)
     if edit.repair or edit.armor is not None:  # new armor comes whole
         put("armor HP", "armor_hp", None)
     if edit.repair or edit.shield is not None:

@@ -13,6 +13,8 @@ AC_CAP = 22
 """R24: no creature or character's Armor Class ever exceeds 22."""
 
 SHIELD_AC = 2
+MAX_MAGIC_AC = 10
+"""R24: the most magic AC a sheet or combatant takes (the cap of 22 still holds on the total)."""
 
 
 def armor_class(armor_base: int, weight: ArmorWeight, dex_mod: int, shield: bool, magic: int = 0) -> int:
@@ -37,18 +39,27 @@ def monster_armor_class(modifier: int) -> int:
 
 
 def defender_armor_class(
-    armor: Armor | None, dex_mod: int, *, shield: bool, monster_modifier: int | None = None
+    armor: Armor | None,
+    dex_mod: int,
+    *,
+    shield: bool,
+    monster_modifier: int | None = None,
+    magic: int = 0,
 ) -> int:
     """R24: the AC an attack against AC is rolled against, never above 22.
 
-    A monster without armor has 10 + its AC modifier, which already counts its shield and its hide
-    (the skeleton's 4 is its round shield and its bones: AC 14). Anyone else, armored monsters
-    included, has the armor's AC: base, + DEX in no or light armor, + 2 with a shield
-    (:func:`armor_class_of`; an unarmored character is base 10 + DEX).
+    "Monster Armor Class is determined by adding one of the 3 modifiers to 10": a monster in no worn
+    armor (none, or natural hide, fur or scales: its hide is part of the modifier) has 10 + its AC
+    modifier, which already counts its shield and its hide (the skeleton's 4 is its round shield and
+    its bones: AC 14; the wolf's 3 is AC 13). Anyone else, monsters in worn armor included, has the
+    armor's AC: base, + DEX in no or light armor, + 2 with a shield (:func:`armor_class_of`; an
+    unarmored character is base 10 + DEX). "Magic items and spells can add additional points of Armor
+    Class": ``magic`` adds to either, within the cap.
     """
-    if armor is None and monster_modifier is not None:
-        return monster_armor_class(monster_modifier)
-    return armor_class_of(armor, dex_mod, shield)
+    worn = armor is not None and not armor.natural
+    if not worn and monster_modifier is not None:
+        return min(AC_CAP, monster_armor_class(monster_modifier) + magic)
+    return armor_class_of(armor, dex_mod, shield, magic)
 
 
 class Opening(IntEnum):

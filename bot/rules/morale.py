@@ -25,11 +25,43 @@ class MoraleStanding(StrEnum):
     STEADY = "steady"
     ROUTED = "routed"
     FRIGHTENED = "frightened"
+    DEMORALIZED = "demoralized"
+    """R21: "the GM may rule them to be Demoralized if the defeat was especially severe": routed, and no
+    recheck or rally brings it back; only the GM's ruling does."""
 
     @property
     def failed(self) -> bool:
-        """Routed and Frightened combatants have failed morale and cannot rally others (R23)."""
+        """Routed, Frightened and Demoralized combatants have failed morale and cannot rally others (R23)."""
         return self is not MoraleStanding.STEADY
+
+    @property
+    def rallied(self) -> bool:
+        """R23: a rally "may attempt to return Routed or Frightened allies to normal" (not Demoralized)."""
+        return self in (MoraleStanding.ROUTED, MoraleStanding.FRIGHTENED)
+
+    @property
+    def fleeing(self) -> bool:
+        """R21: Routed or Demoralized: it must find the nearest, safest way to flee."""
+        return self in (MoraleStanding.ROUTED, MoraleStanding.DEMORALIZED)
+
+
+ROUNDS_PER_EXPLORATION_TURN = 100
+"""R5: a round is 6 seconds, an exploration turn 10 minutes (a whole fight counts as one)."""
+
+
+def recheck_refusal(standing: MoraleStanding, rechecked_round: int | None, round_now: int) -> str | None:
+    """R21: why a combatant may not recheck its morale now (None when it may). "Routed characters/
+    monsters may recheck morale every exploration turn once they have escaped the vicinity of their
+    defeat to attempt to return to normal, but the GM may rule them to be Demoralized": only the
+    Routed recheck, at most once an exploration turn (:data:`ROUNDS_PER_EXPLORATION_TURN` rounds);
+    that it escaped the vicinity is the GM's, who calls the recheck."""
+    if standing is MoraleStanding.DEMORALIZED:
+        return "demoralized: no recheck brings it back (R21)"
+    if standing is not MoraleStanding.ROUTED:
+        return f"{standing.value}, not routed"
+    if rechecked_round is not None and round_now - rechecked_round < ROUNDS_PER_EXPLORATION_TURN:
+        return f"already rechecked this exploration turn (round {rechecked_round})"
+    return None
 
 
 class MoraleSubject(BaseModel):
@@ -181,7 +213,7 @@ def rally(
             f"{rallier.name} is {rallier.standing.value} and cannot rally others; only someone who "
             "has not failed morale can."
         )
-    shaken = [ally for ally in allies if ally.standing.failed]
+    shaken = [ally for ally in allies if ally.standing.rallied]
     if not shaken:
         raise IllegalAction("There is nobody routed or frightened to rally.")
     own = Advantage.NONE if is_leader else Advantage.DISADVANTAGE

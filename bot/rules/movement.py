@@ -11,6 +11,9 @@ FREE_MOVES = 1
 MAX_WALKING_MOVES = 3
 RUNNING_MOVES = 4
 COMBAT_RANGE_COST = 1
+SHIELD_WALL_MOVES = 1
+"""R25: "It takes half of one's move allowance to form or maintain a shield wall": the wall takes one
+of the round's moves (the free one, R19), so a man in it walks at most 2 more, each for a die."""
 
 
 class MoveResult(BaseModel):

@@ -122,7 +122,7 @@ def morale_situation(standing: MoraleStanding, *, routed_too: bool = True) -> Si
     """
     if standing is MoraleStanding.FRIGHTENED:
         return Situation.ATTACKER_FRIGHTENED
-    if standing is MoraleStanding.ROUTED and routed_too:
+    if standing.fleeing and routed_too:  # R21: Demoralized is a Routed that no recheck brings back
         return Situation.ATTACKER_ROUTED
     return None
 

@@ -50,6 +50,7 @@ FIELD_LABELS = {
     "off_hand": "off hand",
     "knightly_combat": "Knightly Combat",
     "feats": "Martial Feats",
+    "magic_ac": "magic AC",
 }
 
 
@@ -204,6 +205,12 @@ def sheet_embed(character: Character, catalog: Catalog, owner_id: int) -> discor
         )
     if character.knightly_combat:
         embed.add_field(name="Proficiencies", value="Knightly Combat (mounted combat, R25)", inline=False)
+    if character.magic_ac:
+        embed.add_field(
+            name="Magic AC (R24)",
+            value=f"+{character.magic_ac} to the Armor Class attacks against AC meet",
+            inline=False,
+        )
     if character.feats:
         embed.add_field(
             name="Martial Feats",

@@ -24,6 +24,7 @@ from ..rules.movement import FREE_MOVES, MAX_WALKING_MOVES, RUNNING_MOVES
 from .announcements import CONTENT_LIMIT, Announcement, fitted
 from .attack_views import reaction_buttons
 from .buttons import view_of
+from .morale_views import proposal_button, proposal_line
 from .rolls import pool_faces
 from .tracker import SHORT_NAME, fight_ranges, name, pool_pips, short
 
@@ -56,9 +57,10 @@ def moves_text(moves: int) -> str:
 # ---------------------------------------------------------------------------------- /range (R12)
 
 
-def range_announcement(changed: RangeOutcome, *, actor_id: int) -> Announcement:
+def range_announcement(changed: RangeOutcome, *, actor_id: int, gm_id: int | None = None) -> Announcement:
     """The pair's new range and its cost; when leaving Grapple gave the target an opportunity attack
-    (R12), who may make it, pinging whoever plays the target (unless they made the change)."""
+    (R12), who may make it, pinging whoever plays the target (unless they made the change); when a
+    riding horse closed with an enemy, the morale check proposed for it (R25), pinging the GM."""
     mover, target, change, reaction = changed.mover, changed.target, changed.change, changed.reaction
     announcement = Announcement()
     announcement.lines.append(
@@ -80,14 +82,21 @@ def range_announcement(changed: RangeOutcome, *, actor_id: int) -> Announcement:
         announcement.lines.append(
             f"Leaving Grapple would provoke an opportunity attack (R12), but **{name(target.name)}** {why}."
         )
+    for proposal in changed.proposals:
+        mention = announcement.notify(gm_id, actor_id)
+        announcement.lines.append(f"{proposal_line(proposal)} {mention}".rstrip())
     return announcement
 
 
 def range_buttons(encounter: Encounter, changed: RangeOutcome) -> discord.ui.View | None:
-    """The opportunity attack the target may now make on the mover, as buttons (R12), if any."""
-    if changed.owed is None:
-        return None
-    return view_of([reaction_buttons(encounter, changed.owed)])
+    """The opportunity attack the target may now make on the mover, as buttons (R12), and the morale
+    check proposed for a riding horse closing with an enemy (R25), if any."""
+    rows: list[Sequence[discord.ui.Item[discord.ui.View]]] = []
+    if changed.owed is not None:
+        rows.append(reaction_buttons(encounter, changed.owed))
+    if changed.proposals:
+        rows.append([proposal_button(p) for p in changed.proposals])
+    return view_of(rows) if rows else None
 
 
 # ---------------------------------------------------------------------------------- /save (R20)

@@ -36,10 +36,15 @@ STANDING_SHOWN = {
     MoraleStanding.STEADY: "✅ holds",
     MoraleStanding.ROUTED: "🏃 **Routed**",
     MoraleStanding.FRIGHTENED: "😱 **Frightened**",
+    MoraleStanding.DEMORALIZED: "🏳️ **Demoralized**",
 }
 MEANING = {
     MoraleStanding.ROUTED: "Routed: flees by the nearest safe way",
     MoraleStanding.FRIGHTENED: "Frightened: cannot get away, may surrender to a merciful enemy",
+    MoraleStanding.DEMORALIZED: (
+        "Demoralized: flees like the Routed, and neither a morale recheck nor a rally brings it back; "
+        "only the GM's ruling (`/morale set`)"
+    ),
 }
 
 
@@ -141,7 +146,9 @@ def result_line(combatant: Combatant, result: MoraleResult, mention: str = "") -
     name = f"**{shown(combatant.name)}**" + (f" ({mention})" if mention else "")
     if result.immune:
         return f"• {name}: no morale number — never checks (R21)"
-    return f"• {name}: {_roll_text(result)} → {STANDING_SHOWN[result.standing]}"
+    back = result.previous.failed and result.standing is MoraleStanding.STEADY
+    shown_standing = "✅ back to normal" if back else STANDING_SHOWN[result.standing]
+    return f"• {name}: {_roll_text(result)} → {shown_standing}"
 
 
 def short_result_line(combatant: Combatant, result: MoraleResult, mention: str = "") -> str:
@@ -213,6 +220,11 @@ def check_announcement(
     escape = "" if report.can_escape else " — they cannot escape: a fail Frightens"
     situation = situation_words(report.advantage)
     header = f"😨 **Morale check** for **{shown(who)}**{situation} (R21: 11+ holds){escape}"
+    if report.recheck:
+        header = (
+            f"😨 **Morale recheck** for **{shown(who)}**{situation} (R21: the Routed, having escaped, "
+            "recheck each exploration turn; 11+ returns to normal)"
+        )
     lines = [header]
     if proposal is not None:
         lines.append(f"Proposed (R22, #{proposal.id}): {shown(proposal.detail)}")
@@ -301,4 +313,9 @@ def standing_reply(combatant: Combatant, previous: MoraleStanding, by: str) -> s
     now = combatant.standing
     line = f"🎭 {by} rules that **{shown(combatant.name)}** is now **{now.value}** (was {previous.value})."
     meaning = MEANING.get(now)
+    if now is MoraleStanding.ROUTED:
+        meaning = (
+            f"{meaning}; once it has escaped, it may recheck morale every exploration turn "
+            "(`/morale recheck`, R21)"
+        )
     return f"{line} {meaning}." if meaning else line

@@ -73,19 +73,14 @@ def numbers_reply(asked: NumbersOdds) -> str:
 
 def defense_heading(target: str, defense: DefenseOdds) -> str:
     """``**If Bandit defends passively**: 11 (Base +8, Prowess +1, Dex +1) (R13)`` and the like; a target
-    down or out cold defends passively, without being asked (``**Bandit is down and defends
-    passively**: ...``)."""
+    that cannot defend (down, unconscious, helpless...) says so: ``**Bandit is down and cannot
+    defend**: undefended, 2 (R13)``."""
     total = sum_of(defense.bonus)
     if defense.undefended is not None:
         return f"**{target} is {defense.undefended} and cannot defend**: undefended, {total} (R13)"
     if not defense.active:
         parts = ", ".join(f"{m.label} {signed(m.value)}" for m in defense.bonus)
-        how = (
-            f"{target} is {defense.down} and defends passively"
-            if defense.down
-            else f"If {target} defends passively"
-        )
-        return f"**{how}**: {total} ({parts}) (R13)"
+        return f"**If {target} defends passively**: {total} ({parts}) (R13)"
     shield = " + 1 free shield die" if defense.shield else ""
     if defense.cover:
         shield += f" + {defense.cover} free cover {'die' if defense.cover == 1 else 'dice'} (R14)"

@@ -1085,6 +1085,33 @@ async def test_r24_against_ac_is_a_plain_d20_against_the_armor_class(world: Worl
     all_rolled(pommel)
 
 
+async def test_r24_magic_ac_the_gm_gives_is_met_by_an_attack_against_ac(world: World, start_bot: Any) -> None:
+    """Lords of Hack: "Magic items and spells can add additional points of Armor Class". The GM gives
+    the Bandit +4 magic AC with `/combatant edit magic_ac:`; Alice's 16 that hit its AC 13 now misses
+    its AC 17."""
+    pommel = await dealt_fight(world, start_bot, faces=[11])
+    edited = await pommel.slash("combatant edit", user=world.gm, options={"who": "Bandit", "magic_ac": 4})
+    assert "- magic AC: 0 → **4**" in edited.content
+    miss = await attack(pommel, world, target="Bandit", against_ac=True)
+    assert miss.content.splitlines()[1:] == [
+        "🎲 **11** +2 Prowess +3 Reach = **16** against **AC 17** (R24)",
+        "💨 **Miss**",
+    ]
+    all_rolled(pommel)
+
+
+async def test_r24_a_wolf_in_its_hide_is_ac_13_as_its_modifier_says(world: World, start_bot: Any) -> None:
+    """Lords of Hack: "Monster Armor Class is determined by adding one of the 3 modifiers to 10". The
+    wolf (AC modifier 3) is AC 13; its natural hide used to count as worn armor, 10 + DEX = 12."""
+    pommel = await dealt_fight(world, start_bot, faces=[7], npcs=(("wolf", 1, "Wolf"),))
+    result = await attack(pommel, world, target="Wolf", against_ac=True)
+    assert result.content.splitlines()[1:] == [
+        "🎲 **7** +2 Prowess +3 Reach = **12** against **AC 13** (R24)",
+        "💨 **Miss**",
+    ]
+    all_rolled(pommel)
+
+
 @pytest.mark.parametrize(
     ("options", "named"),
     [

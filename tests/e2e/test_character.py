@@ -10,7 +10,7 @@ import pytest
 from bot.characters import Character
 
 from .fake_discord import FakeDiscord, World
-from .fights import seed_fight, tracker_message
+from .fights import seed_fight, start, tracker_message
 from .harness import InteractionResult, RunningBot
 
 ANSEL: dict[str, Any] = {
@@ -481,3 +481,23 @@ async def test_a_sheet_writes_down_a_martial_feat_and_its_passive_defense_follow
     assert [feat.value for feat in character.feats] == ["weapon in passive defense"]
     struck = await pommel.slash("character feat", user=world.player, options={**options, "remove": True})
     assert struck.content.startswith("Updated **Ansel**: Martial Feats weapon in passive defense → none.")
+
+
+async def test_r24_magic_ac_is_kept_on_the_sheet_and_brought_into_a_fight(
+    world: World, start_bot: Any
+) -> None:
+    """Lords of Hack: "Magic items and spells can add additional points of Armor Class": `/character
+    create|edit magic_ac:` keeps it, the sheet shows it, and a character joining a fight brings it."""
+    pommel = await start_bot()
+    created = await create(pommel, world, magic_ac=1)
+    assert field(created, "Magic AC (R24)") == "+1 to the Armor Class attacks against AC meet"
+    edited = await pommel.slash("character edit", user=world.player, options={"name": "Ansel", "magic_ac": 3})
+    assert "magic AC 1 → 3" in edited.content
+    [ansel] = await saved(pommel, world)
+    assert ansel.magic_ac == 3
+    await start(pommel, world)
+    joined = await pommel.slash("join", user=world.player, options={"character": "Ansel"})
+    assert not joined.ephemeral, joined.content
+    encounter = await pommel.bot.store.load_encounter(world.table.id)
+    assert encounter is not None
+    assert encounter.combatant("Ansel").magic_ac == 3

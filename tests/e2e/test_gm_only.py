@@ -28,6 +28,7 @@ def gm_only_commands(world: World) -> dict[str, dict[str, Any]]:
         "combatant edit": {"who": "Brigit", "prowess": 4},
         "combatant feat": {"who": "Brigit", "feat": "fuhlen"},
         "morale check": {"who": "Bandit 1"},
+        "morale recheck": {"who": "Bandit 1"},
         "morale set": {"who": "Bandit 2", "standing": "routed"},
         "spirit drive-out": {"target": "Ansel"},
         "spirit heal": {"target": "Ansel", "ability": "CHA", "points": 1},

@@ -410,3 +410,37 @@ async def test_r21_the_gm_rules_a_cornered_routed_bandit_frightened(world: World
     )
     assert refused.ephemeral
     assert "Only the GM" in refused.content
+
+
+async def test_r21_the_gm_rules_a_routed_bandit_demoralized_and_the_table_sees_what_it_does(
+    world: World, start_bot: Any
+) -> None:
+    """Lords of Hack: "the GM may rule them to be Demoralized if the defeat was especially severe": a
+    standing the GM sets, shown on the tracker, which no recheck brings back; a Routed one rechecks."""
+    pommel, _ = await table(
+        world,
+        start_bot,
+        [12],
+        cards=("KS", "QS", "JS"),
+        edit=set_standing(Bandit_2=MoraleStanding.ROUTED, Bandit_3=MoraleStanding.ROUTED),
+    )
+    ruled = await pommel.slash(
+        "morale set", user=world.gm, options={"who": "Bandit 2", "standing": "demoralized"}
+    )
+    assert ruled.content == (
+        "🎭 Gamemaster rules that **Bandit 2** is now **demoralized** (was routed). Demoralized: flees like "
+        "the Routed, and neither a morale recheck nor a rally brings it back; only the GM's ruling "
+        "(`/morale set`)."
+    )
+    rechecked = await pommel.slash("morale recheck", user=world.gm, options={"who": "Bandits"})
+    lines = rechecked.content.splitlines()
+    assert lines[0].startswith("😨 **Morale recheck** for **Bandits**")
+    assert "• **Bandit 3**: **12** +0 morale = `12` vs 11 → ✅ back to normal" in lines
+    assert "**Bandit 2** (demoralized: no recheck brings it back (R21))" in rechecked.content
+    encounter = await fight_of(pommel, world)
+    assert standings(encounter)["Bandit 2"] is MoraleStanding.DEMORALIZED
+    assert standings(encounter)["Bandit 3"] is MoraleStanding.STEADY
+    assert (await channel_log(pommel, world))[-1].text.startswith("Gamemaster: morale recheck for Bandits: ")
+    again = await pommel.slash("morale recheck", user=world.gm, options={"who": "Bandit 2"})
+    assert again.ephemeral
+    assert "Nobody there may recheck morale: Bandit 2 is demoralized" in again.content

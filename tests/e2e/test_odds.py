@@ -363,20 +363,21 @@ def rolled_against(attacked: str) -> int:
     return int(found[1])
 
 
-async def test_r13_r25_a_downed_target_defends_passively_and_is_hit_automatically_in_melee(
+async def test_r13_r25_a_downed_target_is_undefended_and_hit_automatically_in_melee(
     world: World, start_bot: Any
 ) -> None:
-    """R13: a combatant down or out cold defends passively, without being asked (docs/CHOICES.md):
-    /odds quotes the very defense /attack then rolls against, and no active defense. R25: in melee it
-    is hit automatically, so a 2 (2 + 5 = 7 against 10) hits, and both say why."""
+    """The Codex: "Undefended targets have a Passive Defense value of 2 vs melee weapons (roll dice for
+    Critical)"; a combatant down is helpless, so undefended (R13): /odds quotes the very defense
+    /attack then rolls against, and no active defense. R25: in melee it is hit automatically, and both
+    say why. It used to defend with its full passive 10."""
 
     def fell(encounter: Encounter) -> None:
         encounter.combatant("Bandit").hp = 0
 
     pommel = await dealt_fight(world, start_bot, faces=[2, 5], edit=fell)
     odds = await pommel.slash("odds", user=world.player, options={"target": "Bandit"})
-    assert "**Bandit is down and defends passively**: 10 (Base +8, Prowess +1, Dex +1) (R13)" in odds.content
-    automatic = attack_odds(attack_dice=1, attack_bonus=5, passive_defense=10, automatic=True)
+    assert "**Bandit is down and cannot defend**: undefended, 2 (R13)" in odds.content
+    automatic = attack_odds(attack_dice=1, attack_bonus=5, passive_defense=2, automatic=True)
     assert line(automatic, active=False) in odds.content
     assert "Hit **100.0%**" in odds.content
     assert "Bandit is down: hit automatically in melee (R25)" in odds.content
@@ -385,12 +386,32 @@ async def test_r13_r25_a_downed_target_defends_passively_and_is_hit_automaticall
 
     attacked = await pommel.slash("attack", user=world.player, options={"target": "Bandit"})
     assert not attacked.ephemeral, attacked.content
-    assert "🛡️ Passive defense (R13)" in attacked.content
+    assert "🛡️ Undefended (R13): +2 Undefended = **2**" in attacked.content
     assert "📌 Bandit is down: hit automatically in melee (R25)" in attacked.content
-    assert "💥 **Hit** — a helpless target is hit automatically in melee (R25)" in attacked.content
     assert rolled_against(attacked.content) == quoted_defense(
-        odds.content, "Bandit is down and defends passively"
+        odds.content, "Bandit is down and cannot defend"
     )
+    all_rolled(pommel)
+
+
+async def test_r13_an_incapacitated_target_shot_at_meets_8_without_being_asked(
+    world: World, start_bot: Any
+) -> None:
+    """The Codex: undefended targets "are considered to have a Passive Defense value of 8 against
+    missile weapons". An incapacitated Bandit with dice left used to be asked for an active defense
+    against Alice's arrow; now it meets 8 at once, as /odds says."""
+
+    def shot(encounter: Encounter) -> None:
+        encounter.combatant("Alice").weapon = "long_bow"
+        encounter.combatant("Bandit").add_condition("incapacitated")
+
+    pommel = await dealt_fight(world, start_bot, faces=[1], edit=shot)
+    odds = await pommel.slash("odds", user=world.player, options={"target": "Bandit"})
+    assert "**Bandit is incapacitated and cannot defend**: undefended, 8 (R13)" in odds.content
+    attacked = await pommel.slash("attack", user=world.player, options={"target": "Bandit"})
+    assert "🛡️ Undefended (R13): +8 Undefended = **8**" in attacked.content
+    encounter = await fight_of(pommel, world)
+    assert not any(e.pending for e in encounter.exchanges)
     all_rolled(pommel)
 
 

@@ -440,6 +440,13 @@ async def test_situation_mount_and_dismount_through_the_commands(world: World, s
     refused = await pommel.slash("attack", user=world.player, options={"target": "Bandit 1"})
     assert refused.ephemeral
     assert "forfeited this round's actions" in refused.content
+    # R25: the full round leaves no quick action either; next round, or a rider already up, may.
+    refused = await pommel.slash(
+        "situation dismount", user=world.player, options={"who": "Alice", "quick_check": "failed"}
+    )
+    assert refused.ephemeral
+    assert "forfeited this round's actions" in refused.content
+    await edit_fight(pommel, world, on("Alice", forfeit_round=0, moves=0))
     down = await pommel.slash(
         "situation dismount", user=world.player, options={"who": "Alice", "quick_check": "failed"}
     )
@@ -505,11 +512,37 @@ async def test_r21_merciful_names_the_surrender_of_a_frightened_target(world: Wo
     assert "Bandit 1 is frightened and Alice shows mercy" in odds.content
 
 
-async def test_situation_set_standing_up_in_a_round_says_what_it_costs(world: World, start_bot: Any) -> None:
+async def test_r25_getting_up_armed_takes_the_whole_round(world: World, start_bot: Any) -> None:
+    """Lords of Hack: "Getting up from a prone position, while carrying combat arms, takes an entire
+    round's actions." It used to be only noted: the attack after it was allowed."""
     pommel = await fight(world, start_bot, [], prone("Alice"))
     reply = await pommel.slash("situation set", user=world.player, options={"who": "Alice", "prone": False})
     assert "- prone: yes → **no**" in reply.content
-    assert "Getting up while carrying combat arms takes the whole round's actions" in reply.content
+    assert (
+        "📌 Getting up while carrying combat arms takes Alice's whole round (R25): no move and no attack "
+        "left this round."
+    ) in reply.content
+    refused = await pommel.slash("attack", user=world.player, options={"target": "Bandit 1"})
+    assert refused.ephemeral
+    assert "forfeited this round's actions" in refused.content
+
+
+async def test_r25_a_failed_leap_to_ones_feet_stays_prone_and_the_table_sees_it(
+    world: World, start_bot: Any
+) -> None:
+    pommel = await fight(world, start_bot, [], prone("Alice"))
+    reply = await pommel.slash(
+        "situation set", user=world.player, options={"who": "Alice", "prone": False, "get_up_check": "failed"}
+    )
+    assert not reply.ephemeral
+    assert "- getting up: prone → **check failed, still prone**" in reply.content
+    assert "📌 The Acrobatics or Athletics check failed: Alice stays prone (R25)." in reply.content
+    assert (await fight_of(pommel, world)).combatant("Alice").condition_named("prone") == "prone"
+    up = await pommel.slash(
+        "situation set", user=world.player, options={"who": "Alice", "prone": False, "get_up_check": "passed"}
+    )
+    assert "- prone: yes → **no**" in up.content
+    assert (await fight_of(pommel, world)).combatant("Alice").forfeit_round == 0
 
 
 @pytest.mark.parametrize("nature", ["construct", "huge"])
@@ -523,3 +556,57 @@ async def test_r25_numbers_give_no_advantage_against_a_construct_or_a_huge_monst
     asked = await pommel.slash("attack", user=world.player, options={"target": "Bandit 1"})
     headline = asked.content.splitlines()[0]
     assert headline == "⚔️ **Alice** attacks **Bandit 1** — Sword, Arming, pierce, 1 die at Onset", headline
+
+
+async def test_r25_forming_a_shield_wall_takes_half_of_ones_move(world: World, start_bot: Any) -> None:
+    """Lords of Hack: "It takes half of one's move allowance to form or maintain a shield wall." Alice
+    forms one on her turn: that is her free move, so her next move costs a die (both were free)."""
+    pommel = await fight(world, start_bot, [], on("Alice", shield="round_shield"))
+    formed = await pommel.slash(
+        "situation set", user=world.player, options={"who": "Alice", "shield_wall": True}
+    )
+    assert "- shield wall: no → **yes**" in formed.content
+    assert (
+        "📌 Forming a shield wall takes half of Alice's move (R25): move 1 of the round, free (R19); keeping "
+        "it takes one move of every round."
+    ) in formed.content
+    moved = await pommel.slash("move", user=world.player)
+    assert "2nd move this round, 1 die from the Martial Pool" in moved.content
+
+
+async def test_r25_a_riding_horse_closing_with_an_enemy_is_proposed_its_morale_check(
+    world: World, start_bot: Any
+) -> None:
+    """Lords of Hack: "A riding horse, mule, pony or draft horse must make a morale check before closing
+    with an enemy". Alice closes on the Riding Horse: the GM is pinged with the check and its button."""
+    pommel = await fight(world, start_bot, [], riding("Alice", NAG))
+    closed = await pommel.slash("range", user=world.player, options={"target": "Bandit 1", "range": "melee"})
+    assert (
+        "😨 #1 **Nags** should check morale (R22) (round 1): Riding Horse closes with Bandit 1: a riding "
+        f"horse checks morale before closing with an enemy, or bolts (R25). <@{world.gm.id}>"
+    ) in closed.content
+    assert closed.message is not None
+    labels = [closed.message.component(custom_id).get("label") for custom_id in closed.message.custom_ids()]
+    assert "Roll morale: Nags" in labels
+
+
+async def test_r25_a_warhorse_that_carried_its_moving_rider_does_not_strike(
+    world: World, start_bot: Any
+) -> None:
+    """Lords of Hack: a warhorse "will strike out with its hooves any combat round when it does not
+    move"; carrying Alice on her move is moving. The GM's /attack for it is refused, changing nothing."""
+
+    def horses_turn(encounter: Encounter) -> None:
+        encounter.initiative.turn_of = encounter.combatant(HORSE).holder
+
+    pommel = await fight(
+        world, start_bot, [], together(riding("Alice", HORSE), on("Alice", moves=1), horses_turn)
+    )
+    before = await fight_of(pommel, world)
+    refused = await pommel.slash("attack", user=world.gm, options={"who": HORSE, "target": "Bob"})
+    assert refused.ephemeral
+    assert (
+        "Heavy Warhorse carried Alice, who moved this round: a warhorse strikes with its hooves only in a "
+        "round it does not move (R25)."
+    ) in refused.content
+    assert await fight_of(pommel, world) == before

@@ -590,3 +590,57 @@ async def test_r22_the_gm_dismisses_a_proposal_only_the_gm(store: Store) -> None
     assert saved.morale_proposals == []
     assert [c.standing for c in bandits(saved)] == [MoraleStanding.STEADY] * 4  # nothing rolled
     assert await morale_log(store) == ["Gamemaster: no morale check for Bandits (proposal #1, leader lost)"]
+
+
+# ----------------------------------------------------------------------------- recheck, Demoralized (R21)
+
+
+def test_r21_the_routed_recheck_once_an_exploration_turn_and_a_pass_returns_them_to_normal() -> None:
+    """Lords of Hack: "Routed characters/monsters may recheck morale every exploration turn once they
+    have escaped the vicinity of their defeat to attempt to return to normal, but the GM may rule them
+    to be Demoralized if the defeat was especially severe." A routed combatant could not check again
+    at all (only a rally brought it back): the GM's /morale recheck rolls for the Routed of a group, a
+    pass back to Steady, a fail still Routed, and not again before an exploration turn (100 rounds of
+    6 s) has passed."""
+    encounter = dealt("KS", "QS", "JS", "10S")
+    first, second, third, _ = bandits(encounter)
+    first.standing = second.standing = MoraleStanding.ROUTED
+    third.standing = MoraleStanding.DEMORALIZED
+    done = morale.recheck(encounter, Actor(user_id=GM), who="Bandits", by="gm", dice=ScriptedDice([10, 9]))
+    report = done.result.report
+    assert report.recheck
+    assert [(c.name, r.total, c.standing) for c, r in report.results] == [
+        ("Bandit 1", 11, MoraleStanding.STEADY),
+        ("Bandit 2", 10, MoraleStanding.ROUTED),
+    ]
+    assert (first.standing, second.standing) == (MoraleStanding.STEADY, MoraleStanding.ROUTED)
+    assert [(p.combatant.name, p.why) for p in report.passed_over] == [
+        ("Bandit 3", "demoralized: no recheck brings it back (R21)"),
+        ("Bandit 4", "steady, not routed"),
+    ]
+    assert done.log[0].startswith("gm: morale recheck for Bandits: ")
+    refused(
+        encounter,
+        lambda: morale.recheck(encounter, Actor(user_id=GM), who=second.name, by="gm", dice=NO_DICE),
+        "already rechecked this exploration turn",
+    )
+    encounter.initiative.round += 100
+    morale.recheck(encounter, Actor(user_id=GM), who=second.name, by="gm", dice=ScriptedDice([15]))
+    assert second.standing is MoraleStanding.STEADY
+
+
+def test_r21_r23_the_demoralized_are_not_rallied_and_flee_like_the_routed() -> None:
+    """The GM may rule the Routed "Demoralized if the defeat was especially severe": a rally, which
+    returns "Routed or Frightened allies to normal", does not reach them; they count as fled (R22)."""
+    encounter = dealt("KS", "QS", "JS", "10S")
+    leader, demoralized = bandits(encounter)[:2]
+    morale.rule_standing(
+        encounter, Actor(user_id=GM), who=demoralized.name, standing=MoraleStanding.DEMORALIZED, by="gm"
+    )
+    assert member_status(demoralized) is MemberStatus.FLED
+    encounter.initiative.turn_of = leader.holder
+    refused(
+        encounter,
+        lambda: morale.rally(encounter, Actor(user_id=GM), who=leader.name, by="gm", dice=ScriptedDice([20])),
+        "nobody routed or frightened to rally",
+    )

@@ -87,34 +87,56 @@ def test_r13_a_target_with_dice_left_defends_passively_or_actively() -> None:
     odds = alices_odds(encounter)
     assert [m.label for m in odds.bonus] == ["Prowess", "Reach"]
     passive, active = odds.defenses
-    assert (passive.active, passive.undefended, passive.down) == (False, None, None)
+    assert (passive.active, passive.undefended) == (False, None)
     assert passive.odds == attack_odds(attack_dice=1, attack_bonus=5, passive_defense=10)
     assert (active.dice, active.shield) == (2, False)
     assert active.odds == attack_odds(attack_dice=1, attack_bonus=5, defense_dice=2, defense_bonus=5)
     assert sum(m.value for m in passive.bonus) == rolled_against(encounter) == 10
 
 
-@pytest.mark.parametrize("how", ["down", "unconscious"])
-def test_r13_r25_a_target_out_of_the_fight_defends_passively_and_is_hit_automatically(how: str) -> None:
-    """A combatant down or out cold defends passively, without being asked (docs/CHOICES.md): the
-    passive defense /attack uses, and no active line (it cannot defend actively, R13); in melee it is
-    hit automatically (R25), which /odds says."""
+@pytest.mark.parametrize("how", ["down", "unconscious", "incapacitated"])
+def test_r13_r25_a_helpless_target_is_undefended_2_in_melee_and_hit_automatically(how: str) -> None:
+    """The Codex: "Undefended targets have a Passive Defense value of 2 vs melee weapons (roll dice for
+    Critical)"; R13 counts the helpless among them. A combatant down, out cold or incapacitated is
+    undefended as /attack resolves it: 2 in melee, no active line, hit automatically (R25), and any
+    natural 20 is a critical."""
     encounter = duel()
     bandit = encounter.combatant("Bandit")
     if how == "down":
         bandit.hp = 0
-    else:
+    elif how == "unconscious":
         bandit.nonlethal = bandit.hp
+    else:
+        bandit.add_condition("incapacitated")
     odds = alices_odds(encounter)
-    [passive] = odds.defenses
-    assert (passive.active, passive.undefended, passive.down) == (False, None, how)
-    assert [(m.label, m.value) for m in passive.bonus] == [("Base", 8), ("Prowess", 1), ("Dex", 1)]
-    assert sum(m.value for m in passive.bonus) == rolled_against(encounter) == 10
-    assert passive.odds == attack_odds(attack_dice=1, attack_bonus=5, passive_defense=10, automatic=True)
-    assert passive.odds.hit == 1
-    assert passive.odds.critical == Fraction(1, 20)  # a natural 20 above the defense is still a critical
+    [undefended] = odds.defenses
+    assert (undefended.active, undefended.undefended) == (False, how)
+    assert [(m.label, m.value) for m in undefended.bonus] == [("Undefended", 2)]
+    assert sum(m.value for m in undefended.bonus) == rolled_against(encounter) == 2
+    assert undefended.odds == attack_odds(attack_dice=1, attack_bonus=5, passive_defense=2, automatic=True)
+    assert undefended.odds.hit == 1
+    assert undefended.odds.critical == Fraction(1, 20)
     assert f"Bandit is {how}: hit automatically in melee (R25)" in odds.notes
     assert not any("Martial Pool" in note for note in odds.notes)
+
+
+@pytest.mark.parametrize("how", ["unconscious", "incapacitated"])
+def test_r13_a_helpless_target_shot_at_meets_8_and_is_not_asked_to_defend(how: str) -> None:
+    """The Codex: undefended targets "are considered to have a Passive Defense value of 8 against
+    missile weapons". An unconscious Bandit shot at met its full passive 10; an incapacitated one (with
+    dice left) was asked for an active defense. Both now meet 8, in /odds as in /attack."""
+    encounter = duel()
+    encounter.combatant("Alice").weapon = "long_bow"
+    bandit = encounter.combatant("Bandit")
+    encounter.table = TableOptions(defense_policy=DefensePolicy.ASK_GM)
+    if how == "unconscious":
+        bandit.add_condition("unconscious")
+    else:
+        bandit.add_condition("incapacitated")
+    odds = alices_odds(encounter)
+    [undefended] = odds.defenses
+    assert (undefended.undefended, sum(m.value for m in undefended.bonus)) == (how, 8)
+    assert rolled_against(encounter) == 8  # resolved at once: nobody is asked for a defense
 
 
 def test_r13_the_helpless_condition_leaves_the_target_undefended_as_attack_does() -> None:
@@ -122,7 +144,7 @@ def test_r13_the_helpless_condition_leaves_the_target_undefended_as_attack_does(
     encounter.combatant("Bandit").add_condition("helpless")
     odds = alices_odds(encounter)
     [undefended] = odds.defenses
-    assert (undefended.active, undefended.undefended, undefended.down) == (False, "helpless", None)
+    assert (undefended.active, undefended.undefended) == (False, "helpless")
     assert sum(m.value for m in undefended.bonus) == rolled_against(encounter) == 2
     assert undefended.odds == attack_odds(attack_dice=1, attack_bonus=5, passive_defense=2)
 
@@ -133,7 +155,7 @@ def test_r13_down_and_helpless_is_undefended() -> None:
     bandit.hp = 0
     bandit.add_condition("unaware")
     [undefended] = alices_odds(encounter).defenses
-    assert (undefended.undefended, undefended.down) == ("unaware", None)
+    assert undefended.undefended == "unaware"
     assert sum(m.value for m in undefended.bonus) == rolled_against(encounter) == 2
 
 
@@ -142,7 +164,7 @@ def test_r7_a_target_without_dice_left_only_defends_passively_and_a_note_says_wh
     encounter.combatant("Bandit").pool.remaining = 0
     odds = alices_odds(encounter)
     [passive] = odds.defenses
-    assert (passive.undefended, passive.down) == (None, None)
+    assert passive.undefended is None
     assert "Bandit has no Martial Pool dice left this round" in odds.notes[0]
 
 

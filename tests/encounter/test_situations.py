@@ -15,13 +15,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.catalog import load_catalog
-from bot.encounter import positions
+from bot.encounter import maneuvers, positions
 from bot.encounter.attacks import Declaration, attack_armor_class, declare_attack
 from bot.encounter.document import Encounter, TableOptions
 from bot.encounter.odds import encounter_odds
 from bot.encounter.permissions import Actor
 from bot.encounter.positions import OpeningChoice, PositionChange, QuickCheck
-from bot.encounter.records import Blow, DefensePolicy
+from bot.encounter.records import Blow, DefensePolicy, Exchange
 from bot.encounter.results import ExchangeReport
 from bot.rules.armor_class import Opening
 from bot.rules.dice import Advantage, RandomDice, ScriptedDice
@@ -67,6 +67,9 @@ def fight_states(draw: st.DrawFn) -> tuple[Encounter, str, bool]:
     alice.weapon = draw(st.sampled_from(WEAPONS))
     alice.knightly_combat = draw(st.booleans())
     alice.moves = draw(st.integers(0, 2))
+    lost = draw(st.sampled_from([None, "forfeit_round", "attack_forfeit_round"]))
+    if lost is not None:  # R25: mounting or getting up took this round's actions, or its attack
+        setattr(alice, lost, encounter.initiative.round)
     if draw(st.booleans()):
         alice.position.mount = destrier.id
         destrier.moves = draw(st.integers(0, 2))
@@ -146,6 +149,38 @@ def _attack(encounter: Encounter, target: str, unseen: bool) -> tuple[list[str],
     return exchange.situations, exchange.attack.roll.advantage, exchange.notes
 
 
+def _first_defense(encounter: Encounter, target: str, unseen: bool) -> tuple[int, str | None]:
+    """The first defense /odds quotes (passive, or undefended): its total, and why undefended if so."""
+    odds = encounter_odds(
+        encounter,
+        CATALOG,
+        encounter.combatant("Alice"),
+        encounter.combatant(target),
+        dice=1,
+        attack_type=None,
+        extra=Advantage.NONE,
+        void=False,
+        unseen=unseen,
+    )
+    first = odds.defenses[0]
+    return sum(m.value for m in first.bonus), first.undefended
+
+
+def _exchange(encounter: Encounter, target: str, unseen: bool) -> Exchange:
+    copy = encounter.model_copy(deep=True)
+    report = declare_attack(
+        copy,
+        CATALOG,
+        GM,
+        copy.combatant("Alice"),
+        copy.combatant(target),
+        Declaration(dice=1, unseen=unseen, holy_blessed=True),
+        RandomDice.seeded(7),
+        NOW,
+    )
+    return report.exchange
+
+
 def _against_ac(encounter: Encounter, target: str, unseen: bool) -> tuple[list[str], Advantage] | str:
     copy = encounter.model_copy(deep=True)
     declared = Declaration(dice=1, unseen=unseen, holy_blessed=True)
@@ -166,6 +201,14 @@ def test_r25_odds_and_attack_name_the_same_situations_in_every_fight_state(
     encounter, target, unseen = state
     asked = _odds(encounter, target, unseen)
     made = _attack(encounter, target, unseen)
+    alice, round_now = encounter.combatant("Alice"), encounter.initiative.round
+    if round_now in (alice.forfeit_round, alice.attack_forfeit_round):
+        # R25: /attack refuses an attacker whose round (or attack) is spent, before anything else; /odds
+        # answers what it can, saying so
+        assert isinstance(made, str), made
+        if not isinstance(asked, str):
+            assert any("Alice cannot attack this round" in note for note in asked[2])
+        return
     if isinstance(asked, str) or isinstance(made, str):
         assert asked == made  # refused alike, with the same words
         return
@@ -176,6 +219,14 @@ def test_r25_odds_and_attack_name_the_same_situations_in_every_fight_state(
     against_ac = _against_ac(encounter, target, unseen)
     assert not isinstance(against_ac, str), against_ac
     assert against_ac == (situations, advantage)
+    # R13: the same defense. An undefended target (helpless, down, out cold, incapacitated, unaware) is
+    # named alike and meets the same 2 or 8; whatever the attack resolved against at once (a passive
+    # NPC, a target without dice) is the total /odds quotes first.
+    quoted, undefended = _first_defense(encounter, target, unseen)
+    exchange = _exchange(encounter, target, unseen)
+    assert exchange.undefended is (undefended is not None)
+    if exchange.defense is not None and exchange.defense.mode != "active":
+        assert exchange.defense.total == quoted
 
 
 # ----------------------------------------------------------------------------- single situations
@@ -370,19 +421,26 @@ def test_r25_a_window_raises_the_armor_class_against_missiles() -> None:
 
 def test_situation_set_changes_and_logs_and_refuses_a_shield_wall_without_a_shield() -> None:
     encounter = skirmish()
-    done = positions.set_position(encounter, ALICE, "alice", "Alice", PositionChange(cover=50, prone=True))
+    done = positions.set_position(
+        encounter, CATALOG, ALICE, "alice", "Alice", PositionChange(cover=50, prone=True)
+    )
     assert done.result.changes == [("cover", "0%", "50%"), ("prone", "no", "yes")]
     assert done.log == ["alice: Alice's situation: cover 0% → 50%; prone no → yes"]
     assert encounter.combatant("Alice").position.cover == 2
     with pytest.raises(RulesError, match="no shield"):
-        positions.set_position(encounter, ALICE, "alice", "Alice", PositionChange(shield_wall=True))
+        positions.set_position(encounter, CATALOG, ALICE, "alice", "Alice", PositionChange(shield_wall=True))
     with pytest.raises(RulesError, match="not yours"):
-        positions.set_position(encounter, ALICE, "alice", "Bob", PositionChange(unseen=True))
+        positions.set_position(encounter, CATALOG, ALICE, "alice", "Bob", PositionChange(unseen=True))
     done = positions.set_position(
-        encounter, GM, "gm", "Bandit 1", PositionChange(beside="Bandit 2", opening=OpeningChoice.WINDOW)
+        encounter,
+        CATALOG,
+        GM,
+        "gm",
+        "Bandit 1",
+        PositionChange(beside="Bandit 2", opening=OpeningChoice.WINDOW),
     )
     assert encounter.combatant("Bandit 2").position.beside == encounter.combatant("Bandit 1").id
-    done = positions.set_position(encounter, GM, "gm", "Bandit 1", PositionChange(beside="none"))
+    done = positions.set_position(encounter, CATALOG, GM, "gm", "Bandit 1", PositionChange(beside="none"))
     assert done.result.changes == [
         ("beside", "Bandit 2", "nobody"),
         ("Bandit 2 beside", "Bandit 1", "nobody"),
@@ -399,6 +457,7 @@ def test_situation_mount_costs_the_round_and_a_failed_quick_mount_leaves_the_rid
     assert "whole round" in done.result.notes[0]
     with pytest.raises(RulesError, match="forfeited"):
         alice_attacks(encounter, Declaration(dice=1), RandomDice.seeded(1))
+    encounter.next_turn()  # Bob's turn
     bob = encounter.combatant("Bob")
     done = positions.mount(encounter, Actor(user_id=12), "bob", "Bob", "Nag", QuickCheck.FAILED)
     assert bob.position.mount is None
@@ -414,7 +473,66 @@ def test_situation_dismount_takes_a_move() -> None:
     done = positions.dismount(encounter, ALICE, "alice", "Alice", None)
     after = encounter.combatant("Alice")
     assert (after.position.mount, after.moves) == (None, 1)
+    assert after.pool.remaining == after.pool.size  # the first move of the round is free (R19)
     assert done.result.changes == [("mounted", "Destrier", "no")]
+    assert done.result.notes == [
+        "Dismounting takes Alice's move action (R25): move 1 of the round, free (R19)."
+    ]
+
+
+def test_r25_r19_dismounting_takes_a_move_action_so_after_the_free_move_it_costs_a_die() -> None:
+    """Lords of Hack: "Dismounting from a horse takes a Move Action"; R19: moves after the first cost a
+    die. Alice rode her free move, so dismounting is her second move: 1 die (it cost nothing)."""
+    encounter = skirmish()
+    alice = encounter.combatant("Alice")
+    alice.position.mount = encounter.combatant("Destrier").id
+    maneuvers.move(encounter, ALICE, who="Alice", combat_range=False, by="alice")
+    size = alice.pool.size
+    done = positions.dismount(encounter, ALICE, "alice", "Alice", None)
+    after = encounter.combatant("Alice")
+    assert (after.position.mount, after.moves, after.pool.remaining) == (None, 2, size - 1)
+    assert done.result.notes == [
+        f"Dismounting takes Alice's move action (R25): move 2 of the round, 1 die, {size - 1} left (R19)."
+    ]
+    alice.position.mount = encounter.combatant("Destrier").id
+    alice.moves = 3
+    before = encounter.model_dump()
+    with pytest.raises(RulesError, match="no move left to dismount"):
+        positions.dismount(encounter, ALICE, "alice", "Alice", None)
+    assert encounter.model_dump() == before
+
+
+def test_r25_mounting_takes_a_full_round_so_a_rider_who_acted_cannot_mount_for_free() -> None:
+    """Lords of Hack: "Mounting a horse takes a full round, forfeiting your Quick, Move, and Active
+    Actions". Alice, having taken her turn, mounted during Bob's for free: only the spent round was
+    forfeit and her next round's attack was allowed. Now she mounts on her turn, with a whole round
+    left; so does Bob, who has moved on his."""
+    encounter = skirmish()
+    encounter.next_turn()  # Alice's turn ends, Bob's begins
+    before = encounter.model_dump()
+    with pytest.raises(RulesError, match="Alice has already acted this round: it can mount on its turn next"):
+        positions.mount(encounter, ALICE, "alice", "Alice", "Destrier", None)
+    with pytest.raises(RulesError, match="already acted this round"):
+        positions.mount(encounter, ALICE, "alice", "Alice", "Destrier", QuickCheck.PASSED)
+    bob = Actor(user_id=12)
+    maneuvers.move(encounter, bob, who="Bob", combat_range=False, by="bob")
+    moved = encounter.model_dump()
+    with pytest.raises(RulesError, match=r"Mounting takes a whole round \(R25\), and Bob has already moved"):
+        positions.mount(encounter, bob, "bob", "Bob", "Destrier", None)
+    assert encounter.model_dump() == moved
+    positions.mount(encounter, bob, "bob", "Bob", "Destrier", QuickCheck.PASSED)  # a quick action still may
+    assert encounter.combatant("Bob").position.mount == encounter.combatant("Destrier").id
+    assert before != moved
+
+
+def test_r25_dismounting_out_of_turn_is_refused() -> None:
+    encounter = skirmish()
+    bob = encounter.combatant("Bob")
+    bob.position.mount = encounter.combatant("Nag").id
+    before = encounter.model_dump()
+    with pytest.raises(RulesError, match="Bob can dismount only on their own turn, and it is Alice's turn"):
+        positions.dismount(encounter, Actor(user_id=12), "bob", "Bob", None)
+    assert encounter.model_dump() == before
 
 
 def test_situation_distance_is_near_at_melee() -> None:
@@ -436,7 +554,49 @@ def test_r25_a_ridden_riding_horse_does_not_attack_but_a_riderless_one_may() -> 
     with pytest.raises(RulesError, match="riding horse with a rider"):
         declare_attack(encounter, CATALOG, GM, nag, bandit, Declaration(dice=1), RandomDice.seeded(1), NOW)
     encounter.combatant("Bob").position.mount = None
+    bandit.last_target = nag.id  # R25: it attacks only when attacked
     declare_attack(encounter, CATALOG, GM, nag, bandit, Declaration(dice=1), RandomDice.seeded(1), NOW)
+
+
+def test_r25_a_riding_horse_only_attacks_if_it_is_attacked() -> None:
+    """Lords of Hack: "These mounts will only attack if they are attacked, cannot flee, and have no
+    rider." A riderless Nag attacked Bandit 1 unprovoked; now only a foe that attacked it (this round,
+    or as its last attack), in /odds as in /attack."""
+    encounter = skirmish()
+    nag, bandit = encounter.combatant("Nag"), encounter.combatant("Bandit 1")
+    encounter.initiative.turn_of = nag.holder
+    refused = "Nag is a riding horse: it attacks only someone who attacked it"
+    with pytest.raises(RulesError, match=refused):
+        declare_attack(encounter, CATALOG, GM, nag, bandit, Declaration(dice=1), RandomDice.seeded(1), NOW)
+    with pytest.raises(RulesError, match=refused):
+        encounter_odds(
+            encounter, CATALOG, nag, bandit, dice=1, attack_type=None, extra=Advantage.NONE, void=False
+        )
+    encounter.blows.append(Blow(by=bandit.id, against=nag.id))
+    declare_attack(encounter, CATALOG, GM, nag, bandit, Declaration(dice=1), RandomDice.seeded(1), NOW)
+
+
+def test_r25_a_warhorse_strikes_only_in_a_round_it_does_not_move_and_carrying_its_rider_is_moving() -> None:
+    """Lords of Hack: a warhorse "will strike out with its hooves any combat round when it does not
+    move". The Destrier struck after moving, or after carrying Alice on her move; now it may not, in
+    /odds as in /attack, and it strikes in a round it stood."""
+    encounter = skirmish()
+    destrier, alice = encounter.combatant("Destrier"), encounter.combatant("Alice")
+    bandit = encounter.combatant("Bandit 1")
+    encounter.initiative.turn_of = destrier.holder
+    alice.position.mount = destrier.id
+    alice.moves = 1
+    with pytest.raises(RulesError, match="Destrier carried Alice, who moved this round: a warhorse strikes"):
+        encounter_odds(
+            encounter, CATALOG, destrier, bandit, dice=1, attack_type=None, extra=Advantage.NONE, void=False
+        )
+    alice.moves, destrier.moves = 0, 1
+    with pytest.raises(RulesError, match="Destrier moved this round: a warhorse strikes"):
+        declare_attack(
+            encounter, CATALOG, GM, destrier, bandit, Declaration(dice=1), RandomDice.seeded(1), NOW
+        )
+    destrier.moves = 0
+    declare_attack(encounter, CATALOG, GM, destrier, bandit, Declaration(dice=1), RandomDice.seeded(1), NOW)
 
 
 NEW_COMBATANT_FIELDS = ("knightly_combat", "steed", "constructed", "position", "forfeit_round", "last_target")
@@ -463,3 +623,222 @@ def test_a_fight_saved_before_situations_existed_still_loads_with_everyone_on_fo
     )
     assert loaded.blows == []
     assert situations(loaded, "Bandit 1") == []
+
+
+# ----------------------------------------------------------------------------- getting up (R25)
+
+
+def _stand(encounter: Encounter, who: str, check: QuickCheck | None = None) -> list[str]:
+    actor = ALICE if who == "Alice" else GM
+    done = positions.set_position(
+        encounter, CATALOG, actor, "x", who, PositionChange(prone=False, get_up_check=check)
+    )
+    return done.result.notes
+
+
+def test_r25_getting_up_while_carrying_combat_arms_takes_an_entire_round() -> None:
+    """Lords of Hack: "Getting up from a prone position, while carrying combat arms, takes an entire
+    round's actions." It was only noted: Alice, up with her sword, could still attack and move."""
+    encounter = skirmish()
+    alice = encounter.combatant("Alice")
+    alice.add_condition("prone")
+    assert _stand(encounter, "Alice") == [
+        "Getting up while carrying combat arms takes Alice's whole round (R25): no move and no attack left "
+        "this round."
+    ]
+    assert alice.condition_named("prone") is None
+    with pytest.raises(RulesError, match="forfeited this round's actions"):
+        alice_attacks(encounter, Declaration(dice=1), RandomDice.seeded(1))
+    with pytest.raises(RulesError, match="forfeited this round's actions"):
+        maneuvers.move(encounter, ALICE, who="Alice", combat_range=False, by="alice")
+
+
+def test_r25_getting_up_armed_after_moving_is_refused_and_changes_nothing() -> None:
+    encounter = skirmish()
+    alice = encounter.combatant("Alice")
+    alice.add_condition("prone")
+    maneuvers.move(encounter, ALICE, who="Alice", combat_range=False, by="alice")
+    before = encounter.model_dump()
+    with pytest.raises(RulesError, match=r"takes a whole round \(R25\), and Alice has already moved"):
+        _stand(encounter, "Alice")
+    assert encounter.model_dump() == before
+
+
+def test_r25_getting_up_with_empty_hands_only_takes_an_active_action() -> None:
+    """Lords of Hack: "If one leaves one's weapons/shield on the ground, or was not holding anything in
+    their hands to begin with, it only takes an Active action": no attack this round, a move still."""
+    encounter = skirmish()
+    alice = encounter.combatant("Alice")
+    alice.weapon, alice.shield, alice.off_hand = "unarmed", None, None
+    alice.add_condition("prone")
+    assert _stand(encounter, "Alice") == [
+        "Getting up with empty hands takes Alice's active action (R25): no attack this round; it may still "
+        "move."
+    ]
+    with pytest.raises(RulesError, match="spent this round's active action getting up"):
+        alice_attacks(encounter, Declaration(dice=1), RandomDice.seeded(1))
+    maneuvers.move(encounter, ALICE, who="Alice", combat_range=False, by="alice")
+    assert alice.moves == 1
+
+
+def test_r25_leaping_up_as_a_quick_action_takes_the_check_and_a_failure_stays_prone() -> None:
+    """Lords of Hack: "One can attempt to leap to one's feet fully armed as a quick action, but must make
+    an Acrobatics or Athletics check. On a failure, the attempt fails and one remains prone."""
+    encounter = skirmish()
+    alice = encounter.combatant("Alice")
+    alice.add_condition("prone")
+    assert _stand(encounter, "Alice", QuickCheck.FAILED) == [
+        "The Acrobatics or Athletics check failed: Alice stays prone (R25)."
+    ]
+    assert alice.condition_named("prone") == "prone"
+    assert _stand(encounter, "Alice", QuickCheck.PASSED) == [
+        "Alice leaps up as a quick action: the Acrobatics or Athletics check passed (R25)."
+    ]
+    assert alice.condition_named("prone") is None
+    assert alice.forfeit_round == 0
+    alice_attacks(encounter, Declaration(dice=1), RandomDice.seeded(1))
+
+
+def test_r25_getting_up_is_ones_own_action_and_before_the_deal_it_is_free() -> None:
+    encounter = skirmish()
+    bandit = encounter.combatant("Bandit 1")
+    bandit.add_condition("prone")
+    with pytest.raises(RulesError, match="Getting up is Bandit 1's own action, on its turn"):
+        _stand(encounter, "Bandit 1")
+    with pytest.raises(RulesError, match="`get_up_check:` is the Acrobatics or Athletics check"):
+        positions.set_position(
+            encounter, CATALOG, GM, "gm", "Bandit 1", PositionChange(cover=25, get_up_check=QuickCheck.PASSED)
+        )
+    encounter.initiative.round = 0
+    assert _stand(encounter, "Bandit 1") == []
+    assert bandit.condition_named("prone") is None
+
+
+# ----------------------------------------------------------------------------- shield wall (R25)
+
+
+def test_r25_it_takes_half_of_ones_move_allowance_to_form_or_maintain_a_shield_wall() -> None:
+    """Lords of Hack: "It takes half of one's move allowance to form or maintain a shield wall." Forming
+    it on one's turn takes a move (free as the round's first, R19); at every deal a man in the wall has
+    that move taken, so his next move costs a die. It cost nothing."""
+    encounter = skirmish()
+    alice = encounter.combatant("Alice")
+    alice.shield = "round_shield"
+    done = positions.set_position(
+        encounter, CATALOG, ALICE, "alice", "Alice", PositionChange(shield_wall=True)
+    )
+    assert done.result.notes == [
+        "Forming a shield wall takes half of Alice's move (R25): move 1 of the round, free (R19); keeping "
+        "it takes one move of every round."
+    ]
+    assert (alice.moves, alice.pool.remaining) == (1, alice.pool.size)
+    moved = maneuvers.move(encounter, ALICE, who="Alice", combat_range=False, by="alice")
+    assert moved.result.result.cost == 1
+    while encounter.initiative.turn_of is not None:
+        encounter.next_turn()
+    encounter.deal(ScriptedDice([]))
+    assert encounter.combatant("Alice").moves == 1  # keeping the wall
+    assert encounter.combatant("Bob").moves == 0
+
+
+def test_r25_forming_a_shield_wall_after_moving_costs_a_die_and_out_of_turn_is_refused() -> None:
+    encounter = skirmish()
+    alice = encounter.combatant("Alice")
+    alice.shield = "round_shield"
+    maneuvers.move(encounter, ALICE, who="Alice", combat_range=False, by="alice")
+    positions.set_position(encounter, CATALOG, ALICE, "alice", "Alice", PositionChange(shield_wall=True))
+    assert (alice.moves, alice.pool.remaining) == (2, alice.pool.size - 1)
+    bob = encounter.combatant("Bob")
+    bob.shield = "round_shield"
+    before = encounter.model_dump()
+    with pytest.raises(RulesError, match="Bob can form a shield wall only on their own turn"):
+        positions.set_position(encounter, CATALOG, GM, "gm", "Bob", PositionChange(shield_wall=True))
+    assert encounter.model_dump() == before
+    encounter.initiative.round = 0  # before the first deal, the GM sets the field up for free
+    positions.set_position(encounter, CATALOG, GM, "gm", "Bob", PositionChange(shield_wall=True))
+    assert (bob.position.shield_wall, bob.moves) == (True, 0)
+
+
+def test_r25_a_riding_horse_closing_with_an_enemy_is_proposed_a_morale_check() -> None:
+    """Lords of Hack: "A riding horse, mule, pony or draft horse must make a morale check before closing
+    with an enemy". Bob closes to Melee with Bandit 1 on the Nag: its group is proposed the check (it
+    was the GM's to remember); on the Destrier, a warhorse, nothing is proposed."""
+    encounter = skirmish()
+    encounter.next_turn()  # Bob's turn
+    bob = Actor(user_id=12)
+    encounter.combatant("Bob").position.mount = encounter.combatant("Destrier").id
+    done = maneuvers.change_range(encounter, bob, target="Bandit 2", to=Range.MELEE, who="Bob", by="bob")
+    assert done.result.proposals == ()
+    encounter.combatant("Bob").position.mount = encounter.combatant("Nag").id
+    done = maneuvers.change_range(encounter, bob, target="Bandit 1", to=Range.MELEE, who="Bob", by="bob")
+    [proposal] = done.result.proposals
+    assert (proposal.group, proposal.detail) == (
+        "Horses",
+        "Nag closes with Bandit 1: a riding horse checks morale before closing with an enemy, or bolts "
+        "(R25).",
+    )
+    assert encounter.morale_proposals == [proposal]
+
+
+# ----------------------------------------------------------------------------- horses' own attacks (R25)
+
+
+@st.composite
+def horse_states(draw: st.DrawFn) -> tuple[Encounter, str, str]:
+    """A random fight state on a horse's turn: the Destrier (a warhorse) or the Nag (a riding horse)
+    attacks, ridden by Alice or not, having moved or not, carrying a rider who moved or not, against a
+    target that attacked it or not."""
+    encounter = skirmish()
+    horse = encounter.combatant(draw(st.sampled_from(["Destrier", "Nag"])))
+    alice = encounter.combatant("Alice")
+    target = encounter.combatant(draw(st.sampled_from(["Bandit 1", "Bandit 2", "Bob"])))
+    encounter.initiative.turn_of = horse.holder
+    if draw(st.booleans()):
+        alice.position.mount = horse.id
+        alice.moves = draw(st.integers(0, 2))
+    horse.moves = draw(st.integers(0, 1))
+    if draw(st.booleans()):
+        encounter.blows.append(Blow(by=target.id, against=horse.id))
+    if draw(st.booleans()):
+        target.last_target = horse.id
+    return encounter, horse.name, target.name
+
+
+@settings(max_examples=80, deadline=None)
+@given(horse_states())
+def test_r25_odds_and_attack_agree_on_when_a_horse_may_strike(state: tuple[Encounter, str, str]) -> None:
+    """Lords of Hack: a warhorse "will strike out with its hooves any combat round when it does not
+    move"; riding horses "will only attack if they are attacked, cannot flee, and have no rider".
+    /odds and /attack allow the same horse attacks, and refuse the others with the same words."""
+    encounter, horse_name, target_name = state
+    horse, target = encounter.combatant(horse_name), encounter.combatant(target_name)
+    try:
+        encounter_odds(
+            encounter, CATALOG, horse, target, dice=1, attack_type=None, extra=Advantage.NONE, void=False
+        )
+        asked = None
+    except RulesError as refused:
+        asked = str(refused)
+    copy = encounter.model_copy(deep=True)
+    try:
+        declare_attack(
+            copy,
+            CATALOG,
+            GM,
+            copy.combatant(horse_name),
+            copy.combatant(target_name),
+            Declaration(dice=1),
+            RandomDice.seeded(3),
+            NOW,
+        )
+        made = None
+    except RulesError as refused:
+        made = str(refused)
+    assert asked == made
+    rider = next((c for c in encounter.combatants if c.position.mount == horse.id), None)
+    if horse.steed is not None and horse.steed.warhorse:
+        moved = horse.moves > 0 or (rider is not None and rider.moves > 0)
+        assert (made is not None) == moved
+    else:
+        attacked = target.last_target == horse.id or any(b.by == target.id for b in encounter.blows)
+        assert (made is not None) == (rider is not None or not attacked)

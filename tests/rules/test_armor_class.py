@@ -47,6 +47,38 @@ def test_r24_monster_ac_is_10_plus_modifier() -> None:
     assert monster_armor_class(-1) == 9
 
 
+HIDE = Armor(
+    key="natural_hide",
+    name="Natural Hide",
+    source=Source.HOUSE,
+    dr_pierce=2,
+    dr_chop=4,
+    dr_slash=4,
+    bypass=-10,
+    weight=ArmorWeight.NONE,
+    ac_base=10,
+    natural=True,
+)
+
+
+def test_r24_monster_armor_class_is_one_of_the_3_modifiers_added_to_10_hide_is_no_worn_armor() -> None:
+    """Lords of Hack: "Monster Armor Class is determined by adding one of the 3 modifiers to 10". A
+    wolf (AC modifier 3, DEX +2) in its natural hide is AC 13, not 10 + DEX = 12; an ogre (modifier 1,
+    DEX -1) is AC 11, not 9."""
+    assert defender_armor_class(HIDE, 2, shield=False, monster_modifier=3) == 13
+    assert defender_armor_class(HIDE, -1, shield=False, monster_modifier=1) == 11
+    # A character in natural hide (no monster modifier) still reads it as no armor: 10 + DEX.
+    assert defender_armor_class(HIDE, 2, shield=False) == 12
+
+
+def test_r24_magic_items_and_spells_add_armor_class_to_anyone_never_past_22() -> None:
+    """Lords of Hack: "Magic items and spells can add additional points of Armor Class"; "no creature
+    or character's Armor Class can ever exceed AC 22"."""
+    assert defender_armor_class(None, 2, shield=True, magic=2) == 16
+    assert defender_armor_class(HIDE, 2, shield=False, monster_modifier=3, magic=1) == 14
+    assert defender_armor_class(None, 0, shield=False, monster_modifier=12, magic=5) == AC_CAP
+
+
 def test_r24_armor_record_gives_base_and_weight() -> None:
     mail = Armor(
         key="mail",

@@ -77,11 +77,6 @@ def test_defense_headings_say_how_the_target_defends() -> None:
         defense_heading("Bandit", passive)
         == "**If Bandit defends passively**: 10 (Base +8, Prowess +2) (R13)"
     )
-    down = DefenseOdds(odds, passive.bonus, down="down")
-    assert (
-        defense_heading("Bandit", down)
-        == "**Bandit is down and defends passively**: 10 (Base +8, Prowess +2) (R13)"
-    )
     undefended = DefenseOdds(odds, (Modifier(label="Undefended", value=2),), undefended="unconscious")
     assert defense_heading("Bandit", undefended) == (
         "**Bandit is unconscious and cannot defend**: undefended, 2 (R13)"

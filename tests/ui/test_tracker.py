@@ -73,6 +73,8 @@ def test_r16_nonlethal_damage_as_high_as_the_hp_left_knocks_out() -> None:
 def test_r21_routed_and_frightened_show_on_the_tracker() -> None:
     assert combatant_line(bandit(standing=MoraleStanding.ROUTED)).endswith("· **routed**")
     assert combatant_line(bandit(standing=MoraleStanding.FRIGHTENED)).endswith("· **frightened**")
+    # R21: the GM may rule the Routed Demoralized; the tracker says so like the other standings
+    assert combatant_line(bandit(standing=MoraleStanding.DEMORALIZED)).endswith("· **demoralized**")
 
 
 # ---------------------------------------------------------------------------------- ranges (R12)
