@@ -18,6 +18,7 @@ from .store import StoreUnavailable
 
 EXIT_CONFIG = 2
 EXIT_UNREACHABLE = 1
+EXIT_LEASE_LOST = 3
 EXIT_INTERRUPTED = 130
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
@@ -111,6 +112,13 @@ def main() -> int:
     except discord.PrivilegedIntentsRequired:
         print("Discord refused the bot's intents: enable them in the developer portal.", file=sys.stderr)
         return EXIT_CONFIG
+    if bot.lease_lost:
+        print(
+            "The database connection holding this process's shards ended, so it stopped serving them: "
+            "start it again (a supervisor restarting on failure does).",
+            file=sys.stderr,
+        )
+        return EXIT_LEASE_LOST
     return 0
 
 

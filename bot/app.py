@@ -18,6 +18,7 @@ from .catalog import Catalog, load_catalog
 from .config import Settings
 from .interactions import ButtonRoutes
 from .option_checks import CheckedTree
+from .permissions import invite_url
 from .rules.dice import DiceSource, RandomDice
 from .store import Store, open_store
 from .trackers import TrackerBoard
@@ -98,6 +99,9 @@ class Pommel(commands.AutoShardedBot):
         self.catalog: Catalog = catalog if catalog is not None else load_catalog()
         self._store: Store | None = None
         self._stopping: asyncio.Task[None] | None = None
+        self.lease_lost = False
+        """Whether the bot stopped because its shards' lease ended (the process then exits non-zero, so a
+        supervisor restarts it and the shards are served again)."""
         self.trackers = TrackerBoard(self, lambda: self.store)
         self.buttons = ButtonRoutes(self)
         self.tree.error(self.on_app_command_error)
@@ -129,6 +133,7 @@ class Pommel(commands.AutoShardedBot):
     def _lease_lost(self) -> None:
         """Another process may claim the shards now: stop serving them at once."""
         log.error("the database connection holding this process's shards ended: stopping")
+        self.lease_lost = True
         self._stopping = asyncio.get_running_loop().create_task(self.close(), name="pommel-lease-lost")
 
     async def setup_hook(self) -> None:
@@ -150,6 +155,8 @@ class Pommel(commands.AutoShardedBot):
 
     async def on_ready(self) -> None:
         log.info("ready as %s in %d guilds", self.user, len(self.guilds))
+        if self.application_id is not None:
+            log.info("invite Pommel to a server with %s", invite_url(self.application_id))
         freeze_start_up()
 
     async def on_app_command_error(
