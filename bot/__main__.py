@@ -1,23 +1,29 @@
-"""``python -m bot`` / ``pommel``: read the settings, then run the bot until stopped."""
+"""``python -m bot`` / ``pommel``: read the settings, then run the bot until stopped; ``pommel backup``,
+``restore`` and ``check`` look after its database (:mod:`bot.maintenance`)."""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import logging
 import signal
 import sys
+from collections.abc import Sequence
+from pathlib import Path
 
 import aiohttp
 import discord
 from pydantic import ValidationError
 
+from . import __version__
 from .catalog import CatalogError
 from .config import Settings
 from .store import StoreUnavailable
 
 EXIT_CONFIG = 2
 EXIT_UNREACHABLE = 1
+EXIT_UNHEALTHY = 1
 EXIT_LEASE_LOST = 3
 EXIT_INTERRUPTED = 130
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
@@ -122,5 +128,58 @@ def main() -> int:
     return 0
 
 
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="pommel",
+        description="Pommel, a Discord bot for Martial Pool fights. Without a command, it runs the bot. "
+        "Settings come from the environment or .env (see .env.example).",
+        epilog="docs/OPERATIONS.md says more: backups, upgrades, health checks and exit statuses.",
+    )
+    parser.add_argument("--version", action="version", version=f"pommel {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands.add_parser("run", help="run the bot (the default)")
+    backup = commands.add_parser(
+        "backup", help="copy the SQLite database, consistently, even while the bot runs"
+    )
+    backup.add_argument("path", type=Path, help="the new file to write (never overwritten)")
+    restore = commands.add_parser("restore", help="put a backup in place of the database (bot stopped)")
+    restore.add_argument("path", type=Path, help="the backup file")
+    check = commands.add_parser("check", help="check the database's integrity and migrations")
+    check.add_argument(
+        "--alive",
+        action="store_true",
+        help="instead, check that the running bot wrote its heartbeat (HEARTBEAT_PATH) lately",
+    )
+    return parser
+
+
+def cli(argv: Sequence[str] | None = None) -> int:
+    """The ``pommel`` command: :func:`main` without arguments (or with ``run``), else a tool."""
+    arguments = _parser().parse_args(argv)
+    if arguments.command in (None, "run"):
+        return main()
+    from . import maintenance
+
+    try:
+        # The tools never contact Discord: the token is not needed, the other settings are read as usual.
+        settings = Settings(discord_token="not needed")
+    except ValidationError as error:
+        print(_settings_problem(error), file=sys.stderr)
+        return EXIT_CONFIG
+    try:
+        if arguments.command == "backup":
+            print(maintenance.backup(settings, arguments.path))
+            return 0
+        if arguments.command == "restore":
+            print(maintenance.restore(settings, arguments.path))
+            return 0
+        checked = maintenance.alive(settings) if arguments.alive else maintenance.check(settings)
+    except (maintenance.MaintenanceError, StoreUnavailable) as error:
+        print(error, file=sys.stderr)
+        return EXIT_CONFIG
+    print("\n".join(checked.lines), file=sys.stdout if checked.healthy else sys.stderr)
+    return 0 if checked.healthy else EXIT_UNHEALTHY
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(cli())
