@@ -33,6 +33,7 @@ SELF_CONTAINED = (
     "Makefile",
     "pyproject.toml",
     ".ci",
+    "deploy",
 )
 OUTSIDE = ("../shared", "shared/RULINGS", "shared/discord-api")
 SKIPPED_DIRECTORIES = {"__pycache__", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".hypothesis"}
