@@ -14,6 +14,7 @@ from pathlib import Path
 
 import aiohttp
 import discord
+from discord import app_commands
 from pydantic import ValidationError
 
 from . import __version__
@@ -128,6 +129,53 @@ def main() -> int:
     return 0
 
 
+async def clear_commands(token: str, guild_id: int | None) -> int:
+    """Sync an empty command list to ``guild_id`` (or globally): Discord then shows none of the bot's
+    commands there. How many there were."""
+    client = discord.Client(intents=discord.Intents.none())
+    try:
+        await client.login(token)
+        tree = app_commands.CommandTree(client)
+        guild = discord.Object(id=guild_id) if guild_id is not None else None
+        before = await tree.fetch_commands(guild=guild)
+        await tree.sync(guild=guild)  # the tree is empty: the list is replaced by none
+    finally:
+        await client.close()
+    return len(before)
+
+
+def _clear_commands(guild_id: int | None) -> int:
+    try:
+        settings = Settings()
+    except ValidationError as error:
+        print(_settings_problem(error), file=sys.stderr)
+        return EXIT_CONFIG
+    try:
+        cleared = asyncio.run(clear_commands(settings.discord_token.get_secret_value(), guild_id))
+    except discord.LoginFailure:
+        print(
+            "Discord refused DISCORD_TOKEN: check the bot token in .env or the environment.", file=sys.stderr
+        )
+        return EXIT_CONFIG
+    except discord.HTTPException as error:
+        print(f"Discord refused to change the commands: {error}.", file=sys.stderr)
+        return EXIT_CONFIG
+    except (aiohttp.ClientError, OSError) as error:
+        print(f"Can't reach Discord ({error}); check the network connection and try again.", file=sys.stderr)
+        return EXIT_UNREACHABLE
+    if guild_id is not None:
+        print(
+            f"Removed the {cleared} slash commands synced to server {guild_id} alone; the global ones "
+            "stay. Discord's picker may show them until it is reopened."
+        )
+    else:
+        print(
+            f"Removed the {cleared} global slash commands; those synced to a DEV_GUILD_ID stay. Pommel "
+            "syncs them again whenever it starts without DEV_GUILD_ID."
+        )
+    return 0
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pommel",
@@ -144,6 +192,12 @@ def _parser() -> argparse.ArgumentParser:
     backup.add_argument("path", type=Path, help="the new file to write (never overwritten)")
     restore = commands.add_parser("restore", help="put a backup in place of the database (bot stopped)")
     restore.add_argument("path", type=Path, help="the backup file")
+    clear = commands.add_parser(
+        "clear-commands",
+        help="remove the bot's slash commands from one server (--guild) or the global ones, after "
+        "switching between DEV_GUILD_ID and global sync showed them twice",
+    )
+    clear.add_argument("--guild", type=int, metavar="ID", help="the server whose own copies go")
     check = commands.add_parser("check", help="check the database's integrity and migrations")
     check.add_argument(
         "--alive",
@@ -158,6 +212,8 @@ def cli(argv: Sequence[str] | None = None) -> int:
     arguments = _parser().parse_args(argv)
     if arguments.command in (None, "run"):
         return main()
+    if arguments.command == "clear-commands":
+        return _clear_commands(arguments.guild)
     from . import maintenance
 
     try:
