@@ -3,6 +3,7 @@ of an older Python is not reused, and `make run` installs Pommel without the tes
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -11,8 +12,11 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def make(*arguments: str) -> subprocess.CompletedProcess[str]:
+    """``make`` in the checkout, as a user runs it (not as a sub-make of the `make test` running this)."""
+    environment = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
     return subprocess.run(
         ["make", "--no-print-directory", "-C", str(ROOT), *arguments],
+        env=environment,
         capture_output=True,
         text=True,
         timeout=120,
