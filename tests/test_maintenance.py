@@ -209,3 +209,22 @@ async def test_the_heartbeat_beats_while_connected_only_and_goes_with_the_bot(tm
     assert f"pid {os.getpid()}" in beat.read_text()
     await heartbeat.stop()
     assert not beat.exists()
+
+
+def test_check_of_postgresql_reads_its_migrations(
+    here: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot.store.postgres import postgres_migrations
+    from tests.postgres import fresh_schema
+
+    async def migrated_then_checked() -> tuple[int, str, str]:
+        async with fresh_schema() as url:
+            store = await open_store(url)
+            await store.close()
+            monkeypatch.setenv("DATABASE_URL", url)
+            return await asyncio.to_thread(pommel, "check", capsys=capsys)
+
+    status, out, _ = asyncio.run(migrated_then_checked())
+    known = len(postgres_migrations())
+    assert status == 0, out
+    assert f"Schema version {known} of {known}" in out
