@@ -1,21 +1,36 @@
-# `make run` starts the bot, `make test` runs every check CI runs. Both create the virtualenv first.
+# `make run` starts the bot, `make test` runs every check CI runs. Both create the virtualenv first:
+# `make run` installs Pommel alone, `make test` adds the test tools (each has its own stamp).
 VENV ?= .venv
 PYTHON ?= python3
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+RUN_STAMP := $(VENV)/.installed-run
+TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench clean venv
 
-$(STAMP): pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
+# A PYTHON older than 3.11 is refused in one line before anything is built, and a virtualenv made earlier
+# with an older Python (or one that no longer runs) is made anew instead of being reused.
+venv:
+	@sh deploy/require-python.sh $(PYTHON)
+	@if [ -e $(BIN)/python ] && ! sh deploy/require-python.sh $(BIN)/python 2>/dev/null; then \
+		echo "$(VENV) was made with an older Python: making it anew with $(PYTHON)"; rm -rf $(VENV); fi
+	@[ -x $(BIN)/python ] || $(PYTHON) -m venv $(VENV)
+
+$(RUN_STAMP): pyproject.toml
+	$(BIN)/python -m pip install --quiet -e .
+	touch $(RUN_STAMP)
+
+$(TEST_STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
-	touch $(STAMP)
+	touch $(TEST_STAMP)
 
-run: $(STAMP)
+# The stamps are made by a second make, which looks at them after `venv` may have removed them.
+run: venv
+	@$(MAKE) --no-print-directory $(RUN_STAMP)
 	$(BIN)/python -m bot
 
-lint: $(STAMP)
+lint: venv
+	@$(MAKE) --no-print-directory $(TEST_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
@@ -23,7 +38,8 @@ lint: $(STAMP)
 test: lint
 	$(BIN)/python -m pytest -q
 
-bench: $(STAMP)
+bench: venv
+	@$(MAKE) --no-print-directory $(TEST_STAMP)
 	$(BIN)/python bench/rules_bench.py
 	$(BIN)/python bench/latency.py
 	$(BIN)/python bench/latency.py --apart
@@ -35,4 +51,4 @@ bench: $(STAMP)
 	$(BIN)/python bench/dice_stats.py
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis build dist

@@ -16,8 +16,10 @@ import cogs
 
 from .catalog import Catalog, load_catalog
 from .config import Settings
+from .heartbeat import Heartbeat
 from .interactions import ButtonRoutes
 from .option_checks import CheckedTree
+from .permissions import invite_url
 from .rules.dice import DiceSource, RandomDice
 from .store import Store, open_store
 from .trackers import TrackerBoard
@@ -62,7 +64,7 @@ class Pommel(commands.AutoShardedBot):
     commands.
 
     ``dice`` is where every die and shuffle comes from: ``SystemRandom`` unless a test injects
-    fixed faces. ``catalog`` is the validated ``data/`` (read at start-up unless one is given: the
+    fixed faces. ``catalog`` is the validated ``bot/data/`` (read at start-up unless one is given: the
     catalog is read-only, so tests share one instead of parsing the YAML at every bot start).
     """
 
@@ -98,8 +100,16 @@ class Pommel(commands.AutoShardedBot):
         self.catalog: Catalog = catalog if catalog is not None else load_catalog()
         self._store: Store | None = None
         self._stopping: asyncio.Task[None] | None = None
+        self.lease_lost = False
+        """Whether the bot stopped because its shards' lease ended (the process then exits non-zero, so a
+        supervisor restarts it and the shards are served again)."""
         self.trackers = TrackerBoard(self, lambda: self.store)
         self.buttons = ButtonRoutes(self)
+        self.heartbeat = (
+            Heartbeat(settings.heartbeat_path, self.connected)
+            if settings.heartbeat_path is not None
+            else None
+        )
         self.tree.error(self.on_app_command_error)
 
     @property
@@ -129,9 +139,20 @@ class Pommel(commands.AutoShardedBot):
     def _lease_lost(self) -> None:
         """Another process may claim the shards now: stop serving them at once."""
         log.error("the database connection holding this process's shards ended: stopping")
+        self.lease_lost = True
         self._stopping = asyncio.get_running_loop().create_task(self.close(), name="pommel-lease-lost")
 
+    def connected(self) -> bool:
+        """Ready, and every shard of this process connected to Discord's gateway."""
+        return (
+            self.is_ready()
+            and not self.is_closed()
+            and all(not shard.is_closed() for shard in self.shards.values())
+        )
+
     async def setup_hook(self) -> None:
+        if self.heartbeat is not None:
+            self.heartbeat.start()
         for module in cog_modules():
             await self.load_extension(module)
         if 0 not in self.own_shards:
@@ -150,6 +171,8 @@ class Pommel(commands.AutoShardedBot):
 
     async def on_ready(self) -> None:
         log.info("ready as %s in %d guilds", self.user, len(self.guilds))
+        if self.application_id is not None:
+            log.info("invite Pommel to a server with %s", invite_url(self.application_id))
         freeze_start_up()
 
     async def on_app_command_error(
@@ -167,6 +190,8 @@ class Pommel(commands.AutoShardedBot):
             # before login (the store or the shards refused) would fail there (discord.py 2.7.1).
             self._AutoShardedClient__queue: asyncio.PriorityQueue[Any] = asyncio.PriorityQueue()
         try:
+            if self.heartbeat is not None:
+                await self.heartbeat.stop()  # a stopping bot is no longer alive
             await self.trackers.finish()
             await super().close()
         finally:

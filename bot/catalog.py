@@ -1,4 +1,4 @@
-"""The equipment catalog: weapons, armor, shields and monster templates read from ``data/*.yaml``.
+"""The equipment catalog: weapons, armor, shields and monster templates read from ``bot/data/*.yaml``.
 
 The whole catalog is validated when it loads. A bad entry stops loading with a message naming the
 file, the entry and the field, so a GM who edits the YAML sees exactly what to fix; a bot never
@@ -24,8 +24,9 @@ from bot.rules.equipment import Armor, MonsterTemplate, Shield, Weapon
 from bot.rules.errors import IllegalAction, RulesError, echoed, shown
 from bot.rules.hands import check_hands
 
-DATA_DIRECTORY = Path(__file__).resolve().parent.parent / "data"
-"""The shipped tables: the repository's ``data/`` folder, next to the ``bot`` package."""
+DATA_DIRECTORY = Path(__file__).resolve().parent / "data"
+"""The shipped tables: ``bot/data/``, package data installed with the ``bot`` package (a wheel carries
+it, so an installed ``pommel`` reads the same tables from any working directory)."""
 
 SEARCH_LIMIT = 25
 """Discord offers at most 25 autocomplete choices."""
@@ -157,7 +158,7 @@ class Catalog:
 
 
 def load_catalog(directory: Path | None = None) -> Catalog:
-    """Read and validate the four tables of ``directory`` (default: the shipped ``data/``).
+    """Read and validate the four tables of ``directory`` (default: the shipped ``bot/data/``).
 
     Raises :class:`CatalogError` listing every problem found: malformed YAML, bad or missing
     fields, unknown fields, duplicate keys, and monster templates naming gear that does not exist.

@@ -26,6 +26,9 @@ class Settings(BaseSettings):
     dev_guild_id: int | None = None
     """Sync slash commands to this guild only, which is instant (for development)."""
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "INFO"
+    heartbeat_path: Path | None = None
+    """A file the bot rewrites every 30 s while connected (``pommel check --alive`` reads it); none when
+    not set."""
 
     @field_validator("log_level", mode="before")
     @classmethod

@@ -105,7 +105,7 @@ def _all_entries(catalog: Catalog) -> list[Entry]:
 
 def test_shipped_data_loads_from_the_default_folder() -> None:
     assert DATA_DIRECTORY.name == "data"
-    assert DATA_DIRECTORY.parent == Path(__file__).resolve().parent.parent
+    assert DATA_DIRECTORY.parent == Path(__file__).resolve().parent.parent / "bot"
     catalog = load_catalog()
     assert all((catalog.weapons, catalog.armors, catalog.shields, catalog.monsters))
     assert load_catalog(DATA_DIRECTORY) == catalog
@@ -681,8 +681,9 @@ def test_python_m_bot_with_bad_data_exits_2_with_one_line(
     root = Path(__file__).resolve().parents[1]
     for package in ("bot", "cogs"):
         shutil.copytree(root / package, app / package, ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copytree(small_data, app / "data")
-    path = app / "data" / "weapons.yaml"
+    shutil.rmtree(app / "bot" / "data")
+    shutil.copytree(small_data, app / "bot" / "data")
+    path = app / "bot" / "data" / "weapons.yaml"
     path.write_bytes(path.read_bytes().replace(old, new))
     environment = {k: v for k, v in os.environ.items() if k not in ("DEV_GUILD_ID", "LOG_LEVEL")}
     done = subprocess.run(

@@ -20,12 +20,12 @@ RANGE = re.compile(r"\bR(\d{1,2})\s*[-\u2013]\s*R?(\d{1,2})\b")
 """``R9-R17``, the same with an en dash, or ``R9-17``: both ends are cited (``CITATION`` misses a bare
 ``17``)."""
 
-CITING = ("bot", "cogs", "data", "docs", "README.md")
-"""Where rulings are cited for readers: code, command descriptions, data files and documentation."""
+CITING = ("bot", "cogs", "docs", "README.md")
+"""Where rulings are cited for readers: code, command descriptions, data files (``bot/data``) and
+documentation."""
 SELF_CONTAINED = (
     "bot",
     "cogs",
-    "data",
     "docs",
     "tests",
     "bench",
@@ -33,6 +33,7 @@ SELF_CONTAINED = (
     "Makefile",
     "pyproject.toml",
     ".ci",
+    "deploy",
 )
 OUTSIDE = ("../shared", "shared/RULINGS", "shared/discord-api")
 SKIPPED_DIRECTORIES = {"__pycache__", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".hypothesis"}

@@ -1,6 +1,6 @@
 """Weapons, armor, shields and monster templates as typed, validated records (R11-R17, R24).
 
-The numbers live in ``data/*.yaml``; every entry says where its numbers come from, and names the
+The numbers live in ``bot/data/*.yaml``; every entry says where its numbers come from, and names the
 fields that are house values where the published tables are silent.
 """
 

@@ -575,7 +575,7 @@ def describe(inter: FakeInteraction) -> str:
 
 @functools.cache
 def shipped_catalog() -> Catalog:
-    """``data/`` read once for all the bots a test run starts (the catalog is read-only)."""
+    """``bot/data/`` read once for all the bots a test run starts (the catalog is read-only)."""
     return load_catalog()
 
 

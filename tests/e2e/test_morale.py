@@ -2,7 +2,7 @@
 
 Every die is scripted with :class:`ScriptedDice`; a test that rolls a die it did not expect, or fewer
 than it scripted, fails. Fights are seeded through the store with known numbers: the test sheet has
-WIS +0, CHA +0 and proficiency 2; a Bandit has morale +0 and a Skeleton none (data/monsters.yaml).
+WIS +0, CHA +0 and proficiency 2; a Bandit has morale +0 and a Skeleton none (bot/data/monsters.yaml).
 """
 
 from __future__ import annotations

@@ -205,3 +205,36 @@ async def test_two_processes_on_one_postgresql_lose_nothing_when_one_is_killed(
         await a.close()
         await b.close()
         await store.close()
+
+
+async def test_a_process_whose_shard_lease_ends_exits_non_zero_so_a_supervisor_restarts_it(
+    fake_discord: FakeDiscord, world: World, database_url: str, tmp_path: Path
+) -> None:
+    """The lease's connection cut by the server (a failover, an admin's pg_terminate_backend): the process
+    stops serving its shards and exits with status 3; it used to exit 0, which a supervisor restarting
+    on failure takes for a wanted stop, leaving the shards unserved."""
+    import asyncpg
+
+    fake = fake_discord
+    fake.shard_count = 1
+    hall(fake, world, 0)
+    process = BotProcess(fake, database_url, [0], 1, tmp_path / "pommel.log")
+    try:
+        await process.start()
+        db = await asyncpg.connect(database_url)
+        try:
+            key = await db.fetchval("SELECT hashtext(current_schema() || ':pommel shards') & 2147483647")
+            holder = await db.fetchval(
+                "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = $1 AND objid = 0",
+                key,
+            )
+            assert holder is not None, "the process holds its shard's lease"
+            assert await db.fetchval("SELECT pg_terminate_backend($1)", holder)
+        finally:
+            await db.close()
+        assert process.process is not None
+        status = await asyncio.wait_for(process.process.wait(), 30)
+        assert status == 3, process.log_tail()
+        assert "the database connection holding this process's shards ended" in process.log_tail()
+    finally:
+        await process.close()
