@@ -98,6 +98,8 @@ class Pommel(commands.AutoShardedBot):
         self.catalog: Catalog = catalog if catalog is not None else load_catalog()
         self._store: Store | None = None
         self._stopping: asyncio.Task[None] | None = None
+        self.command_ids: dict[str, int] = {}
+        """Each top-level command's id, by name, from the sync (for clickable mentions in ``/help``)."""
         self.trackers = TrackerBoard(self, lambda: self.store)
         self.buttons = ButtonRoutes(self)
         self.tree.error(self.on_app_command_error)
@@ -143,6 +145,7 @@ class Pommel(commands.AutoShardedBot):
             synced = await self.tree.sync(guild=guild)
         else:
             synced = await self.tree.sync()
+        self.command_ids = {command.name: command.id for command in synced}
         log.info("synced %d slash commands", len(synced))
 
     async def on_message(self, message: discord.Message) -> None:
