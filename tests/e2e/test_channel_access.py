@@ -9,13 +9,16 @@ them, and refuses a post with 403 (50013 Missing Permissions).
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import discord
 import pytest
 
+from bot.rules.dice import ScriptedDice
+
 from .fake_discord import FakeChannel, FakeDiscord, World
-from .fights import fight_of, join, start
+from .fights import StackedDice, fight_of, join, seed_fight, start
 
 GRANT = "Edit Channel → Permissions → Pommel's role"
 
@@ -162,3 +165,36 @@ async def test_a_tracker_refused_mid_fight_is_told_to_the_gm_once(
     assert len(fake_discord.dm_channel(world.gm).history) == 2
     assert "it lacks **Embed Links** there" in fake_discord.dm_channel(world.gm).history[-1].content
     fake_discord.take_problems("forbidden")
+
+
+async def test_a_defense_timeout_the_channel_refuses_is_saved_and_told_to_the_gm_once(
+    world: World, start_bot: Any, fake_discord: FakeDiscord
+) -> None:
+    """Alice lets her defense's time run out in a channel that no longer lets Pommel post: the GM is
+    handed the decision all the same (saved), hears by direct message why the channel does not show it,
+    and nothing fails."""
+    pommel = await start_bot(dice=ScriptedDice([15, 4]))
+    encounter = await seed_fight(
+        pommel, world, players=[(world.player, "Alice")], npcs=[("bandit", 1, "Bandit")]
+    )
+    encounter.deal(StackedDice(["2C", "KS"]))
+    await pommel.bot.store.save_encounter(encounter)
+    asked = await pommel.slash("attack", user=world.gm, options={"target": "Alice"})
+    assert "If nobody picks by" in asked.content
+    fight = await fight_of(pommel, world)
+    fight.exchanges[0].deadline = datetime.now(UTC) - timedelta(seconds=1)
+    await pommel.bot.store.save_encounter(fight)
+    deny(fake_discord, world.table, send_messages=True)
+    await fake_discord.update_channel(world.table)
+    before = list(world.table.history)
+    combat: Any = pommel.bot.get_cog("Attack")
+    await combat.run_timeout(world.table.id, 1)  # what the timer does when the deadline comes
+    assert world.table.history == before
+    assert (await fight_of(pommel, world)).exchanges[0].gm_pinged  # the GM decides, as saved
+    [note] = fake_discord.dm_channel(world.gm).history
+    assert note.content.startswith(
+        f"⚠️ Pommel could not post the end of a defense's wait in <#{world.table.id}>, where you run a "
+        # Without Send Messages, Embed Links is no use either (discord.py's reckoning, as Discord's).
+        "fight: it lacks **Send Messages** and **Embed Links** there."
+    )
+    assert len(fake_discord.take_problems("forbidden")) == 1
