@@ -108,7 +108,7 @@ FAMILIES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
 """Every command, by family, in the order a table meets them."""
 
 FIRST_FIGHT = (
-    "{character create} — each player makes a sheet once (name, weapon, armor, Martial Pool).",
+    "{character create} — each player makes a sheet once (Prowess, modifiers, HP, weapon, armor).",
     "{encounter start} — the GM starts a fight in the channel; its tracker appears.",
     "{join} — players bring their characters in; the GM adds foes with {npc add}.",
     "{init deal} — round 1: every combatant gets a card, every pool refills.",
