@@ -29,7 +29,7 @@ from .ui.combatant_choices import (
     morale_subject_choices,
     npc_choices,
 )
-from .ui.errors import DISCORD_FAILURES, answer_failure
+from .ui.errors import DISCORD_FAILURES, PUBLIC_THINKING, answer_failure
 
 
 class PommelClient(Protocol):
@@ -262,6 +262,8 @@ async def defer_for(interaction: discord.Interaction[Any], *, ephemeral: bool) -
         await interaction.response.defer(ephemeral=ephemeral, thinking=True)
         state.deferred = True
         state.deferred_publicly = not ephemeral
+        if not ephemeral:
+            interaction.extras[PUBLIC_THINKING] = True
         if state.clock is not None:
             state.clock.cancel()
             state.clock = None
@@ -284,6 +286,7 @@ async def answer(
     if state.deferred and is_command and not ephemeral and not state.deferred_publicly:
         await interaction.edit_original_response(content=LATE_PUBLIC_NOTE)
     followed = await interaction.followup.send(content, ephemeral=ephemeral, wait=True, **message)
+    interaction.extras.pop(PUBLIC_THINKING, None)  # answered: the thinking message is the answer now
     stop_the_clock(interaction)
     return followed.id
 

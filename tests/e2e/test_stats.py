@@ -242,6 +242,25 @@ async def test_a_command_drawing_a_chart_defers_at_once_as_its_answer_will_be_se
     the_chart(stats, "d20-faces.png")
 
 
+async def test_a_chart_that_fails_after_a_public_deferral_says_why_privately_not_to_everyone(
+    world: World, start_bot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pommel = await start_bot()
+
+    def broken(*args: Any) -> charts.Chart:
+        raise RuntimeError("the chart could not be drawn")
+
+    monkeypatch.setattr(pommel.bot.extensions["cogs.stats"], "dice_chart", broken)
+    stats = await pommel.slash("stats dice", user=world.player, expect_errors=True)
+    assert stats.callback_type == 5
+    assert not stats.ephemeral
+    assert stats.content == "⚠️ This command did not finish; whoever used it was told why, privately."
+    [why] = stats.followups
+    assert why.ephemeral
+    assert why.content.startswith("Something went wrong, nothing was changed.")
+    assert "RuntimeError" not in why.content
+
+
 async def test_stats_is_refused_in_direct_messages(world: World, start_bot: Any, fake_discord: Any) -> None:
     pommel = await start_bot()
     synced = fake_discord.find_command("stats", world.guild)
