@@ -438,7 +438,8 @@ class Attack(commands.Cog):
             )
         except DISCORD_FAILURES as error:
             if await self.bot.trackers.refusals.refused(saved, "the end of a defense's wait", error):
-                await self.bot.trackers.publish(saved)
+                if not exchange.pending:  # decided: the tracker shows it, where it still can be drawn
+                    await self.bot.trackers.publish(saved)
                 return  # the fight is saved; its GM is told why the channel does not show it
             raise
         if exchange.message_id is not None:  # the request says what became of it, and loses its buttons
