@@ -103,6 +103,8 @@ class Pommel(commands.AutoShardedBot):
         self.lease_lost = False
         """Whether the bot stopped because its shards' lease ended (the process then exits non-zero, so a
         supervisor restarts it and the shards are served again)."""
+        self.command_ids: dict[str, int] = {}
+        """Each top-level command's id, by name, from the sync (for clickable mentions in ``/help``)."""
         self.trackers = TrackerBoard(self, lambda: self.store)
         self.buttons = ButtonRoutes(self)
         self.heartbeat = (
@@ -164,6 +166,7 @@ class Pommel(commands.AutoShardedBot):
             synced = await self.tree.sync(guild=guild)
         else:
             synced = await self.tree.sync()
+        self.command_ids = {command.name: command.id for command in synced}
         log.info("synced %d slash commands", len(synced))
 
     async def on_message(self, message: discord.Message) -> None:

@@ -29,7 +29,7 @@ from .ui.combatant_choices import (
     morale_subject_choices,
     npc_choices,
 )
-from .ui.errors import DISCORD_FAILURES, answer_failure
+from .ui.errors import DISCORD_FAILURES, PUBLIC_THINKING, answer_failure
 
 
 class PommelClient(Protocol):
@@ -186,6 +186,9 @@ class _Answering:
 
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     deferred: bool = False
+    deferred_publicly: bool = False
+    """Deferred by the command itself (:func:`defer_for`) with a "thinking" message everyone sees: its
+    public answer replaces it in place."""
     clock: asyncio.TimerHandle | None = None
     """When the deferral is due: a timer, not a task, since nearly every answer comes first."""
     deferral: asyncio.Task[None] | None = None
@@ -247,6 +250,25 @@ async def _defer(interaction: discord.Interaction[Any], state: _Answering) -> No
             log.warning("could not defer interaction %s", interaction.id, exc_info=True)
 
 
+async def defer_for(interaction: discord.Interaction[Any], *, ephemeral: bool) -> None:
+    """A command about to do something slow (drawing a chart) defers now, as the answer to come will be
+    seen (privately or by everyone), rather than leaving it to :func:`watch_the_clock`'s 2 s: on a
+    loaded machine the slow part plus the wait could pass Discord's 3 s, and a private "thinking"
+    message cannot become a public answer with its attachment in place."""
+    state = _answering(interaction)
+    async with state.lock:
+        if interaction.response.is_done():
+            return
+        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+        state.deferred = True
+        state.deferred_publicly = not ephemeral
+        if not ephemeral:
+            interaction.extras[PUBLIC_THINKING] = True
+        if state.clock is not None:
+            state.clock.cancel()
+            state.clock = None
+
+
 async def answer(
     interaction: discord.Interaction[Any], content: Any = MISSING, *, ephemeral: bool = False, **message: Any
 ) -> int | None:
@@ -261,9 +283,10 @@ async def answer(
             stop_the_clock(interaction)  # answered: what the command does after is not waited on
             return sent.message_id
     is_command = interaction.type is discord.InteractionType.application_command
-    if state.deferred and is_command and not ephemeral:
+    if state.deferred and is_command and not ephemeral and not state.deferred_publicly:
         await interaction.edit_original_response(content=LATE_PUBLIC_NOTE)
     followed = await interaction.followup.send(content, ephemeral=ephemeral, wait=True, **message)
+    interaction.extras.pop(PUBLIC_THINKING, None)  # answered: the thinking message is the answer now
     stop_the_clock(interaction)
     return followed.id
 

@@ -21,6 +21,7 @@ from typing import Generic, TypeVar
 
 import discord
 
+from .channel_access import RefusedPosts
 from .encounter.document import Encounter, TrackerMessage
 from .encounter.done import Done
 from .rules.errors import RulesError
@@ -180,6 +181,8 @@ class TrackerBoard:
     ) -> None:
         self.client = client
         self.store = store
+        self.refusals = RefusedPosts(client)
+        """Whose GM was told that Discord refuses the fight's posts (the tracker's, and others')."""
         self.spacing = spacing
         self.budget = Budget(per_second) if per_second is not None else None
         """:data:`TRACKER_DRAWS_PER_SECOND` over all channels; None: no limit."""
@@ -329,10 +332,16 @@ class TrackerBoard:
             self._drawn.set(fight, encounter.version)
             try:
                 await self._draw(encounter, repost=repost)
-            except DISCORD_FAILURES:
+            except DISCORD_FAILURES as error:
                 # The fight is saved; a tracker that could not be drawn is redrawn by the next change
-                # or by /init show. Telling the user "nothing changed" would be wrong.
-                log.warning("could not draw the tracker in channel %s", encounter.channel_id, exc_info=True)
+                # or by /init show. Telling the user "nothing changed" would be wrong. Refused for good
+                # (the permissions changed mid-fight): the GM hears it once.
+                if not await self.refusals.refused(encounter, "the fight's tracker", error):
+                    log.warning(
+                        "could not draw the tracker in channel %s", encounter.channel_id, exc_info=True
+                    )
+            else:
+                self.refusals.posted(encounter)
 
     async def _draw(self, encounter: Encounter, *, repost: bool) -> None:
         embeds = tracker_embeds(encounter)

@@ -356,6 +356,13 @@ class Attack(commands.Cog):
         for exchange in before.exchanges:
             if exchange.pending and (exchange.id, exchange.step) not in still_open:
                 self._forget_timer(before.channel_id, exchange.id)
+        try:
+            await self._ask_again(before, after)
+        except DISCORD_FAILURES as error:
+            if not await self.bot.trackers.refusals.refused(after, "a defense asked again", error):
+                raise
+
+    async def _ask_again(self, before: Encounter, after: Encounter) -> None:
         channel = self.bot.get_channel(after.channel_id) or await self.bot.fetch_channel(after.channel_id)
         if not isinstance(channel, discord.abc.Messageable):
             return
@@ -430,9 +437,6 @@ class Attack(commands.Cog):
             bot_id,
             lambda encounter: attacks.expire(encounter, self.bot.catalog, exchange_id, self.bot.dice, now),
         )
-        channel = self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
-        if not isinstance(channel, discord.abc.Messageable):
-            return
         exchange = report.exchange
         content, view, ping = self.exchange_message(saved, report, actor_id=bot_id)
         if exchange.pending:  # asking the GM: the GM gets the buttons, pinged
@@ -440,9 +444,19 @@ class Attack(commands.Cog):
                 f"⏰ <@{saved.gm_id}>: time is up and nobody picked a defense; you decide.\n{content}"
             )
             ping = [saved.gm_id]
-        sent = await channel.send(
-            content, view=view or discord.utils.MISSING, allowed_mentions=_pinging(ping, bot_id)
-        )
+        try:
+            channel = self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
+            if not isinstance(channel, discord.abc.Messageable):
+                return
+            sent = await channel.send(
+                content, view=view or discord.utils.MISSING, allowed_mentions=_pinging(ping, bot_id)
+            )
+        except DISCORD_FAILURES as error:
+            if await self.bot.trackers.refusals.refused(saved, "the end of a defense's wait", error):
+                if not exchange.pending:  # decided: the tracker shows it, where it still can be drawn
+                    await self.bot.trackers.publish(saved)
+                return  # the fight is saved; its GM is told why the channel does not show it
+            raise
         if exchange.message_id is not None:  # the request says what became of it, and loses its buttons
             weapon = self.bot.catalog.weapon(exchange.weapon).name
             closed = expired_request_content(

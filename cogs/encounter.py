@@ -33,6 +33,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import Pommel
+from bot.channel_access import TRACKER_NEEDS, require_may_post
 from bot.encounter import history, roster
 from bot.encounter.document import Encounter
 from bot.encounter.errors import NoFight
@@ -220,6 +221,7 @@ class EncounterCog(
         guild_id, channel_id = encounter_place(interaction)
         settings = await self.bot.store.guild_settings(guild_id)
         started = roster.start(settings, actor_of(interaction), interaction.user.display_name, channel_id)
+        require_may_post(interaction, "this fight's tracker", TRACKER_NEEDS, then="`/encounter start` again.")
         encounter = started.result
         events = log_entries(started, guild_id, channel_id, interaction.user.id, at=encounter.started_at)
         try:
@@ -553,6 +555,7 @@ class EncounterCog(
             raise RulesError(NOTHING_TO_REOPEN)
         actor, by = actor_of(interaction), interaction.user.display_name
         reopened = roster.reopen(kept.encounter, actor, by)
+        require_may_post(interaction, "the fight's tracker", TRACKER_NEEDS, then="`/encounter reopen` again.")
         events = log_entries(reopened, kept.guild_id, channel_id, actor.user_id)
         try:
             saved = await self.bot.store.reopen_encounter(kept, events=events)

@@ -17,6 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import Pommel
+from bot.channel_access import TRACKER_NEEDS, require_may_post
 from bot.encounter import initiative
 from bot.encounter.permissions import is_gm, require_fight
 from bot.encounter.results import TurnAction
@@ -76,6 +77,7 @@ class Init(commands.GroupCog, group_name="init", group_description="Card initiat
             reveal = is_gm(encounter, actor_of(interaction))
             await answer(interaction, embeds=tracker_embeds(encounter, reveal=reveal), ephemeral=True)
             return
+        require_may_post(interaction, "the tracker", TRACKER_NEEDS, then="`/init show` again.")
         await answer(interaction, "The tracker is now at the bottom of the channel.", ephemeral=True)
         await self.bot.trackers.publish(encounter, repost=True)
 

@@ -16,7 +16,7 @@ from discord.ext import commands
 
 from bot.app import Pommel
 from bot.encounter.odds import PLAN_DICE, numbers_odds, odds_in_encounter, odds_plan, require_options_fit
-from bot.interactions import CombatantName, actor_of, answer, channel_encounter
+from bot.interactions import CombatantName, actor_of, answer, channel_encounter, defer_for
 from bot.rules.equipment import AttackType
 from bot.rules.options import DEFAULT_OPTIONS
 from bot.rules.pool import MAX_POOL
@@ -118,7 +118,10 @@ class Odds(commands.Cog):
             draw = lambda: numbers_chart(  # noqa: E731
                 asked_numbers, odds_plan(lambda n: ask_numbers(dice=n))
             )
-        attached = {"file": chart_file(await drawn(draw))} if chart else {}
+        attached: dict[str, discord.File] = {}
+        if chart:
+            await defer_for(interaction, ephemeral=not public)  # the chart takes a moment: answered in time
+            attached["file"] = chart_file(await drawn(draw))
         await answer(interaction, reply, ephemeral=not public, **attached)
 
 

@@ -21,6 +21,7 @@ from discord.ext import commands
 from bot.app import Pommel
 from bot.encounter import reminders
 from bot.rules.errors import RulesError
+from bot.ui.errors import DISCORD_FAILURES
 from bot.ui.reminder_views import reminder_announcement
 
 log = logging.getLogger(__name__)
@@ -77,11 +78,15 @@ class Reminders(commands.Cog):
             return  # acted on meanwhile, or the fight ended
         if not reminded.waits:
             return
-        channel = self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
-        if not isinstance(channel, discord.abc.Messageable):
-            return
         announcement = reminder_announcement(saved, reminded)
-        await channel.send(announcement.content, allowed_mentions=announcement.allowed_mentions)
+        try:
+            channel = self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
+            if not isinstance(channel, discord.abc.Messageable):
+                return
+            await channel.send(announcement.content, allowed_mentions=announcement.allowed_mentions)
+        except DISCORD_FAILURES as error:
+            if not await self.bot.trackers.refusals.refused(saved, "a reminder", error):
+                raise
 
 
 async def setup(bot: Pommel) -> None:

@@ -1,4 +1,4 @@
-"""``/server gm_role | clear_gm_role | defaults``: the server's settings, for Manage Server.
+"""``/server gm_role | clear_gm_role | defaults | forget``: the server's settings and data, for Manage Server.
 
 Discord shows the whole ``/server`` group only to members with Manage Server (its default
 permissions); a server may still let others see it, so each command that changes something checks
@@ -6,9 +6,20 @@ again. The server's GM role decides who may start a fight or be handed one (``/e
 ``/encounter gm``); its defaults are the rulings and table habits a new fight starts with (the same
 options as ``/encounter options``; a running fight keeps its own). What these change is in
 :mod:`bot.encounter.roster`.
+
+``/server forget`` deletes everything Pommel keeps about the server (:meth:`bot.store.Store.forget_guild`),
+once confirmed with a button. When Pommel is removed from a server, its data is kept
+:data:`~bot.store.KEPT_AFTER_LEAVING` (30 days, in case it is invited back), then deleted by a sweep
+that runs every :data:`SWEEP_HOURS`.
 """
 
 from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+from datetime import UTC, datetime
 
 import discord
 from discord import app_commands
@@ -16,10 +27,17 @@ from discord.ext import commands
 
 from bot.app import Pommel
 from bot.encounter import roster
-from bot.interactions import actor_of, answer, encounter_place
+from bot.interactions import PommelButton, actor_of, answer, answer_by_editing, encounter_place
 from bot.option_parameters import SetsOptions, options_command
-from bot.store import log_entries
+from bot.rules.errors import RulesError
+from bot.store import KEPT_AFTER_LEAVING, log_entries
 from bot.ui.encounter_views import defaults_changed_reply, defaults_embed, gm_role_reply
+from bot.ui.server_views import FORGET_BUTTON, KEPT, forget_confirmation, forgotten_reply
+
+log = logging.getLogger(__name__)
+
+SWEEP_HOURS = 6
+"""How often the servers Pommel left are looked at: their data goes within hours of its 30 days."""
 
 
 @app_commands.guild_only()
@@ -32,7 +50,21 @@ class ServerCog(
 ):
     def __init__(self, bot: Pommel) -> None:
         self.bot = bot
+        self.every = SWEEP_HOURS * 3600.0
+        self.sweeper: asyncio.Task[None] | None = None
         super().__init__()
+
+    async def cog_load(self) -> None:
+        self.bot.buttons.route(ForgetButton, self.forget_button)
+        self.sweeper = asyncio.create_task(self._sweep_forever(), name="pommel-departures")
+
+    async def cog_unload(self) -> None:
+        self.bot.buttons.unroute(ForgetButton)
+        if self.sweeper is not None:
+            self.sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.sweeper
+            self.sweeper = None
 
     @app_commands.command(
         name="gm_role", description="Only members with this role (or Manage Server) may run fights here"
@@ -70,6 +102,83 @@ class ServerCog(
             events = log_entries(done, guild_id, channel_id, interaction.user.id)
             await self.bot.store.save_guild_settings(done.result.settings, events=events)
         await answer(interaction, defaults_changed_reply(changes), ephemeral=not changes)
+
+    # ------------------------------------------------------------------------------ the server's data
+
+    @app_commands.command(
+        name="forget",
+        description="Delete every fight, log, character and setting Pommel keeps here (asks first)",
+    )
+    async def forget(self, interaction: discord.Interaction) -> None:
+        guild_id, _ = encounter_place(interaction)
+        roster.require_may_forget(actor_of(interaction))
+        content, view = forget_confirmation(guild_id)
+        await answer(interaction, content, view=view, ephemeral=True)
+
+    async def forget_button(self, interaction: discord.Interaction, button: ForgetButton) -> None:
+        """The answer to the question: "Keep it" deletes nothing; "Delete" deletes the server's data, for
+        a member who still has Manage Server."""
+        guild_id, _ = encounter_place(interaction)
+        if button.guild_id != guild_id:
+            raise RulesError("This question was asked on another server: ask again with `/server forget`.")
+        if button.action == "keep":
+            await answer_by_editing(interaction, content=KEPT, view=None)
+            return
+        roster.require_may_forget(actor_of(interaction))
+        forgotten = await self.bot.store.forget_guild(guild_id)
+        log.info("forgot guild %s at the request of user %s: %s", guild_id, interaction.user.id, forgotten)
+        await answer_by_editing(interaction, content=forgotten_reply(forgotten), view=None)
+
+    @commands.Cog.listener()
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """Removed from a server (kicked, or the server deleted): its data goes in 30 days."""
+        await self.bot.store.guild_left(guild.id, datetime.now(UTC))
+        log.info(
+            "left guild %s: its data is deleted after %s unless Pommel comes back",
+            guild.id,
+            KEPT_AFTER_LEAVING,
+        )
+
+    @commands.Cog.listener()
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        await self.bot.store.guild_returned(guild.id)
+
+    async def _sweep_forever(self) -> None:
+        await self.bot.wait_until_ready()
+        while True:
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("the sweep of the servers Pommel left failed")
+            await asyncio.sleep(self.every)
+
+    async def sweep(self, now: datetime | None = None) -> list[int]:
+        """Delete the data of the servers this process served that Pommel left more than 30 days before
+        ``now``; a server it is in again (invited back while it was offline) keeps its data. Returns the
+        servers forgotten."""
+        cutoff = (now or datetime.now(UTC)) - KEPT_AFTER_LEAVING
+        forgotten: list[int] = []
+        for guild_id in await self.bot.store.guilds_left_before(cutoff):
+            if not self.bot.owns(guild_id):
+                continue  # another process's shard: it sweeps its own
+            if self.bot.get_guild(guild_id) is not None:
+                await self.bot.store.guild_returned(guild_id)
+                continue
+            deleted = await self.bot.store.forget_guild(guild_id)
+            log.info("forgot guild %s, left more than %s ago: %s", guild_id, KEPT_AFTER_LEAVING, deleted)
+            forgotten.append(guild_id)
+        return forgotten
+
+
+class ForgetButton(
+    PommelButton, discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=FORGET_BUTTON
+):
+    """The question's "Delete this server's data" and "Keep it", with the server it was asked on."""
+
+    def __init__(self, match: re.Match[str]) -> None:
+        super().__init__(match)
+        self.guild_id = int(match["guild"])
+        self.action = match["action"]
 
 
 async def setup(bot: Pommel) -> None:

@@ -22,7 +22,14 @@ from bot.app import Pommel
 from bot.dice_stats import FACES, fairness
 from bot.encounter.permissions import Actor, is_gm
 from bot.encounter.roster import may_check_rolls
-from bot.interactions import actor_of, answer, channel_encounter, encounter_channel, encounter_place
+from bot.interactions import (
+    actor_of,
+    answer,
+    channel_encounter,
+    defer_for,
+    encounter_channel,
+    encounter_place,
+)
 from bot.rules.errors import RulesError
 from bot.store import Store
 from bot.ui.attachments import chart_file
@@ -130,6 +137,7 @@ class Stats(commands.GroupCog, group_name="stats", group_description="What the s
             private=("all" if scope.gm else "own") if private else "none",
             fight=scope.fight,
         )
+        await defer_for(interaction, ephemeral=private)  # the chart takes a moment: answered in time
         chart = await drawn(lambda: dice_chart(result, question.whose))
         await answer(
             interaction, dice_reply(question, result, tally.hidden), file=chart_file(chart), ephemeral=private

@@ -277,6 +277,12 @@ def set_defaults(
     return Done(DefaultsChanged(chosen, changes), log=log, kind="settings")
 
 
+def require_may_forget(actor: Actor) -> None:
+    """Manage Server: only its members may delete what Pommel keeps about the server."""
+    if not actor.manages_server:
+        raise NotAllowed("Only members with the Manage Server permission can delete this server's data.")
+
+
 def may_check_rolls(settings: GuildSettings, actor: Actor) -> bool:
     """Who may read the server's rolls, private ones included: members with Manage Server, and those
     with the server's GM role when it has one (not everyone, though anyone may run fights without)."""

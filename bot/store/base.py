@@ -27,7 +27,7 @@ import weakref
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any, TypeVar
 
 from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field, JsonValue
@@ -677,6 +677,27 @@ class Store(ABC):
     async def save_guild_settings(self, settings: GuildSettings, *, events: Sequence[LogEntry] = ()) -> None:
         """Replace the guild's settings, and log ``events`` in the same transaction."""
 
+    # ------------------------------------------------------------------------------ a server's data
+
+    @abstractmethod
+    async def forget_guild(self, guild_id: int) -> ForgottenGuild:
+        """Delete every row of the guild, in one transaction: its running fights (and those set aside),
+        their undo history, its ended fights, its whole log (rolls included), its players' characters,
+        its settings and its departure. Nothing of another guild (a channel belongs to one guild)."""
+
+    @abstractmethod
+    async def guild_left(self, guild_id: int, at: datetime) -> None:
+        """Pommel was removed from the guild at ``at``: its data goes after :data:`KEPT_AFTER_LEAVING`
+        (an earlier departure not yet swept keeps its date)."""
+
+    @abstractmethod
+    async def guild_returned(self, guild_id: int) -> None:
+        """Pommel is in the guild again: its data is kept."""
+
+    @abstractmethod
+    async def guilds_left_before(self, cutoff: datetime) -> list[int]:
+        """The guilds Pommel left before ``cutoff`` and has not come back to."""
+
     # ------------------------------------------------------------------------------ the log, newest first
 
     @abstractmethod
@@ -761,6 +782,22 @@ class Store(ABC):
             if len(page) < MAX_LOG_PAGE:
                 return DiceTally(tuple(faces), rolls, 0)
             before = page[-1].id
+
+
+KEPT_AFTER_LEAVING = timedelta(days=30)
+"""How long a server's data is kept after Pommel was removed from it (in case it is invited back)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ForgottenGuild:
+    """What :meth:`Store.forget_guild` deleted: fights running (or set aside), ended fights, log lines,
+    characters, and whether the server had settings."""
+
+    fights: int
+    ended: int
+    log_lines: int
+    characters: int
+    settings: bool
 
 
 D20_ROLL_KINDS = ("roll", "save")

@@ -43,6 +43,7 @@ from .base import (
     EncounterChange,
     EndedEncounter,
     EndedGone,
+    ForgottenGuild,
     HistoryStep,
     LogEntry,
     NothingToRedo,
@@ -57,6 +58,9 @@ from .base import (
 )
 from .documents import checked
 from .shared import (
+    FORGET_GUILD_COUNTED,
+    FORGET_GUILD_FIRST,
+    FORGET_GUILD_LOG,
     DocumentStore,
     Migration,
     Unreadable,
@@ -839,6 +843,55 @@ class PostgresStore(DocumentStore):
             await _insert_log(db, rows)
 
         await self._transaction(save)
+
+    # ------------------------------------------------------------------------------ a server's data
+
+    async def forget_guild(self, guild_id: int) -> ForgottenGuild:
+        async def forget(db: Connection) -> ForgottenGuild:
+            for statement in FORGET_GUILD_FIRST:
+                await db.execute(statement.format(g="$1"), guild_id)
+            counts: dict[str, int] = {}
+            for what, tables in FORGET_GUILD_COUNTED.items():
+                counts[what] = 0
+                for table in tables:
+                    counts[what] += _count(
+                        await db.execute(f"DELETE FROM {table} WHERE guild_id = $1", guild_id)
+                    )
+            mark, lines, unmark = (statement.format(g="$1") for statement in FORGET_GUILD_LOG)
+            await db.execute(mark, guild_id)
+            log_lines = _count(await db.execute(lines, guild_id))
+            await db.execute(unmark, guild_id)
+            return ForgottenGuild(
+                fights=counts["fights"],
+                ended=counts["ended"],
+                log_lines=log_lines,
+                characters=counts["characters"],
+                settings=counts["settings"] > 0,
+            )
+
+        return await self._transaction(forget)
+
+    async def guild_left(self, guild_id: int, at: datetime) -> None:
+        async def leave(db: Connection) -> None:
+            await db.execute(
+                "INSERT INTO guild_departures (guild_id, left_at) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+                guild_id,
+                at,
+            )
+
+        await self._transaction(leave)
+
+    async def guild_returned(self, guild_id: int) -> None:
+        async def come_back(db: Connection) -> None:
+            await db.execute("DELETE FROM guild_departures WHERE guild_id = $1", guild_id)
+
+        await self._transaction(come_back)
+
+    async def guilds_left_before(self, cutoff: datetime) -> list[int]:
+        rows = await self._fetch(
+            "SELECT guild_id FROM guild_departures WHERE left_at < $1 ORDER BY left_at, guild_id", cutoff
+        )
+        return [int(row[0]) for row in rows]
 
 
 # ---------------------------------------------------------------------------- inside a transaction

@@ -61,6 +61,7 @@ from .base import (
     EncounterChange,
     EndedEncounter,
     EndedGone,
+    ForgottenGuild,
     HistoryStep,
     LogEntry,
     NothingToRedo,
@@ -74,6 +75,9 @@ from .base import (
 from .documents import checked
 from .shared import (
     FIGHT,
+    FORGET_GUILD_COUNTED,
+    FORGET_GUILD_FIRST,
+    FORGET_GUILD_LOG,
     DocumentStore,
     Migration,
     Unreadable,
@@ -796,6 +800,53 @@ class SqliteStore(DocumentStore):
             _insert_log(db, rows)
 
         await self._transaction(save)
+
+    # ------------------------------------------------------------------------------ a server's data
+
+    async def forget_guild(self, guild_id: int) -> ForgottenGuild:
+        guild = {"g": guild_id}
+
+        def forget(db: sqlite3.Connection) -> ForgottenGuild:
+            for statement in FORGET_GUILD_FIRST:
+                db.execute(statement.format(g=":g"), guild)
+            counts = {
+                what: sum(
+                    db.execute(f"DELETE FROM {table} WHERE guild_id = :g", guild).rowcount for table in tables
+                )
+                for what, tables in FORGET_GUILD_COUNTED.items()
+            }
+            mark, lines, unmark = (statement.format(g=":g") for statement in FORGET_GUILD_LOG)
+            db.execute(mark, guild)
+            log_lines = db.execute(lines, guild).rowcount
+            db.execute(unmark, guild)
+            return ForgottenGuild(
+                fights=counts["fights"],
+                ended=counts["ended"],
+                log_lines=log_lines,
+                characters=counts["characters"],
+                settings=counts["settings"] > 0,
+            )
+
+        return await self._transaction(forget)
+
+    async def guild_left(self, guild_id: int, at: datetime) -> None:
+        row = (guild_id, at.astimezone(UTC).isoformat())
+        await self._transaction(
+            lambda db: db.execute(
+                "INSERT INTO guild_departures (guild_id, left_at) VALUES (?, ?) ON CONFLICT DO NOTHING", row
+            )
+        )
+
+    async def guild_returned(self, guild_id: int) -> None:
+        await self._transaction(
+            lambda db: db.execute("DELETE FROM guild_departures WHERE guild_id = ?", (guild_id,))
+        )
+
+    async def guilds_left_before(self, cutoff: datetime) -> list[int]:
+        rows = await self._fetch_all(
+            "SELECT guild_id, left_at FROM guild_departures ORDER BY left_at, guild_id", ()
+        )
+        return [int(row[0]) for row in rows if datetime.fromisoformat(row[1]) < cutoff]
 
     # ------------------------------------------------------------------------------ the log, newest first
 

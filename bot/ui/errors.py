@@ -86,6 +86,12 @@ def saved_but_unshown(what: str, error_id: str) -> str:
 
 REPLY_LIMIT = 2000
 
+PUBLIC_THINKING = "pommel_public_thinking"
+"""Set in an interaction's extras while its answer is a "thinking" message everyone sees (a command that
+deferred publicly, :func:`bot.interactions.defer_for`): a private reply must not take its place."""
+UNFINISHED_NOTE = "⚠️ This command did not finish; whoever used it was told why, privately."
+"""What a public "thinking" message becomes when the command fails: the reason goes privately."""
+
 
 async def reply_privately(interaction: discord.Interaction, content: str) -> None:
     """An ephemeral answer, whether or not the interaction was already answered or deferred.
@@ -96,6 +102,9 @@ async def reply_privately(interaction: discord.Interaction, content: str) -> Non
         content = content[: REPLY_LIMIT - 1] + "…"
     try:
         if interaction.response.is_done():
+            if interaction.extras.pop(PUBLIC_THINKING, False):
+                # The first follow-up would replace the public "thinking" message, for everyone to see.
+                await interaction.edit_original_response(content=UNFINISHED_NOTE)
             await interaction.followup.send(content, ephemeral=True)
         else:
             await interaction.response.send_message(content, ephemeral=True)

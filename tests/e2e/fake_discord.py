@@ -127,6 +127,9 @@ DM_APP_PERMISSIONS = discord.Permissions(
     use_application_commands=True,
 ).value
 
+THREAD_TYPES = (10, 11, 12)
+"""Announcement, public and private threads."""
+
 _USER_MENTION = re.compile(r"<@!?(\d+)>")
 _ROLE_MENTION = re.compile(r"<@&(\d+)>")
 _HANDLER_FAILURE_STATUS = 400
@@ -337,10 +340,18 @@ class FakeChannel:
         kind = 0 if isinstance(target, FakeRole) else 1
         self.overwrites[target.id] = (kind, _perm_value(allow), _perm_value(deny))
 
+    @property
+    def is_thread(self) -> bool:
+        return self.type in THREAD_TYPES
+
     def permissions_for(self, member: FakeMember | None) -> int:
-        """Channel permissions with overwrites, by Discord's algorithm; DMs get a fixed DM set."""
+        """Channel permissions with overwrites, by Discord's algorithm; DMs get a fixed DM set; a thread
+        has its parent channel's (it has no overwrites of its own)."""
         if self.guild is None or member is None:
             return DM_APP_PERMISSIONS
+        if self.is_thread:
+            assert self.parent_id is not None
+            return self.guild.channels[self.parent_id].permissions_for(member)
         value = member.base_permissions()
         if value & ADMINISTRATOR:
             return ALL_PERMISSIONS
@@ -382,7 +393,23 @@ class FakeChannel:
             ],
             "nsfw": self.nsfw,
         }
-        if self.type != 4:
+        if self.is_thread:
+            del data["permission_overwrites"], data["position"], data["nsfw"]
+            data |= {
+                "owner_id": str(self.guild.owner_id),
+                "last_message_id": self._last_message_id(),
+                "rate_limit_per_user": 0,
+                "message_count": len(self.messages),
+                "member_count": 1,
+                "total_message_sent": len(self.messages),
+                "thread_metadata": {
+                    "archived": False,
+                    "auto_archive_duration": 1440,
+                    "archive_timestamp": _now_iso(),
+                    "locked": False,
+                },
+            }
+        elif self.type != 4:
             data |= {
                 "topic": self.topic,
                 "last_message_id": self._last_message_id(),
@@ -457,6 +484,13 @@ class FakeGuild:
         self.fake.channels[channel.id] = channel
         return channel
 
+    def create_thread(self, parent: FakeChannel, name: str) -> FakeChannel:
+        """A public thread of ``parent`` (its permissions are the parent's)."""
+        thread = FakeChannel(id=self.fake.snowflake(), name=name, type=11, guild=self, parent_id=parent.id)
+        self.channels[thread.id] = thread
+        self.fake.channels[thread.id] = thread
+        return thread
+
     def add_member(
         self, user: FakeUser, roles: Iterable[FakeRole] = (), *, nick: str | None = None
     ) -> FakeMember:
@@ -516,8 +550,8 @@ class FakeGuild:
             "unavailable": False,
             "member_count": len(self.members),
             "members": members,
-            "channels": [c.payload(with_guild_id=False) for c in self.channels.values()],
-            "threads": [],
+            "channels": [c.payload(with_guild_id=False) for c in self.channels.values() if not c.is_thread],
+            "threads": [c.payload() for c in self.channels.values() if c.is_thread],
             "presences": [],
             "voice_states": [],
             "stage_instances": [],
@@ -1134,6 +1168,11 @@ class FakeDiscord:
                 if session.connection is not None:
                     await session.connection.send(frame)
 
+    async def update_channel(self, channel: FakeChannel) -> None:
+        """Tell the bot a channel changed (its overwrites, say), as Discord does with CHANNEL_UPDATE."""
+        event = "THREAD_UPDATE" if channel.is_thread else "CHANNEL_UPDATE"
+        await self.dispatch(event, channel.payload(), intent=1)
+
     async def drop_gateway(self, code: int = 4000, reason: str = "fake discord: dropped") -> None:
         """Close every live connection from the server side (4000 etc. are resumable close codes)."""
         for conn in list(self.connections):
@@ -1566,8 +1605,12 @@ class FakeDiscord:
         return channel
 
     def _require(self, channel: FakeChannel, *needed: str) -> None:
+        """Refuse as Discord does (403, 50013) what the bot may not do in ``channel``: in a thread, Send
+        Messages in Threads stands for Send Messages."""
         if channel.guild is None:
             return
+        if channel.is_thread:
+            needed = tuple("send_messages_in_threads" if name == "send_messages" else name for name in needed)
         value = channel.permissions_for(channel.guild.members.get(self.bot_user.id))
         perms = discord.Permissions(value)
         missing = [name for name in needed if not getattr(perms, name)]
@@ -2151,6 +2194,8 @@ class FakeDiscord:
         body = call.body
         if call.files:
             self._require(channel, "attach_files")
+        if body.get("embeds"):
+            self._require(channel, "embed_links")
         flags = int(body.get("flags") or 0)
         if flags & ~CREATE_FLAGS:
             raise DiscordError(
@@ -2186,6 +2231,9 @@ class FakeDiscord:
         message = self._message_in(channel, call.int_param("message_id"))
         if message.author is not self.bot_user and set(call.body) - {"flags"}:
             raise DiscordError(403, 50005, "Cannot edit a message authored by another user")
+        self._require(channel, "view_channel")
+        if call.body.get("embeds"):
+            self._require(channel, "embed_links")
         self._apply_content(message, call.body, call.files, creating=False)
         await self._announce("MESSAGE_UPDATE", message)
         return _Reply(200, message.payload())

@@ -93,13 +93,13 @@ async def test_the_servers_faces_come_as_a_chart_with_alt_text(world: World, sta
     assert "1: 6, 2: 6, 3: 7," in alt_text
     assert "20: 8." in alt_text
     assert "Chi-square test against fair dice: p = " in alt_text
-    # The upload went through the multipart body Discord takes: the file, and its description in the
-    # payload's attachments (the fake validated it against the spec; no problem was recorded).
-    [callback] = [r for r in result.requests if r.path.endswith("/callback")]
-    assert callback.files
-    assert callback.body["data"]["attachments"] == [
-        {"id": 0, "filename": "d20-faces.png", "description": alt_text}
-    ]
+    # The command deferred at once (the chart takes a moment) and the upload went in its follow-up,
+    # through the multipart body Discord takes: the file, and its description in the payload's
+    # attachments (the fake validated it against the spec; no problem was recorded).
+    assert result.callback_type == 5
+    [upload] = [r for r in result.requests if r.method == "POST" and r.path.startswith("/webhooks/")]
+    assert upload.files
+    assert upload.body["attachments"] == [{"id": 0, "filename": "d20-faces.png", "description": alt_text}]
 
 
 async def test_a_loaded_die_is_called_very_uneven(world: World, start_bot: Any) -> None:
@@ -243,6 +243,48 @@ async def test_drawing_a_chart_never_delays_another_command(
     assert "1d20 (9)" in roll.content
     assert not stats.done()
     the_chart(await stats, "d20-faces.png")
+
+
+async def test_a_command_drawing_a_chart_defers_at_once_as_its_answer_will_be_seen(
+    world: World, start_bot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A chart slower than the 2 s automatic deferral: the command deferred at once, publicly (the
+    answer is for everyone), and its answer replaced the "thinking" message with the chart in place."""
+    pommel = await start_bot()
+    drawing = charts.dice_chart
+
+    def slow(*args: Any) -> charts.Chart:
+        time.sleep(2.3)
+        return drawing(*args)
+
+    monkeypatch.setattr(pommel.bot.extensions["cogs.stats"], "dice_chart", slow)
+    stats = await pommel.slash("stats dice", user=world.player, timeout=10)
+    assert stats.callback_type == 5  # deferred
+    assert stats.callback is not None
+    assert not stats.callback.data.get("flags")  # publicly
+    assert not stats.ephemeral
+    assert "Rolls in the server" in stats.content
+    assert stats.interaction.followups == [stats.message]  # the answer is the thinking message, replaced
+    the_chart(stats, "d20-faces.png")
+
+
+async def test_a_chart_that_fails_after_a_public_deferral_says_why_privately_not_to_everyone(
+    world: World, start_bot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pommel = await start_bot()
+
+    def broken(*args: Any) -> charts.Chart:
+        raise RuntimeError("the chart could not be drawn")
+
+    monkeypatch.setattr(pommel.bot.extensions["cogs.stats"], "dice_chart", broken)
+    stats = await pommel.slash("stats dice", user=world.player, expect_errors=True)
+    assert stats.callback_type == 5
+    assert not stats.ephemeral
+    assert stats.content == "⚠️ This command did not finish; whoever used it was told why, privately."
+    [why] = stats.followups
+    assert why.ephemeral
+    assert why.content.startswith("Something went wrong, nothing was changed.")
+    assert "RuntimeError" not in why.content
 
 
 async def test_stats_is_refused_in_direct_messages(world: World, start_bot: Any, fake_discord: Any) -> None:
