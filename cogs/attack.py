@@ -357,12 +357,12 @@ class Attack(commands.Cog):
             if exchange.pending and (exchange.id, exchange.step) not in still_open:
                 self._forget_timer(before.channel_id, exchange.id)
         try:
-            await self._ask_again(before, after)
+            await self._ask_again(before, after, by)
         except DISCORD_FAILURES as error:
             if not await self.bot.trackers.refusals.refused(after, "a defense asked again", error):
                 raise
 
-    async def _ask_again(self, before: Encounter, after: Encounter) -> None:
+    async def _ask_again(self, before: Encounter, after: Encounter, by: int) -> None:
         channel = self.bot.get_channel(after.channel_id) or await self.bot.fetch_channel(after.channel_id)
         if not isinstance(channel, discord.abc.Messageable):
             return
