@@ -9,7 +9,7 @@ import asyncio
 import logging
 import re
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol, Self, cast
 
 import discord
@@ -29,7 +29,7 @@ from .ui.combatant_choices import (
     morale_subject_choices,
     npc_choices,
 )
-from .ui.errors import DISCORD_FAILURES, answer_failure
+from .ui.errors import DISCORD_FAILURES, answer_failure, answer_turn
 
 
 class PommelClient(Protocol):
@@ -181,10 +181,11 @@ _load = _Load()
 
 @dataclass(slots=True)
 class _Answering:
-    """One interaction's answer: the lock its answer and the deferral take turns on, and whether it was
-    deferred (privately, for a command: its first follow-up then replaces the "thinking" message)."""
+    """One interaction's answer: the lock its answer, the deferral and a failure's reply take turns on
+    (:func:`bot.ui.errors.answer_turn`), and whether it was deferred (privately, for a command: its
+    first follow-up then replaces the "thinking" message)."""
 
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    lock: asyncio.Lock
     deferred: bool = False
     clock: asyncio.TimerHandle | None = None
     """When the deferral is due: a timer, not a task, since nearly every answer comes first."""
@@ -196,7 +197,7 @@ class _Answering:
 def _answering(interaction: discord.Interaction[Any]) -> _Answering:
     state = interaction.extras.get("pommel_answer")
     if not isinstance(state, _Answering):
-        state = interaction.extras["pommel_answer"] = _Answering()
+        state = interaction.extras["pommel_answer"] = _Answering(answer_turn(interaction))
     return state
 
 

@@ -87,18 +87,31 @@ def saved_but_unshown(what: str, error_id: str) -> str:
 REPLY_LIMIT = 2000
 
 
+def answer_turn(interaction: discord.Interaction) -> asyncio.Lock:
+    """The turn an interaction's answers take: its first answer, its automatic deferral
+    (:func:`bot.interactions.watch_the_clock`) and a failure's reply go to Discord one at a time. A
+    refusal sent while the deferral was on its way lost the race ("already acknowledged") and was never
+    shown: the user saw "thinking…" forever, or a click that did nothing."""
+    turn = interaction.extras.get("pommel_answer_turn")
+    if not isinstance(turn, asyncio.Lock):
+        turn = interaction.extras["pommel_answer_turn"] = asyncio.Lock()
+    return turn
+
+
 async def reply_privately(interaction: discord.Interaction, content: str) -> None:
-    """An ephemeral answer, whether or not the interaction was already answered or deferred.
+    """An ephemeral answer, whether or not the interaction was already answered or deferred (in its
+    turn: a deferral on its way is waited for, and the answer follows it).
 
     A refusal quoting something long is cut to Discord's 2000 characters rather than not delivered.
     """
     if len(content) > REPLY_LIMIT:
         content = content[: REPLY_LIMIT - 1] + "…"
     try:
-        if interaction.response.is_done():
-            await interaction.followup.send(content, ephemeral=True)
-        else:
-            await interaction.response.send_message(content, ephemeral=True)
+        async with answer_turn(interaction):
+            if interaction.response.is_done():
+                await interaction.followup.send(content, ephemeral=True)
+            else:
+                await interaction.response.send_message(content, ephemeral=True)
     except DISCORD_FAILURES:
         # The interaction expired (3 s for a first answer, 15 min after it) or Discord is unreachable.
         log.warning("could not deliver an error reply for interaction %s", interaction.id, exc_info=True)
