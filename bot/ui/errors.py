@@ -18,7 +18,7 @@ import discord
 from discord import app_commands
 
 from ..rules.errors import RulesError, echoed
-from ..store.receipts import committed
+from ..store.receipts import Record, committed, committed_to
 
 log = logging.getLogger(__name__)
 
@@ -76,11 +76,17 @@ def failure_message(error_id: str) -> str:
     return f"Something went wrong, nothing was changed. If it keeps happening, quote error id `{error_id}`."
 
 
-def saved_but_unshown(what: str, error_id: str) -> str:
+KEPT_IN: dict[Record, str] = {
+    "fight": "The tracker and `/encounter log` have it: don't do it again.",
+    "roll": "It is in the server's roll log (`/roll log`, for its GMs): don't roll again.",
+}
+
+
+def saved_but_unshown(what: str, error_id: str, kept_in: Record = "fight") -> str:
     """The answer to a failure after the change was committed: it was saved; only showing it failed."""
     return (
         f"✅ Saved: {echoed(what, 300)}. But I could not show it here (Discord did not take my reply; "
-        f"error id `{error_id}`). The tracker and `/encounter log` have it: don't do it again."
+        f"error id `{error_id}`). {KEPT_IN[kept_in]}"
     )
 
 
@@ -149,7 +155,7 @@ async def answer_failure(interaction: discord.Interaction, error: Exception) -> 
             interaction.channel_id,
             exc_info=error,
         )
-        await reply_privately(interaction, saved_but_unshown(saved, error_id))
+        await reply_privately(interaction, saved_but_unshown(saved, error_id, committed_to.get()))
         return
     if message is None:
         error_id = secrets.token_hex(4)
