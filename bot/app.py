@@ -16,7 +16,7 @@ import cogs
 
 from .catalog import Catalog, load_catalog
 from .config import Settings
-from .interactions import ButtonRoutes
+from .interactions import ButtonRoutes, InFlight
 from .option_checks import CheckedTree
 from .rules.dice import DiceSource, RandomDice
 from .store import Store, open_store
@@ -100,6 +100,7 @@ class Pommel(commands.AutoShardedBot):
         self._stopping: asyncio.Task[None] | None = None
         self.trackers = TrackerBoard(self, lambda: self.store)
         self.buttons = ButtonRoutes(self)
+        self.in_flight = InFlight()
         self.tree.error(self.on_app_command_error)
 
     @property
@@ -158,7 +159,9 @@ class Pommel(commands.AutoShardedBot):
         await answer_failure(interaction, error)
 
     async def close(self) -> None:
-        """Disconnect, then close the store. Safe to call again, or before the store ever opened.
+        """Let the commands in progress finish and answer (:meth:`InFlight.drain`, refusing new ones),
+        draw the trackers still due, disconnect, then close the store. Safe to call again, or before the
+        store ever opened.
 
         The store closes even if disconnecting fails: its thread would otherwise keep the process alive.
         """
@@ -167,6 +170,7 @@ class Pommel(commands.AutoShardedBot):
             # before login (the store or the shards refused) would fail there (discord.py 2.7.1).
             self._AutoShardedClient__queue: asyncio.PriorityQueue[Any] = asyncio.PriorityQueue()
         try:
+            await self.in_flight.drain()
             await self.trackers.finish()
             await super().close()
         finally:
