@@ -16,12 +16,11 @@ import cogs
 
 from .catalog import Catalog, load_catalog
 from .config import Settings
-from .interactions import ButtonRoutes, InFlight
+from .interactions import ButtonRoutes, InFlight, fail
 from .option_checks import CheckedTree
 from .rules.dice import DiceSource, RandomDice
 from .store import Store, open_store
 from .trackers import TrackerBoard
-from .ui.errors import answer_failure
 
 log = logging.getLogger(__name__)
 
@@ -156,7 +155,7 @@ class Pommel(commands.AutoShardedBot):
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
-        await answer_failure(interaction, error)
+        await fail(interaction, error)
 
     async def close(self) -> None:
         """Let the commands in progress finish and answer (:meth:`InFlight.drain`, refusing new ones),

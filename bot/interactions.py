@@ -22,6 +22,8 @@ from .encounter.document import Encounter
 from .encounter.permissions import Actor
 from .rules.errors import RulesError
 from .store import Store
+from .store.receipts import committed, committed_to
+from .trackers import TrackerBoard
 from .ui import equipment_choices
 from .ui.character_sheet import character_choices, player_combatant_choices
 from .ui.combatant_choices import (
@@ -48,6 +50,9 @@ class PommelClient(Protocol):
 
     @property
     def in_flight(self) -> InFlight: ...
+
+    @property
+    def trackers(self) -> TrackerBoard: ...
 
 
 def actor_of(interaction: discord.Interaction) -> Actor:
@@ -339,6 +344,15 @@ class InFlight:
             log.warning("%d commands were still running at shutdown; their answers may be lost", len(left))
 
 
+async def fail(interaction: discord.Interaction[Any], error: Exception) -> None:
+    """A command or click failed: its one answer says what went wrong (:func:`answer_failure`). When its
+    change was saved before the failure (Discord did not take its reply), the fight's tracker is drawn
+    all the same: the command never reached its own drawing, after its reply."""
+    await answer_failure(interaction, error)
+    if committed.get() is not None and committed_to.get() == "fight" and interaction.channel_id is not None:
+        await cast("PommelClient", interaction.client).trackers.redraw(interaction.channel_id)
+
+
 # ----------------------------------------------------------------------------- autocomplete callbacks
 
 Choices = list[app_commands.Choice[str]]
@@ -440,6 +454,6 @@ class PommelButton:
                 await watch_the_clock(interaction)
                 await client.buttons.handler(type(self))(interaction, self)
         except Exception as error:
-            await answer_failure(interaction, error)
+            await fail(interaction, error)
         finally:
             stop_the_clock(interaction)

@@ -25,7 +25,7 @@ from .encounter.document import Encounter, TrackerMessage
 from .encounter.done import Done
 from .rules.errors import RulesError
 from .store import Store
-from .ui.errors import DISCORD_FAILURES
+from .ui.errors import DISCORD_FAILURES, cannot_post_here, may_pass
 from .ui.tracker import clip, tracker_embed, tracker_view
 
 log = logging.getLogger(__name__)
@@ -51,6 +51,14 @@ interactions aside); a burst over hundreds of channels would otherwise edit hund
 and run into its global 429s. The rest is left to announcements, reminders and timeouts. Channels waiting
 their turn keep coalescing: each is drawn once, as its latest state."""
 TRACKER_DRAWS_AT_ONCE = 10
+
+
+RETRY_FIRST = 2.0
+"""Seconds before a tracker whose drawing failed for a passing reason (:func:`~bot.ui.errors.may_pass`:
+the connection, Discord's own trouble, a rate limit) is drawn again, as the fight stands then; each
+failure in a row doubles it, up to :data:`RETRY_MOST`. Every try takes from the global budget like any
+drawing, and a change meanwhile is drawn by the retry, not before it."""
+RETRY_MOST = 60.0
 
 
 SHUTDOWN_SECONDS = 5.0
@@ -196,6 +204,8 @@ class TrackerBoard:
         """The channels with a state due and no drawing task, in the order they asked: the dispatcher
         starts their drawings as the budget allows."""
         self._dispatcher: asyncio.Task[None] | None = None
+        self._failures: dict[int, int] = {}
+        """Channel -> how many of its drawings in a row failed for a passing reason (while it retries)."""
 
     def _lock(self, channel_id: int) -> asyncio.Lock:
         lock = self._locks.get(channel_id)
@@ -282,12 +292,13 @@ class TrackerBoard:
             if due is None:
                 return
             started = loop.time()
+            retry = False
             try:
                 encounter = (
                     due.encounter if due.encounter is not None else await self._fight_now(channel, due)
                 )
                 if encounter is not None:
-                    await self._draw_latest(encounter, repost=due.repost)
+                    retry = not await self._draw_latest(encounter, repost=due.repost)
             except asyncio.CancelledError:
                 if due.drawn is not None:
                     due.drawn.cancel()
@@ -300,14 +311,23 @@ class TrackerBoard:
             else:
                 if due.drawn is not None:
                     due.drawn.set_result(None)
-            if self.spacing > 0:  # what comes meanwhile waits, and is drawn once, as its latest state
-                await asyncio.sleep(started + self.spacing - loop.time())
+            wait = self.spacing
+            if retry:  # the fight as it stands then is drawn again after a while, unless newer is due
+                failures = self._failures[channel] = self._failures.get(channel, 0) + 1
+                wait = max(wait, min(RETRY_FIRST * 2 ** (failures - 1), RETRY_MOST))
+            else:
+                self._failures.pop(channel, None)
+            if wait > 0:  # what comes meanwhile waits, and is drawn once, as its latest state
+                await asyncio.sleep(started + wait - loop.time())
+            if retry and channel not in self._due:
+                self._due[channel] = _Due(due.started_at, due.version, None, due.repost, None)
             again = True
         finally:
             del self._drawers[channel]
             if again and channel in self._due:
                 self._enqueue(channel)
             elif not again:
+                self._failures.pop(channel, None)
                 left = self._due.pop(channel, None)  # cancelled: nobody will draw it now
                 if left is not None and left.drawn is not None and not left.drawn.done():
                     left.drawn.cancel()
@@ -320,19 +340,39 @@ class TrackerBoard:
             return None
         return fight
 
-    async def _draw_latest(self, encounter: Encounter, *, repost: bool) -> None:
+    async def _draw_latest(self, encounter: Encounter, *, repost: bool) -> bool:
+        """Draw ``encounter`` unless a later state was drawn or the fight ended; False when Discord
+        failed it for a reason that may pass (it is then tried again, :data:`RETRY_FIRST`)."""
         fight = (encounter.channel_id, encounter.started_at)
         async with self._lock(encounter.channel_id):
             drawn = self._drawn.get(fight)
             if self._ended.get(fight) or (drawn is not None and drawn > encounter.version):
-                return
+                return True
             self._drawn.set(fight, encounter.version)
             try:
                 await self._draw(encounter, repost=repost)
-            except DISCORD_FAILURES:
-                # The fight is saved; a tracker that could not be drawn is redrawn by the next change
-                # or by /init show. Telling the user "nothing changed" would be wrong.
+            except DISCORD_FAILURES as error:
+                # The fight is saved (telling the user "nothing changed" would be wrong); its tracker
+                # is drawn again after a while, or by the next change, or not at all where Discord
+                # refuses Pommel the channel.
+                if cannot_post_here(error):
+                    await self.cannot_draw(encounter.channel_id, error)
+                    return True
                 log.warning("could not draw the tracker in channel %s", encounter.channel_id, exc_info=True)
+                return not may_pass(error)
+        return True
+
+    async def cannot_draw(self, channel_id: int, error: BaseException) -> None:
+        """Discord refuses Pommel the channel of a tracker (:func:`~bot.ui.errors.cannot_post_here`):
+        it is not tried again (the next change tries once more). Where the GM is to be told."""
+        log.warning("cannot draw the tracker in channel %s: %s", channel_id, error)
+
+    async def redraw(self, channel_id: int) -> None:
+        """Draw the channel's fight as the store has it now: a command whose change was saved but whose
+        reply Discord did not take never reached its own drawing."""
+        fight = await self.store().load_encounter(channel_id)
+        if fight is not None:
+            await self.publish(fight)
 
     async def _draw(self, encounter: Encounter, *, repost: bool) -> None:
         embed = tracker_embed(encounter)

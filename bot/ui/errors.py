@@ -71,6 +71,27 @@ DISCORD_FAILURES: tuple[type[BaseException], ...] = (
 """What talking to Discord can fail with: an HTTP error, or the connection itself (dropped, reset, timed
 out). Everywhere the bot talks to Discord, the one is handled like the other."""
 
+REFUSED_HERE_CODES = frozenset({10003, 50001, 50013})
+"""Discord's codes for a channel Pommel cannot post in: Unknown Channel, Missing Access, Missing
+Permissions."""
+
+
+def cannot_post_here(error: BaseException) -> bool:
+    """Whether Discord refuses Pommel the channel itself (its permissions there, or the channel is
+    gone): trying again cannot help until someone changes the channel. The one place that decides it."""
+    return isinstance(error, discord.HTTPException) and (
+        error.status == 403 or error.code in REFUSED_HERE_CODES
+    )
+
+
+def may_pass(error: BaseException) -> bool:
+    """Whether trying again later may succeed: the connection failed (dropped, reset, timed out),
+    Discord had trouble of its own (5xx), or it asked to slow down (429). Anything else Discord refused
+    would be refused again."""
+    if not isinstance(error, discord.HTTPException):
+        return isinstance(error, DISCORD_FAILURES)
+    return error.status >= 500 or error.status == 429
+
 
 def failure_message(error_id: str) -> str:
     return f"Something went wrong, nothing was changed. If it keeps happening, quote error id `{error_id}`."
