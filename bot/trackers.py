@@ -204,6 +204,8 @@ class TrackerBoard:
         """The channels with a state due and no drawing task, in the order they asked: the dispatcher
         starts their drawings as the budget allows."""
         self._dispatcher: asyncio.Task[None] | None = None
+        self._closers: set[asyncio.Task[None]] = set()
+        """The trackers of ended fights to be closed again (Discord failed it for a reason that may pass)."""
         self._failures: dict[int, int] = {}
         """Channel -> how many of its drawings in a row failed for a passing reason (while it retries)."""
 
@@ -246,7 +248,8 @@ class TrackerBoard:
             self._dispatcher = asyncio.create_task(self._dispatch(), name="pommel-trackers")
 
     def _busy(self) -> list[asyncio.Task[None]]:
-        return [*self._drawers.values(), *([self._dispatcher] if self._dispatcher is not None else [])]
+        dispatcher = [self._dispatcher] if self._dispatcher is not None else []
+        return [*self._drawers.values(), *dispatcher, *self._closers]
 
     async def idle(self) -> None:
         """Wait until nothing is left to draw on any channel, its spacing waited out too."""
@@ -451,7 +454,38 @@ class TrackerBoard:
             embed = tracker_embed(encounter)
             embed.title = "⚔️ Fight over"
             embed.description = clip([summary])
-            try:
-                await message.edit(embed=embed, view=None)
-            except DISCORD_FAILURES:
-                log.warning("could not close the tracker in channel %s", encounter.channel_id, exc_info=True)
+            if not await self._close(fight, message, embed):
+                closing = asyncio.create_task(self._close_later(fight, message, embed), name="pommel-tracker")
+                self._closers.add(closing)
+                closing.add_done_callback(self._closers.discard)
+
+    async def _close(
+        self, fight: tuple[int, datetime], message: discord.PartialMessage, embed: discord.Embed
+    ) -> bool:
+        """One try at closing a tracker; False when Discord failed it for a reason that may pass."""
+        try:
+            await message.edit(embed=embed, view=None)
+        except DISCORD_FAILURES as error:
+            if cannot_post_here(error):
+                await self.cannot_draw(fight[0], error)
+                return True
+            log.warning("could not close the tracker in channel %s", fight[0], exc_info=True)
+            return not may_pass(error)
+        return True
+
+    async def _close_later(
+        self, fight: tuple[int, datetime], message: discord.PartialMessage, embed: discord.Embed
+    ) -> None:
+        """Close the tracker of an ended fight again until it is closed (the waits as a drawing's, taking
+        from the same budget); not once the fight was reopened, nor after :data:`REMEMBERED_SECONDS`."""
+        loop = asyncio.get_running_loop()
+        given_up_at = loop.time() + REMEMBERED_SECONDS
+        failures = 1
+        while loop.time() < given_up_at:
+            await asyncio.sleep(min(RETRY_FIRST * 2 ** (failures - 1), RETRY_MOST))
+            if self.budget is not None:
+                await self.budget.take()
+            async with self._lock(fight[0]):
+                if not self._ended.get(fight) or await self._close(fight, message, embed):
+                    return
+            failures += 1

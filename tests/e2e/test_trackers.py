@@ -14,6 +14,7 @@ from bot.trackers import TRACKER_SPACING
 
 from .fake_discord import World
 from .fights import fight_of, join, start, stored_tracker
+from .test_encounter import end_fight
 from .test_errors import alice_in_a_fight, hurt_alice
 
 
@@ -162,3 +163,20 @@ async def test_a_tracker_in_a_channel_discord_refuses_pommel_is_not_tried_again(
     await hurt_alice(pommel, world)
     await pommel.bot.trackers.idle()
     assert fault.times == 8
+
+
+async def test_the_closing_of_an_ended_fight_s_tracker_is_tried_again(
+    world: World, start_bot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The edit that closes an ended fight's tracker failed on a dropped connection: the tracker kept
+    the fight as it was, with its buttons. Now it is tried again until it reads "Fight over"."""
+    monkeypatch.setattr(trackers, "RETRY_FIRST", 0.2)
+    pommel = await alice_in_a_fight(world, start_bot)
+    tracker = stored_tracker(world, await fight_of(pommel, world))
+    assert tracker.custom_ids()
+    fault = pommel.fake.fail("PATCH", MESSAGE, "disconnect")
+    await end_fight(pommel, world)
+    assert fault.times == 0
+    await pommel.bot.trackers.idle()
+    assert tracker.embeds[0]["title"] == "⚔️ Fight over"
+    assert tracker.custom_ids() == []
