@@ -72,7 +72,7 @@ async def test_sigterm_in_the_middle_of_a_burst_answers_every_command_it_took(
             ]
             for inter in rolls:
                 await fake_discord.send_interaction(inter)
-            await asyncio.sleep(0.5)
+            await asyncio.sleep(1.0)  # all arrived, each waiting for the database
             assert not any(answered(inter) for inter in rolls)
             assert process.process is not None
             process.process.terminate()  # SIGTERM
