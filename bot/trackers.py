@@ -270,6 +270,8 @@ class TrackerBoard:
             "%d trackers were still to be drawn at shutdown; the next change of their fights draws them",
             len(self._due),
         )
+        if self._closers:
+            log.warning("%d trackers of ended fights were left unclosed at shutdown", len(self._closers))
         for task in self._busy():
             task.cancel()
         await asyncio.gather(*self._busy(), return_exceptions=True)
