@@ -17,13 +17,12 @@ import cogs
 from .catalog import Catalog, load_catalog
 from .config import Settings
 from .heartbeat import Heartbeat
-from .interactions import ButtonRoutes
+from .interactions import ButtonRoutes, InFlight, fail
 from .option_checks import CheckedTree
 from .permissions import invite_url
 from .rules.dice import DiceSource, RandomDice
 from .store import Store, open_store
 from .trackers import TrackerBoard
-from .ui.errors import answer_failure
 
 log = logging.getLogger(__name__)
 
@@ -112,6 +111,7 @@ class Pommel(commands.AutoShardedBot):
             if settings.heartbeat_path is not None
             else None
         )
+        self.in_flight = InFlight()
         self.tree.error(self.on_app_command_error)
 
     @property
@@ -181,10 +181,12 @@ class Pommel(commands.AutoShardedBot):
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
-        await answer_failure(interaction, error)
+        await fail(interaction, error)
 
     async def close(self) -> None:
-        """Disconnect, then close the store. Safe to call again, or before the store ever opened.
+        """Let the commands in progress finish and answer (:meth:`InFlight.drain`, refusing new ones),
+        draw the trackers still due, disconnect, then close the store. Safe to call again, or before the
+        store ever opened.
 
         The store closes even if disconnecting fails: its thread would otherwise keep the process alive.
         """
@@ -195,6 +197,7 @@ class Pommel(commands.AutoShardedBot):
         try:
             if self.heartbeat is not None:
                 await self.heartbeat.stop()  # a stopping bot is no longer alive
+            await self.in_flight.drain()
             await self.trackers.finish()
             await super().close()
         finally:

@@ -21,6 +21,7 @@ import discord
 from .encounter.document import Encounter
 from .rules.errors import RulesError
 from .ui.access_views import cannot_post_note, cannot_post_reply
+from .ui.errors import cannot_post_here
 
 log = logging.getLogger(__name__)
 
@@ -85,10 +86,8 @@ def lacking_in(client: discord.Client, channel_id: int, needs: tuple[str, ...]) 
 def gives_up(error: BaseException) -> bool:
     """Whether a post Discord refused will be refused again until someone changes something: missing
     permissions or access (403), the channel gone (404 Unknown Channel). Trying it again is for what
-    passes (a 5xx, a timeout), not for these."""
-    if isinstance(error, discord.Forbidden):
-        return True
-    return isinstance(error, discord.NotFound) and error.code == 10003
+    passes (a 5xx, a timeout), not for these; :func:`~bot.ui.errors.cannot_post_here` decides it."""
+    return cannot_post_here(error)
 
 
 class RefusedPosts:

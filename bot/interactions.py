@@ -6,10 +6,11 @@ parsed once at the edge (with their autocomplete), and the base every Pommel but
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass
 from typing import Any, Protocol, Self, cast
 
 import discord
@@ -21,6 +22,8 @@ from .encounter.document import Encounter
 from .encounter.permissions import Actor
 from .rules.errors import RulesError
 from .store import Store
+from .store.receipts import committed, committed_to
+from .trackers import TrackerBoard
 from .ui import equipment_choices
 from .ui.character_sheet import character_choices, player_combatant_choices
 from .ui.combatant_choices import (
@@ -29,7 +32,7 @@ from .ui.combatant_choices import (
     morale_subject_choices,
     npc_choices,
 )
-from .ui.errors import DISCORD_FAILURES, PUBLIC_THINKING, answer_failure
+from .ui.errors import DISCORD_FAILURES, PUBLIC_THINKING, answer_failure, answer_turn
 
 
 class PommelClient(Protocol):
@@ -44,6 +47,12 @@ class PommelClient(Protocol):
 
     @property
     def buttons(self) -> ButtonRoutes: ...
+
+    @property
+    def in_flight(self) -> InFlight: ...
+
+    @property
+    def trackers(self) -> TrackerBoard: ...
 
 
 def actor_of(interaction: discord.Interaction) -> Actor:
@@ -181,10 +190,11 @@ _load = _Load()
 
 @dataclass(slots=True)
 class _Answering:
-    """One interaction's answer: the lock its answer and the deferral take turns on, and whether it was
-    deferred (privately, for a command: its first follow-up then replaces the "thinking" message)."""
+    """One interaction's answer: the lock its answer, the deferral and a failure's reply take turns on
+    (:func:`bot.ui.errors.answer_turn`), and whether it was deferred (privately, for a command: its
+    first follow-up then replaces the "thinking" message)."""
 
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    lock: asyncio.Lock
     deferred: bool = False
     deferred_publicly: bool = False
     """Deferred by the command itself (:func:`defer_for`) with a "thinking" message everyone sees: its
@@ -199,7 +209,7 @@ class _Answering:
 def _answering(interaction: discord.Interaction[Any]) -> _Answering:
     state = interaction.extras.get("pommel_answer")
     if not isinstance(state, _Answering):
-        state = interaction.extras["pommel_answer"] = _Answering()
+        state = interaction.extras["pommel_answer"] = _Answering(answer_turn(interaction))
     return state
 
 
@@ -304,6 +314,68 @@ async def answer_by_editing(interaction: discord.Interaction[Any], **message: An
     stop_the_clock(interaction)
 
 
+DRAIN_SECONDS = 5.0
+"""At shutdown, how long the commands and clicks in progress may take to finish (and answer) before the
+bot disconnects: nearly all take well under a second; one waiting for the database gives up sooner."""
+
+
+class ShuttingDown(RulesError, app_commands.CheckFailure):
+    """A command or click that arrives once shutdown has begun: refused, changing nothing (a check
+    failure, so that discord.py hands it to ``tree.on_error``)."""
+
+    def __init__(self) -> None:
+        super().__init__("Pommel is restarting, so nothing was done: try again in a minute.")
+
+
+class InFlight:
+    """The commands and clicks running, so that shutdown lets them finish first: a change they commit
+    is then answered, not left unanswered by a connection to Discord closed under them. Once
+    :meth:`drain` has begun, a new one is refused (:meth:`refuse_if_closing`)."""
+
+    def __init__(self) -> None:
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self.closing = False
+
+    def __len__(self) -> int:
+        return len(self._tasks)
+
+    def refuse_if_closing(self) -> None:
+        if self.closing:
+            raise ShuttingDown()
+
+    @contextlib.contextmanager
+    def running(self) -> Iterator[None]:
+        """Around a command's or a click's whole work (its answer, and what follows it)."""
+        task = asyncio.current_task()
+        if task is not None:
+            self._tasks.add(task)
+        try:
+            yield
+        finally:
+            if task is not None:
+                self._tasks.discard(task)
+
+    async def drain(self, timeout: float = DRAIN_SECONDS) -> None:
+        """Refuse new commands from now on, and wait up to ``timeout`` seconds for those running."""
+        self.closing = True
+        running = [task for task in self._tasks if task is not asyncio.current_task()]
+        if not running:
+            return
+        log.info("waiting for %d commands in progress to finish", len(running))
+        _, left = await asyncio.wait(running, timeout=timeout)
+        if left:
+            log.warning("%d commands were still running at shutdown; their answers may be lost", len(left))
+
+
+async def fail(interaction: discord.Interaction[Any], error: Exception) -> None:
+    """A command or click failed: its one answer says what went wrong (:func:`answer_failure`). When its
+    change was saved before the failure (Discord did not take its reply), the fight's tracker is drawn
+    all the same: the command never reached its own drawing, after its reply."""
+    await answer_failure(interaction, error)
+    if committed.get() is not None and committed_to.get() == "fight" and interaction.channel_id is not None:
+        await cast("PommelClient", interaction.client).trackers.redraw(interaction.channel_id)
+
+
 # ----------------------------------------------------------------------------- autocomplete callbacks
 
 Choices = list[app_commands.Choice[str]]
@@ -398,11 +470,13 @@ class PommelButton:
         return cls(match)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        client = cast("PommelClient", interaction.client)
         try:
-            await watch_the_clock(interaction)
-            routes = cast("PommelClient", interaction.client).buttons
-            await routes.handler(type(self))(interaction, self)
+            with client.in_flight.running():
+                client.in_flight.refuse_if_closing()
+                await watch_the_clock(interaction)
+                await client.buttons.handler(type(self))(interaction, self)
         except Exception as error:
-            await answer_failure(interaction, error)
+            await fail(interaction, error)
         finally:
             stop_the_clock(interaction)

@@ -14,12 +14,12 @@ text at most 6000 characters. Autocomplete is never refused: it carries what is 
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, cast
 
 import discord
 from discord import AppCommandOptionType, app_commands
 
-from .interactions import stop_the_clock, watch_the_clock
+from .interactions import PommelClient, stop_the_clock, watch_the_clock
 from .rules.errors import ECHO_LIMIT, RulesError, echoed
 
 NUMBER_LIMIT = 2**53
@@ -67,15 +67,18 @@ class CheckedTree(app_commands.CommandTree[Any]):
 
     async def _call(self, interaction: discord.Interaction[Any]) -> None:
         # discord.py's one entry for an application command, its checks and its error handler: when it
-        # returns, the command has answered (or failed and been answered), so no deferral is due.
+        # returns, the command has answered (or failed and been answered), so no deferral is due. It
+        # counts as in flight meanwhile: shutdown waits for it (PommelClient.in_flight).
         try:
-            await super()._call(interaction)
+            with cast("PommelClient", self.client).in_flight.running():
+                await super()._call(interaction)
         finally:
             stop_the_clock(interaction)
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         check_options(self, interaction)
         if interaction.type is discord.InteractionType.application_command:
+            cast("PommelClient", self.client).in_flight.refuse_if_closing()
             await watch_the_clock(interaction)  # a command that waits is deferred rather than forgotten
         return True
 

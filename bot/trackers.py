@@ -26,7 +26,7 @@ from .encounter.document import Encounter, TrackerMessage
 from .encounter.done import Done
 from .rules.errors import RulesError
 from .store import Store
-from .ui.errors import DISCORD_FAILURES
+from .ui.errors import DISCORD_FAILURES, cannot_post_here, may_pass
 from .ui.tracker import clip, tracker_embeds, tracker_view
 
 log = logging.getLogger(__name__)
@@ -52,6 +52,14 @@ interactions aside); a burst over hundreds of channels would otherwise edit hund
 and run into its global 429s. The rest is left to announcements, reminders and timeouts. Channels waiting
 their turn keep coalescing: each is drawn once, as its latest state."""
 TRACKER_DRAWS_AT_ONCE = 10
+
+
+RETRY_FIRST = 2.0
+"""Seconds before a tracker whose drawing failed for a passing reason (:func:`~bot.ui.errors.may_pass`:
+the connection, Discord's own trouble, a rate limit) is drawn again, as the fight stands then; each
+failure in a row doubles it, up to :data:`RETRY_MOST`. Every try takes from the global budget like any
+drawing, and a change meanwhile is drawn by the retry, not before it."""
+RETRY_MOST = 60.0
 
 
 SHUTDOWN_SECONDS = 5.0
@@ -199,6 +207,10 @@ class TrackerBoard:
         """The channels with a state due and no drawing task, in the order they asked: the dispatcher
         starts their drawings as the budget allows."""
         self._dispatcher: asyncio.Task[None] | None = None
+        self._closers: set[asyncio.Task[None]] = set()
+        """The trackers of ended fights to be closed again (Discord failed it for a reason that may pass)."""
+        self._failures: dict[int, int] = {}
+        """Channel -> how many of its drawings in a row failed for a passing reason (while it retries)."""
 
     def _lock(self, channel_id: int) -> asyncio.Lock:
         lock = self._locks.get(channel_id)
@@ -239,7 +251,8 @@ class TrackerBoard:
             self._dispatcher = asyncio.create_task(self._dispatch(), name="pommel-trackers")
 
     def _busy(self) -> list[asyncio.Task[None]]:
-        return [*self._drawers.values(), *([self._dispatcher] if self._dispatcher is not None else [])]
+        dispatcher = [self._dispatcher] if self._dispatcher is not None else []
+        return [*self._drawers.values(), *dispatcher, *self._closers]
 
     async def idle(self) -> None:
         """Wait until nothing is left to draw on any channel, its spacing waited out too."""
@@ -260,6 +273,8 @@ class TrackerBoard:
             "%d trackers were still to be drawn at shutdown; the next change of their fights draws them",
             len(self._due),
         )
+        if self._closers:
+            log.warning("%d trackers of ended fights were left unclosed at shutdown", len(self._closers))
         for task in self._busy():
             task.cancel()
         await asyncio.gather(*self._busy(), return_exceptions=True)
@@ -285,12 +300,13 @@ class TrackerBoard:
             if due is None:
                 return
             started = loop.time()
+            retry = False
             try:
                 encounter = (
                     due.encounter if due.encounter is not None else await self._fight_now(channel, due)
                 )
                 if encounter is not None:
-                    await self._draw_latest(encounter, repost=due.repost)
+                    retry = not await self._draw_latest(encounter, repost=due.repost)
             except asyncio.CancelledError:
                 if due.drawn is not None:
                     due.drawn.cancel()
@@ -303,14 +319,23 @@ class TrackerBoard:
             else:
                 if due.drawn is not None:
                     due.drawn.set_result(None)
-            if self.spacing > 0:  # what comes meanwhile waits, and is drawn once, as its latest state
-                await asyncio.sleep(started + self.spacing - loop.time())
+            wait = self.spacing
+            if retry:  # the fight as it stands then is drawn again after a while, unless newer is due
+                failures = self._failures[channel] = self._failures.get(channel, 0) + 1
+                wait = max(wait, min(RETRY_FIRST * 2 ** (failures - 1), RETRY_MOST))
+            else:
+                self._failures.pop(channel, None)
+            if wait > 0:  # what comes meanwhile waits, and is drawn once, as its latest state
+                await asyncio.sleep(started + wait - loop.time())
+            if retry and channel not in self._due:
+                self._due[channel] = _Due(due.started_at, due.version, None, due.repost, None)
             again = True
         finally:
             del self._drawers[channel]
             if again and channel in self._due:
                 self._enqueue(channel)
             elif not again:
+                self._failures.pop(channel, None)
                 left = self._due.pop(channel, None)  # cancelled: nobody will draw it now
                 if left is not None and left.drawn is not None and not left.drawn.done():
                     left.drawn.cancel()
@@ -323,25 +348,40 @@ class TrackerBoard:
             return None
         return fight
 
-    async def _draw_latest(self, encounter: Encounter, *, repost: bool) -> None:
+    async def _draw_latest(self, encounter: Encounter, *, repost: bool) -> bool:
+        """Draw ``encounter`` unless a later state was drawn or the fight ended; False when Discord
+        failed it for a reason that may pass (it is then tried again, :data:`RETRY_FIRST`)."""
         fight = (encounter.channel_id, encounter.started_at)
         async with self._lock(encounter.channel_id):
             drawn = self._drawn.get(fight)
             if self._ended.get(fight) or (drawn is not None and drawn > encounter.version):
-                return
+                return True
             self._drawn.set(fight, encounter.version)
             try:
                 await self._draw(encounter, repost=repost)
             except DISCORD_FAILURES as error:
-                # The fight is saved; a tracker that could not be drawn is redrawn by the next change
-                # or by /init show. Telling the user "nothing changed" would be wrong. Refused for good
-                # (the permissions changed mid-fight): the GM hears it once.
-                if not await self.refusals.refused(encounter, "the fight's tracker", error):
-                    log.warning(
-                        "could not draw the tracker in channel %s", encounter.channel_id, exc_info=True
-                    )
+                # The fight is saved (telling the user "nothing changed" would be wrong); its tracker
+                # is drawn again after a while, or by the next change. Refused for good (the permissions
+                # changed mid-fight, the channel is gone): the GM hears it once, and it is not retried.
+                if await self.refusals.refused(encounter, "the fight's tracker", error):
+                    return True
+                log.warning("could not draw the tracker in channel %s", encounter.channel_id, exc_info=True)
+                return not may_pass(error)
             else:
                 self.refusals.posted(encounter)
+        return True
+
+    async def cannot_draw(self, channel_id: int, error: BaseException) -> None:
+        """Discord refuses Pommel the channel of an ended fight's tracker
+        (:func:`~bot.ui.errors.cannot_post_here`): closing it is not tried again."""
+        log.warning("cannot close the tracker in channel %s: %s", channel_id, error)
+
+    async def redraw(self, channel_id: int) -> None:
+        """Draw the channel's fight as the store has it now: a command whose change was saved but whose
+        reply Discord did not take never reached its own drawing."""
+        fight = await self.store().load_encounter(channel_id)
+        if fight is not None:
+            await self.publish(fight)
 
     async def _draw(self, encounter: Encounter, *, repost: bool) -> None:
         embeds = tracker_embeds(encounter)
@@ -420,7 +460,38 @@ class TrackerBoard:
             embed = tracker_embeds(encounter)[-1]  # the step in its footer
             embed.title = "⚔️ Fight over"
             embed.description = clip([summary])
-            try:
-                await message.edit(embeds=[embed], view=None)
-            except DISCORD_FAILURES:
-                log.warning("could not close the tracker in channel %s", encounter.channel_id, exc_info=True)
+            if not await self._close(fight, message, embed):
+                closing = asyncio.create_task(self._close_later(fight, message, embed), name="pommel-tracker")
+                self._closers.add(closing)
+                closing.add_done_callback(self._closers.discard)
+
+    async def _close(
+        self, fight: tuple[int, datetime], message: discord.PartialMessage, embed: discord.Embed
+    ) -> bool:
+        """One try at closing a tracker; False when Discord failed it for a reason that may pass."""
+        try:
+            await message.edit(embeds=[embed], view=None)
+        except DISCORD_FAILURES as error:
+            if cannot_post_here(error):
+                await self.cannot_draw(fight[0], error)
+                return True
+            log.warning("could not close the tracker in channel %s", fight[0], exc_info=True)
+            return not may_pass(error)
+        return True
+
+    async def _close_later(
+        self, fight: tuple[int, datetime], message: discord.PartialMessage, embed: discord.Embed
+    ) -> None:
+        """Close the tracker of an ended fight again until it is closed (the waits as a drawing's, taking
+        from the same budget); not once the fight was reopened, nor after :data:`REMEMBERED_SECONDS`."""
+        loop = asyncio.get_running_loop()
+        given_up_at = loop.time() + REMEMBERED_SECONDS
+        failures = 1
+        while loop.time() < given_up_at:
+            await asyncio.sleep(min(RETRY_FIRST * 2 ** (failures - 1), RETRY_MOST))
+            if self.budget is not None:
+                await self.budget.take()
+            async with self._lock(fight[0]):
+                if not self._ended.get(fight) or await self._close(fight, message, embed):
+                    return
+            failures += 1

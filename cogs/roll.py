@@ -18,6 +18,7 @@ from bot.rules.dice import roll_pool
 from bot.rules.errors import RulesError
 from bot.rules.pool import MAX_POOL
 from bot.store import MAX_LOG_PAGE, LogEntry, Store
+from bot.store.receipts import mark_committed
 from bot.ui.fight_log import is_private
 from bot.ui.rolls import (
     ROLL_KINDS,
@@ -75,6 +76,7 @@ class Roll(commands.GroupCog, group_name="roll", group_description="Roll dice"):
         await self._log(
             interaction,
             notation_log_line(interaction.user.display_name, roll),
+            private,
             {
                 "expression": roll.expression,
                 "total": roll.total,
@@ -108,6 +110,7 @@ class Roll(commands.GroupCog, group_name="roll", group_description="Roll dice"):
         await self._log(
             interaction,
             pool_log_line(interaction.user.display_name, roll, bonus),
+            private,
             {
                 "faces": list(roll.faces),
                 "counting": roll.counting,
@@ -154,8 +157,14 @@ class Roll(commands.GroupCog, group_name="roll", group_description="Roll dice"):
         )
         await answer(interaction, embed=embed, ephemeral=True)
 
-    async def _log(self, interaction: discord.Interaction, text: str, data: dict[str, object]) -> None:
-        """Rolls in a server go to its log before anyone sees them; rolls in DMs are nobody else's."""
+    async def _log(
+        self, interaction: discord.Interaction, text: str, private: bool, data: dict[str, object]
+    ) -> None:
+        """Rolls in a server go to its log before anyone sees them; rolls in DMs are nobody else's.
+
+        Once logged, the roll is made: a reply Discord does not take is then told as a roll saved (in
+        the channel when the interaction is gone), never as "nothing was changed"; a private roll's
+        result stays out of that notice."""
         if interaction.guild_id is None or interaction.channel_id is None:
             return
         await self.bot.store.append_log(
@@ -168,6 +177,7 @@ class Roll(commands.GroupCog, group_name="roll", group_description="Roll dice"):
                 data=data,
             )
         )
+        mark_committed(["your private roll" if private else text], to="roll")
 
 
 async def setup(bot: Pommel) -> None:

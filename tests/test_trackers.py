@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import itertools
 
+import aiohttp
 import discord
 import pytest
 
@@ -319,3 +321,107 @@ def test_channels_waiting_their_turn_cost_neither_a_task_nor_their_fight() -> No
     assert light
     assert 5 <= len(drawn) < 200
     assert all(version == 3 for version, _ in drawn)  # read back from the store
+
+
+# ---------------------------------------------------------------------------------- Discord's faults
+
+
+class Refusal:
+    """What discord.py reads of Discord's answer to build its HTTPException."""
+
+    def __init__(self, status: int) -> None:
+        self.status = status
+        self.reason = "refused"
+
+
+class FailingDrawings(Drawings):
+    """Drawings Discord fails with ``faults`` first, one a drawing, in order."""
+
+    def __init__(self, faults: list[BaseException]) -> None:
+        super().__init__()
+        self.faults = faults
+
+    async def draw(self, encounter: Encounter, *, repost: bool) -> None:
+        self.started.append(asyncio.get_running_loop().time())
+        if self.faults:
+            raise self.faults.pop(0)
+        self.drawn.append((encounter.version, repost))
+
+
+def test_a_drawing_that_failed_is_tried_again_each_wait_twice_the_last_as_the_fight_then_stands(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A dropped connection, Discord's 503, its 429: each may pass, so the tracker is drawn again, after
+    0.1, 0.2 then 0.4 s here; what was saved meanwhile is what the retry draws, once."""
+    monkeypatch.setattr(trackers, "RETRY_FIRST", 0.1)
+    faults: list[BaseException] = [
+        aiohttp.ServerDisconnectedError(),
+        discord.DiscordServerError(Refusal(503), "unavailable"),
+        discord.HTTPException(Refusal(429), "slow down"),
+    ]
+
+    async def run() -> FailingDrawings:
+        drawings = FailingDrawings(faults)
+        await drawings.publish(at(1))
+        await asyncio.sleep(0.05)
+        drawings.fights.save(at(2))  # saved during the first wait; asked for after it (spacing 0)
+        await drawings.board.idle()
+        return drawings
+
+    drawings = asyncio.run(run())
+    assert drawings.drawn == [(2, False)]
+    waits = [later - earlier for earlier, later in itertools.pairwise(drawings.started)]
+    assert len(waits) == 3
+    for wait, due in zip(waits, [0.1, 0.2, 0.4], strict=True):
+        assert due - 0.01 <= wait < due + 0.3  # the loop's clock slack; a loaded machine is late
+    assert not drawings.board._failures  # drawn: the next failure starts again from the first wait
+
+
+@pytest.mark.parametrize(
+    "refusal",
+    [
+        discord.Forbidden(Refusal(403), {"message": "Missing Permissions", "code": 50013}),
+        discord.NotFound(Refusal(404), {"message": "Unknown Channel", "code": 10003}),
+        discord.HTTPException(Refusal(400), {"message": "Invalid Form Body", "code": 50035}),
+    ],
+    ids=["missing permissions", "unknown channel", "a request refused as invalid"],
+)
+def test_a_drawing_discord_refuses_for_good_is_not_tried_again(
+    monkeypatch: pytest.MonkeyPatch, refusal: discord.HTTPException
+) -> None:
+    monkeypatch.setattr(trackers, "RETRY_FIRST", 0.05)
+
+    async def run() -> tuple[FailingDrawings, list[int]]:
+        drawings = FailingDrawings([refusal])
+        told: list[int] = []
+
+        async def cannot_draw(channel_id: int, error: BaseException) -> None:
+            told.append(channel_id)
+
+        drawings.board.cannot_draw = cannot_draw  # type: ignore[method-assign]
+        await drawings.publish(at(1))
+        await drawings.board.idle()
+        await asyncio.sleep(0.2)
+        return drawings, told
+
+    drawings, told = asyncio.run(run())
+    assert len(drawings.started) == 1
+    assert drawings.drawn == []
+    assert told == ([] if refusal.code == 50035 else [FIGHT.channel_id])
+
+
+def test_a_fight_that_ends_while_its_tracker_waits_to_be_tried_again_is_not_drawn(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(trackers, "RETRY_FIRST", 0.1)
+
+    async def run() -> FailingDrawings:
+        drawings = FailingDrawings([aiohttp.ServerDisconnectedError()])
+        await drawings.publish(at(1))
+        del drawings.fights.saved[FIGHT.channel_id]  # ended meanwhile: its end closes the tracker
+        await drawings.board.idle()
+        return drawings
+
+    drawings = asyncio.run(run())
+    assert len(drawings.started) == 1
+    assert drawings.drawn == []

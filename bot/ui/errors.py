@@ -18,7 +18,7 @@ import discord
 from discord import app_commands
 
 from ..rules.errors import RulesError, echoed
-from ..store.receipts import committed
+from ..store.receipts import Record, committed, committed_to
 
 log = logging.getLogger(__name__)
 
@@ -71,16 +71,43 @@ DISCORD_FAILURES: tuple[type[BaseException], ...] = (
 """What talking to Discord can fail with: an HTTP error, or the connection itself (dropped, reset, timed
 out). Everywhere the bot talks to Discord, the one is handled like the other."""
 
+REFUSED_HERE_CODES = frozenset({10003, 50001, 50013})
+"""Discord's codes for a channel Pommel cannot post in: Unknown Channel, Missing Access, Missing
+Permissions."""
+
+
+def cannot_post_here(error: BaseException) -> bool:
+    """Whether Discord refuses Pommel the channel itself (its permissions there, or the channel is
+    gone): trying again cannot help until someone changes the channel. The one place that decides it."""
+    return isinstance(error, discord.HTTPException) and (
+        error.status == 403 or error.code in REFUSED_HERE_CODES
+    )
+
+
+def may_pass(error: BaseException) -> bool:
+    """Whether trying again later may succeed: the connection failed (dropped, reset, timed out),
+    Discord had trouble of its own (5xx), or it asked to slow down (429). Anything else Discord refused
+    would be refused again."""
+    if not isinstance(error, discord.HTTPException):
+        return isinstance(error, DISCORD_FAILURES)
+    return error.status >= 500 or error.status == 429
+
 
 def failure_message(error_id: str) -> str:
     return f"Something went wrong, nothing was changed. If it keeps happening, quote error id `{error_id}`."
 
 
-def saved_but_unshown(what: str, error_id: str) -> str:
+KEPT_IN: dict[Record, str] = {
+    "fight": "The tracker and `/encounter log` have it: don't do it again.",
+    "roll": "It is in the server's roll log (`/roll log`, for its GMs): don't roll again.",
+}
+
+
+def saved_but_unshown(what: str, error_id: str, kept_in: Record = "fight") -> str:
     """The answer to a failure after the change was committed: it was saved; only showing it failed."""
     return (
         f"✅ Saved: {echoed(what, 300)}. But I could not show it here (Discord did not take my reply; "
-        f"error id `{error_id}`). The tracker and `/encounter log` have it: don't do it again."
+        f"error id `{error_id}`). {KEPT_IN[kept_in]}"
     )
 
 
@@ -93,21 +120,34 @@ UNFINISHED_NOTE = "⚠️ This command did not finish; whoever used it was told 
 """What a public "thinking" message becomes when the command fails: the reason goes privately."""
 
 
+def answer_turn(interaction: discord.Interaction) -> asyncio.Lock:
+    """The turn an interaction's answers take: its first answer, its automatic deferral
+    (:func:`bot.interactions.watch_the_clock`) and a failure's reply go to Discord one at a time. A
+    refusal sent while the deferral was on its way lost the race ("already acknowledged") and was never
+    shown: the user saw "thinking…" forever, or a click that did nothing."""
+    turn = interaction.extras.get("pommel_answer_turn")
+    if not isinstance(turn, asyncio.Lock):
+        turn = interaction.extras["pommel_answer_turn"] = asyncio.Lock()
+    return turn
+
+
 async def reply_privately(interaction: discord.Interaction, content: str) -> None:
-    """An ephemeral answer, whether or not the interaction was already answered or deferred.
+    """An ephemeral answer, whether or not the interaction was already answered or deferred (in its
+    turn: a deferral on its way is waited for, and the answer follows it).
 
     A refusal quoting something long is cut to Discord's 2000 characters rather than not delivered.
     """
     if len(content) > REPLY_LIMIT:
         content = content[: REPLY_LIMIT - 1] + "…"
     try:
-        if interaction.response.is_done():
-            if interaction.extras.pop(PUBLIC_THINKING, False):
-                # The first follow-up would replace the public "thinking" message, for everyone to see.
-                await interaction.edit_original_response(content=UNFINISHED_NOTE)
-            await interaction.followup.send(content, ephemeral=True)
-        else:
-            await interaction.response.send_message(content, ephemeral=True)
+        async with answer_turn(interaction):
+            if interaction.response.is_done():
+                if interaction.extras.pop(PUBLIC_THINKING, False):
+                    # The first follow-up would replace the public "thinking" message, for everyone to see.
+                    await interaction.edit_original_response(content=UNFINISHED_NOTE)
+                await interaction.followup.send(content, ephemeral=True)
+            else:
+                await interaction.response.send_message(content, ephemeral=True)
     except DISCORD_FAILURES:
         # The interaction expired (3 s for a first answer, 15 min after it) or Discord is unreachable.
         log.warning("could not deliver an error reply for interaction %s", interaction.id, exc_info=True)
@@ -145,7 +185,7 @@ async def answer_failure(interaction: discord.Interaction, error: Exception) -> 
             interaction.channel_id,
             exc_info=error,
         )
-        await reply_privately(interaction, saved_but_unshown(saved, error_id))
+        await reply_privately(interaction, saved_but_unshown(saved, error_id, committed_to.get()))
         return
     if message is None:
         error_id = secrets.token_hex(4)

@@ -16,7 +16,7 @@ from bot.app import Pommel
 from bot.rules.errors import RulesError
 
 from .fake_discord import World
-from .fights import fight_of, seed_fight
+from .fights import button_id, fight_of, seed_fight, tracker_message
 from .harness import InteractionResult, RunningBot
 
 
@@ -212,3 +212,65 @@ async def test_a_write_blocked_by_another_program_stalls_no_other_channel_and_is
     assert result.ephemeral
     assert "The database is busy (another program is writing to it), so nothing was saved." in result.content
     assert (await fight_of(pommel, world)).combatant("Alice").hp == 14
+
+
+# ---------------------------------------------------------------------------------- one answer each
+
+
+async def refuse_while_deferred(interaction: discord.Interaction) -> None:
+    """Refuse once the automatic deferral is on its way to Discord."""
+    while interaction.extras["pommel_answer"].deferral is None:
+        await asyncio.sleep(0.02)
+    await asyncio.sleep(0.1)
+    raise RulesError("Nobody by that name is in this fight.")
+
+
+def add_refusal_racing_the_deferral(bot: Pommel) -> None:
+    bot.tree.add_command(
+        app_commands.Command(
+            name="e2e-racing-refusal",
+            description="Refuse as the deferral goes",
+            callback=refuse_while_deferred,
+        )
+    )
+
+
+async def test_a_refusal_made_while_the_deferral_is_on_its_way_is_still_the_answer(
+    world: World, start_bot: Any
+) -> None:
+    """A command refused just as its automatic deferral (at 2 s) was on its way to Discord: the refusal
+    was sent too, after the deferral, and Discord answered it "already acknowledged"; the user saw
+    "thinking…" for ever. Now the refusal waits its turn behind the deferral, then replaces the
+    "thinking" message."""
+    pommel = await start_bot(setup=add_refusal_racing_the_deferral)
+    pommel.fake.fail("POST", CALLBACK, "delay", delay=0.6)  # the deferral: Discord is slow to take it
+    result = await pommel.slash("e2e-racing-refusal", user=world.player, timeout=10)
+    assert result.callback_type == 5
+    assert result.ephemeral
+    assert result.content == "Nobody by that name is in this fight."
+    assert not result.message.loading
+    assert pommel.fake.take_problems("rejected") == []  # no second acknowledgement was tried
+
+
+async def test_a_click_refused_while_its_deferral_is_on_its_way_is_still_answered(
+    world: World, start_bot: Any
+) -> None:
+    """The same race for a click: a player's Deal waited for the channel past 2 s, was deferred (the
+    deferral slow to reach Discord) and refused meanwhile; the refusal came "already acknowledged" and
+    the click seemed to do nothing. Now the refusal follows the deferral, privately."""
+    pommel = await alice_in_a_fight(world, start_bot)
+    tracker = tracker_message(world.table)
+    fault = pommel.fake.fail("POST", CALLBACK, "delay", delay=0.6)
+    async with pommel.bot.store.lock(world.table.id):  # another command holds the channel
+        clicking = asyncio.create_task(
+            pommel.click(tracker, button_id(tracker, "deal"), user=world.player, timeout=10)
+        )
+        while fault.times:  # until the deferral is on its way to Discord
+            await asyncio.sleep(0.02)
+        await asyncio.sleep(0.1)
+    result = await clicking
+    assert result.callback_type == 6  # deferred as an update of the tracker
+    [refusal] = result.followups
+    assert refusal.ephemeral
+    assert "GM" in refusal.content
+    assert pommel.fake.take_problems("rejected") == []

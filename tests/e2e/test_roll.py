@@ -13,7 +13,7 @@ import pytest
 
 from bot.rules.dice import ScriptedDice
 
-from .fake_discord import FakeDiscord, World
+from .fake_discord import FakeDiscord, FakeMessage, World
 from .fights import channel_log
 from .harness import BotRunner
 
@@ -254,3 +254,59 @@ async def test_roll_log_says_when_there_is_nothing_to_show(world: World, start_b
     await pommel.slash("roll dice", user=world.player, options={"expression": "1d20"})
     result = await pommel.slash("roll log", user=world.admin, options={"private_only": True})
     assert result.embeds[0]["description"].endswith("No private rolls logged.")
+
+
+CALLBACK = "/interactions/{interaction_id}/{interaction_token}/callback"
+
+
+def told_in(world: World, before: int) -> list[FakeMessage]:
+    return [m for m in world.table.history[before:] if m.content.startswith(f"<@{world.player.id}>: ")]
+
+
+async def test_a_roll_whose_answer_reaches_discord_too_late_is_told_in_the_channel(
+    world: World, start_bot: Any
+) -> None:
+    """The roll was logged (and counted in /roll log and /stats dice) while its answer came after
+    Discord's 3 s: the user saw "This interaction failed" and was never told. Now a message in the
+    channel tells them the roll was made, and its result, as after any change saved."""
+    pommel = await start_bot(dice=ScriptedDice([13]))
+    pommel.fake.fail("POST", CALLBACK, "delay", delay=3.2)
+    before = len(world.table.history)
+    await pommel.slash(
+        "roll dice",
+        user=world.player,
+        options={"expression": "1d20+4"},
+        timeout=10,
+        expect_errors=True,
+        expect_response=False,  # Discord has forgotten the interaction
+    )
+    [told] = told_in(world, before)
+    assert told.content.startswith(f"<@{world.player.id}>: ✅ Saved: Alice rolled 1d20 + 4 = 17. ")
+    assert "don't roll again" in told.content
+    assert "nothing was changed" not in told.content
+    assert [user.id for user in told.mentions] == [world.player.id]
+    [entry] = await channel_log(pommel, world)
+    assert entry.data["total"] == 17
+    assert pommel.fake.take_problems("rejected")  # the late answer and the late private reply
+
+
+async def test_a_private_roll_told_in_the_channel_keeps_its_result_private(
+    world: World, start_bot: Any
+) -> None:
+    pommel = await start_bot(dice=ScriptedDice([19, 2]))
+    pommel.fake.fail("POST", CALLBACK, "delay", delay=3.2)
+    before = len(world.table.history)
+    await pommel.slash(
+        "roll pool",
+        user=world.player,
+        options={"dice": 2, "private": True},
+        timeout=10,
+        expect_errors=True,
+        expect_response=False,
+    )
+    [told] = told_in(world, before)
+    assert told.content.startswith(f"<@{world.player.id}>: ✅ Saved: your private roll. ")
+    assert "19" not in told.content
+    [entry] = await channel_log(pommel, world)
+    assert entry.data["private"] is True
+    assert pommel.fake.take_problems("rejected")
