@@ -361,9 +361,10 @@ class TrackerBoard:
                 await self._draw(encounter, repost=repost)
             except DISCORD_FAILURES as error:
                 # The fight is saved (telling the user "nothing changed" would be wrong); its tracker
-                # is drawn again after a while, or by the next change. Refused for good (the permissions
-                # changed mid-fight, the channel is gone): the GM hears it once, and it is not retried.
-                if await self.refusals.refused(encounter, "the fight's tracker", error):
+                # is drawn again after a while, or by the next change, or not at all where Discord
+                # refuses Pommel the channel.
+                if cannot_post_here(error):
+                    await self.cannot_draw(encounter, error)
                     return True
                 log.warning("could not draw the tracker in channel %s", encounter.channel_id, exc_info=True)
                 return not may_pass(error)
@@ -371,10 +372,11 @@ class TrackerBoard:
                 self.refusals.posted(encounter)
         return True
 
-    async def cannot_draw(self, channel_id: int, error: BaseException) -> None:
-        """Discord refuses Pommel the channel of an ended fight's tracker
-        (:func:`~bot.ui.errors.cannot_post_here`): closing it is not tried again."""
-        log.warning("cannot close the tracker in channel %s: %s", channel_id, error)
+    async def cannot_draw(self, encounter: Encounter, error: BaseException) -> None:
+        """Discord refuses Pommel the channel of a fight's tracker (:func:`~bot.ui.errors.cannot_post_here`,
+        the permissions changed mid-fight or the channel is gone): it is not tried again (the next change
+        tries once more), and the fight's GM is told, once (:class:`~bot.channel_access.RefusedPosts`)."""
+        await self.refusals.refused(encounter, "the fight's tracker", error)
 
     async def redraw(self, channel_id: int) -> None:
         """Draw the channel's fight as the store has it now: a command whose change was saved but whose
@@ -472,8 +474,8 @@ class TrackerBoard:
         try:
             await message.edit(embeds=[embed], view=None)
         except DISCORD_FAILURES as error:
-            if cannot_post_here(error):
-                await self.cannot_draw(fight[0], error)
+            if cannot_post_here(error):  # an ended fight's: nothing left to tell its GM
+                log.warning("cannot close the tracker in channel %s: %s", fight[0], error)
                 return True
             log.warning("could not close the tracker in channel %s", fight[0], exc_info=True)
             return not may_pass(error)

@@ -395,8 +395,8 @@ def test_a_drawing_discord_refuses_for_good_is_not_tried_again(
         drawings = FailingDrawings([refusal])
         told: list[int] = []
 
-        async def cannot_draw(channel_id: int, error: BaseException) -> None:
-            told.append(channel_id)
+        async def cannot_draw(encounter: Encounter, error: BaseException) -> None:
+            told.append(encounter.channel_id)
 
         drawings.board.cannot_draw = cannot_draw  # type: ignore[method-assign]
         await drawings.publish(at(1))

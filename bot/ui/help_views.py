@@ -20,6 +20,7 @@ FAMILIES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
             "combatant hp",
             "combatant condition",
             "combatant edit",
+            "combatant feat",
             "encounter show",
             "encounter undo",
             "encounter redo",
@@ -64,6 +65,7 @@ FAMILIES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         "When a side wavers, and what only holy means can harm.",
         (
             "morale check",
+            "morale recheck",
             "morale rally",
             "morale proposals",
             "morale set",
@@ -78,6 +80,7 @@ FAMILIES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         (
             "character create",
             "character edit",
+            "character feat",
             "character show",
             "character list",
             "character delete",

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from bot import trackers
-from bot.encounter.document import TrackerMessage
+from bot.encounter.document import Encounter, TrackerMessage
 from bot.trackers import TRACKER_SPACING
 
 from .fake_discord import World
@@ -151,9 +151,9 @@ async def test_a_tracker_in_a_channel_discord_refuses_pommel_is_not_tried_again(
     told: list[int] = []
     cannot_draw = pommel.bot.trackers.cannot_draw
 
-    async def tell(channel_id: int, error: BaseException) -> None:
-        told.append(channel_id)
-        await cannot_draw(channel_id, error)
+    async def tell(encounter: Encounter, error: BaseException) -> None:
+        told.append(encounter.channel_id)
+        await cannot_draw(encounter, error)
 
     pommel.bot.trackers.cannot_draw = tell  # type: ignore[method-assign]
     await hurt_alice(pommel, world)
