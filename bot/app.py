@@ -16,6 +16,7 @@ import cogs
 
 from .catalog import Catalog, load_catalog
 from .config import Settings
+from .fight_messages import FightMessageBoard
 from .interactions import ButtonRoutes
 from .option_checks import CheckedTree
 from .rules.dice import DiceSource, RandomDice
@@ -99,6 +100,8 @@ class Pommel(commands.AutoShardedBot):
         self._store: Store | None = None
         self._stopping: asyncio.Task[None] | None = None
         self.trackers = TrackerBoard(self, lambda: self.store)
+        self.fight_messages = FightMessageBoard(self, lambda: self.store, lambda: self.catalog)
+        self.trackers.messages = self.fight_messages
         self.buttons = ButtonRoutes(self)
         self.tree.error(self.on_app_command_error)
 

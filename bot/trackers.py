@@ -23,6 +23,7 @@ import discord
 
 from .encounter.document import Encounter, TrackerMessage
 from .encounter.done import Done
+from .fight_messages import FightMessageBoard
 from .rules.errors import RulesError
 from .store import Store
 from .ui.errors import DISCORD_FAILURES
@@ -196,6 +197,8 @@ class TrackerBoard:
         """The channels with a state due and no drawing task, in the order they asked: the dispatcher
         starts their drawings as the budget allows."""
         self._dispatcher: asyncio.Task[None] | None = None
+        self.messages: FightMessageBoard | None = None
+        """The fight's other messages, brought up to date with its tracker at every change."""
 
     def _lock(self, channel_id: int) -> asyncio.Lock:
         lock = self._locks.get(channel_id)
@@ -209,6 +212,8 @@ class TrackerBoard:
         spacing (the bot's own), returns at once: the command does not wait for its tracker, which is
         drawn as soon as the spacing and the budget allow (a drawing that fails is logged). With none
         (the tests'), returns once it, or a newer state of the channel that replaced it, is drawn."""
+        if self.messages is not None:
+            await self.messages.redraw(encounter)
         channel = encounter.channel_id
         waits = self.spacing <= 0
         due = self._due.get(channel)
@@ -398,6 +403,8 @@ class TrackerBoard:
 
     async def close(self, encounter: Encounter, summary: str) -> None:
         """The fight ended: its tracker shows the summary and loses its buttons, for good."""
+        if self.messages is not None:
+            await self.messages.close(encounter)
         fight = (encounter.channel_id, encounter.started_at)
         async with self._lock(encounter.channel_id):
             self._ended.set(fight, True)

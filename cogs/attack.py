@@ -28,6 +28,7 @@ from bot.encounter.attacks import Declaration, ExchangeAction
 from bot.encounter.document import Encounter
 from bot.encounter.fighters import Hand
 from bot.encounter.permissions import player_of
+from bot.encounter.records import FightMessage
 from bot.encounter.results import ExchangeReport
 from bot.interactions import (
     CombatantName,
@@ -186,30 +187,48 @@ class Attack(commands.Cog):
             ),
         )
         content, view, ping = self.exchange_message(saved, report, actor_id=actor.user_id)
-        sent = await answer(
-            interaction, content, view=view or discord.utils.MISSING, allowed_mentions=_pinging(ping)
-        )
+        try:
+            sent = await answer(
+                interaction, content, view=view or discord.utils.MISSING, allowed_mentions=_pinging(ping)
+            )
+        except DISCORD_FAILURES:
+            # Saved, but the reply never came through: a request is posted on the channel instead (the
+            # defender pinged), so the fight never waits on a message nobody can see.
+            await self._declared(saved, report, None, view, counter_of)
+            raise
+        await self._declared(saved, report, sent, view, counter_of)
+
+    async def _declared(
+        self,
+        saved: Encounter,
+        report: ExchangeReport,
+        sent: int | None,
+        view: discord.ui.View | None,
+        counter_of: discord.Message | None,
+    ) -> None:
+        """After an attack's reply (``sent``: its message id, None when it failed): the fight knows the
+        message, a request that did not come through is posted again, its timeout runs."""
         exchange = report.exchange
-        if exchange.pending and exchange.deadline is not None and sent is not None:
-            saved = await self._remember_request(channel_id, exchange.id, sent) or saved
+        if sent is not None:
+            saved = await self.bot.fight_messages.remember(saved, self._message(report, sent), view)
+        elif exchange.pending:
+            saved = await self.bot.fight_messages.post_missing_requests(saved)
         self.schedule_timeouts(saved)
         if counter_of is not None:
             await self._refresh_buttons(saved, counter_of)
         await self.bot.trackers.publish(saved)
 
-    async def _remember_request(self, channel_id: int, exchange_id: int, message_id: int) -> Encounter | None:
-        """Keep the id of the message asking for a defense with a timeout (a transaction of its own:
-        the id is known only once the reply is sent), so the timeout can take its buttons away."""
-        bot_id = self.bot.user.id if self.bot.user else 0
-        try:
-            saved, _ = await self.bot.store.change(
-                channel_id,
-                bot_id,
-                lambda encounter: attacks.remember_request(encounter, exchange_id, message_id),
-            )
-        except RulesError:
-            return None  # the fight ended meanwhile
-        return saved
+    @staticmethod
+    def _message(report: ExchangeReport, message_id: int) -> FightMessage:
+        """The message ``message_id`` about the report's exchange, as the fight knows it."""
+        exchange = report.exchange
+        return FightMessage(
+            id=message_id,
+            exchange=exchange.id,
+            attacker=exchange.attacker,
+            defender=exchange.defender,
+            proposals=[proposal.id for proposal in report.proposals],
+        )
 
     def exchange_message(
         self, encounter: Encounter, report: ExchangeReport, *, actor_id: int
@@ -276,7 +295,7 @@ class Attack(commands.Cog):
         )
         self._forget_timer(channel_id, button.exchange_id)
         content, view, _ = self.exchange_message(saved, report, actor_id=actor.user_id)
-        await answer_by_editing(interaction, content=content, view=view)
+        await self._redraw_clicked(interaction, saved, report, content, view)
         now = datetime.now(UTC)
         notice = answered_notice(saved, report.exchange, report, actor_id=actor.user_id, now=now)
         if notice is not None:  # an edited message notifies nobody: the news goes in a message of its own
@@ -301,13 +320,42 @@ class Attack(commands.Cog):
             ),
         )
         content, view, _ = self.exchange_message(saved, report, actor_id=actor.user_id)
-        await answer_by_editing(interaction, content=content, view=view)
+        await self._redraw_clicked(interaction, saved, report, content, view)
         if report.proposals:  # R22: a leader knocked out; the GM hears it in a message of its own
             now = datetime.now(UTC)
             notice = answered_notice(saved, report.exchange, report, actor_id=actor.user_id, now=now)
             if notice is not None:
                 await interaction.followup.send(notice.content, allowed_mentions=notice.allowed_mentions)
         await self.bot.trackers.publish(saved)
+
+    async def _redraw_clicked(
+        self,
+        interaction: discord.Interaction,
+        saved: Encounter,
+        report: ExchangeReport,
+        content: str,
+        view: discord.ui.View | None,
+    ) -> None:
+        """A click's answer: its message shows the exchange as it now stands. When Discord drops that
+        answer, the message is edited by its id instead, so it never goes on asking for what is done."""
+        message = interaction.message
+        try:
+            await answer_by_editing(interaction, content=content, view=view)
+        except DISCORD_FAILURES:
+            if message is None:
+                raise
+            try:
+                await message.edit(content=content, view=view)
+            except DISCORD_FAILURES:
+                log.warning("could not show the exchange %s on its message", report.exchange.id)
+                raise
+            raise
+        finally:
+            if message is not None:
+                if report.proposals:
+                    await self.bot.fight_messages.remember(saved, self._message(report, message.id), view)
+                else:
+                    self.bot.fight_messages.shown(saved.channel_id, message.id, view)
 
     async def react(self, interaction: discord.Interaction, button: ReactionButton) -> None:
         """R12, R14: a counterattack or opportunity attack owed, from its button: ``by`` strikes
@@ -331,6 +379,7 @@ class Attack(commands.Cog):
             if exchange.result is not None and any(i.startswith(prefix) for i in ids):
                 view = view_of(follow_up_buttons(encounter, exchange))
         await message.edit(view=view)
+        self.bot.fight_messages.shown(encounter.channel_id, message.id, view)
 
     # ------------------------------------------------------------------------------ after an undo
 
@@ -360,8 +409,7 @@ class Attack(commands.Cog):
                 allowed_mentions=_pinging(ping),
             )
             links[exchange.id] = sent.jump_url
-            if exchange.deadline is not None and not exchange.gm_pinged:
-                after = await self._remember_request(after.channel_id, exchange.id, sent.id) or after
+            after = await self.bot.fight_messages.remember(after, self._message(report, sent.id), view)
         self.schedule_timeouts(after)
         standing = {exchange.id: exchange for exchange in after.exchanges}
         for exchange in history.superseded(before, after):
@@ -380,6 +428,9 @@ class Attack(commands.Cog):
                 log.warning(
                     "could not mark the undone exchange %s in channel %s", exchange.id, after.channel_id
                 )
+            else:
+                self.bot.fight_messages.shown(after.channel_id, exchange.message_id, None)
+        await self.bot.fight_messages.redraw(after)  # what the fight accepts now, on every message
 
     # ------------------------------------------------------------------------------ timeouts
 
@@ -425,17 +476,19 @@ class Attack(commands.Cog):
         if exchange.pending:  # asking the GM: the GM gets the buttons, pinged
             content = f"⏰ <@{saved.gm_id}>: time is up and nobody picked a defense; you decide.\n{content}"
             ping = [saved.gm_id]
+        asked_in = exchange.message_id
         sent = await channel.send(
             content, view=view or discord.utils.MISSING, allowed_mentions=_pinging(ping)
         )
-        if exchange.message_id is not None:  # the request says what became of it, and loses its buttons
+        saved = await self.bot.fight_messages.remember(saved, self._message(report, sent.id), view)
+        if asked_in is not None:  # the request says what became of it, and loses its buttons
             weapon = self.bot.catalog.weapon(exchange.weapon).name
             closed = expired_request_content(
                 saved, exchange, weapon, where=f"[this message]({sent.jump_url})"
             )
-            await channel.get_partial_message(exchange.message_id).edit(content=closed, view=None)
-        if not exchange.pending:
-            await self.bot.trackers.publish(saved)
+            await channel.get_partial_message(asked_in).edit(content=closed, view=None)
+            self.bot.fight_messages.shown(channel_id, asked_in, None)
+        await self.bot.trackers.publish(saved)
 
 
 def _pinging(users: list[int]) -> discord.AllowedMentions:
