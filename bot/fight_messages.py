@@ -128,18 +128,35 @@ class FightMessageBoard:
                 except DISCORD_FAILURES:
                     log.warning("could not close message %s in channel %s", message.id, encounter.channel_id)
 
-    async def message_gone(self, channel_id: int, message_id: int) -> None:
-        """A message was deleted: the fight forgets it, and a defense it asked for is asked again."""
+    async def check_requests(self, encounter: Encounter) -> Encounter:
+        """Every defense the fight waits for has its request on the channel: one that is missing (never
+        delivered, or deleted by a moderator) is posted again. Returns the fight as it now stands."""
+        channel = self.client.get_partial_messageable(encounter.channel_id)
+        for exchange in encounter.exchanges:
+            if exchange.pending and exchange.message_id is not None:
+                try:
+                    await channel.fetch_message(exchange.message_id)
+                except discord.NotFound:
+                    encounter = (
+                        await self.message_gone(encounter.channel_id, exchange.message_id) or encounter
+                    )
+                except DISCORD_FAILURES:
+                    log.warning("could not check the request of exchange %s", exchange.id, exc_info=True)
+        return await self.post_missing_requests(encounter)
+
+    async def message_gone(self, channel_id: int, message_id: int) -> Encounter | None:
+        """A message was deleted: the fight forgets it, and a defense it asked for is asked again.
+        Returns the fight as saved (None: no fight knew it)."""
         fight = await self.store().load_encounter(channel_id)
         if fight is None or not any(m.id == message_id for m in fight.messages):
-            return
+            return None
         try:
             fight, _ = await self.store().change(
                 channel_id, self._bot_id, lambda current: messages.forget(current, message_id)
             )
         except RulesError:
-            return
-        await self.post_missing_requests(fight)
+            return None
+        return await self.post_missing_requests(fight)
 
     async def post_missing_requests(self, encounter: Encounter) -> Encounter:
         """Post again every request for a defense that is not on the channel (no message carries it),

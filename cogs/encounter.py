@@ -436,6 +436,7 @@ class EncounterCog(
     async def show(self, interaction: discord.Interaction) -> None:
         encounter = await self.load(interaction)
         guild_id, _ = encounter_place(interaction)
+        encounter = await self.bot.fight_messages.check_requests(encounter)  # none is stuck out of sight
         gm = is_gm(encounter, actor_of(interaction))
         embed = overview_embed(encounter, self.bot.catalog, guild_id=guild_id, gm=gm)
         await answer(interaction, embed=embed, ephemeral=True)

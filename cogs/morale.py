@@ -20,6 +20,7 @@ from bot.app import Pommel
 from bot.encounter import morale
 from bot.encounter.document import Encounter
 from bot.encounter.permissions import require_fight
+from bot.encounter.records import FightMessage
 from bot.interactions import (
     CombatantName,
     MoraleSubjectName,
@@ -33,6 +34,7 @@ from bot.rules.morale import MoraleStanding
 from bot.ui.announcements import Announcement
 from bot.ui.morale_views import (
     MORALE_PROPOSAL_BUTTON,
+    PROPOSAL_BUTTON_LIMIT,
     check_announcement,
     proposal_dismissed_reply,
     proposal_empty_reply,
@@ -151,7 +153,11 @@ class Morale(commands.GroupCog, group_name="morale", group_description="Morale c
         if not encounter.morale_proposals:
             await answer(interaction, proposals_reply(encounter), ephemeral=True)
             return
-        await answer(interaction, proposals_reply(encounter), view=proposal_view(encounter.morale_proposals))
+        view = proposal_view(encounter.morale_proposals)
+        sent = await answer(interaction, proposals_reply(encounter), view=view)
+        if sent is not None:  # its buttons go as each proposal is rolled or dismissed
+            shown = [p.id for p in encounter.morale_proposals[:PROPOSAL_BUTTON_LIMIT]]
+            await self.bot.fight_messages.remember(encounter, FightMessage(id=sent, proposals=shown), view)
 
     # ------------------------------------------------------------------------------ set
 

@@ -32,6 +32,7 @@ from .tracker import (
     pool_pips,
     range_lines,
 )
+from .waiting import add_waiting
 
 RULE_OPTION_HELP: dict[str, str] = {
     "attack_types_vs_armor": "R17: DR from the armor's column for the attack type (Bash uses Pierce)",
@@ -209,11 +210,12 @@ def overview_embed(encounter: Encounter, catalog: Catalog, *, guild_id: int, gm:
         full = gm or combatant.side is Side.PLAYER
         lines.append(stats_line(catalog, combatant, full=full))
     ranges = range_lines(encounter, at_most=None, budget=OVERVIEW_RANGES_BUDGET)
-    return discord.Embed(
+    embed = discord.Embed(
         title="⚔️ This fight",
         description=clip_keeping(lines, ranges, DESCRIPTION_LIMIT),
         colour=TRACKER_COLOUR,
     )
+    return add_waiting(embed, encounter)
 
 
 def started_reply(encounter: Encounter) -> str:

@@ -22,6 +22,7 @@ from ..rules.engagement import Range
 from ..rules.errors import shown
 from .buttons import button_view, tracker_buttons
 from .situation_views import position_labels
+from .waiting import add_waiting
 
 DESCRIPTION_LIMIT = 4000
 """Discord allows 4096 characters in an embed's description; a little is kept spare."""
@@ -224,7 +225,7 @@ def tracker_embed(encounter: Encounter, *, reveal: bool = False) -> discord.Embe
         colour=TRACKER_COLOUR,
     )
     embed.set_footer(text=f"GM: use /encounter · step {encounter.flow.step}")
-    return embed
+    return add_waiting(embed, encounter)
 
 
 def tracker_view(encounter: Encounter) -> discord.ui.View:
