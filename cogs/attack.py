@@ -244,7 +244,7 @@ class Attack(commands.Cog):
             return content, view_of(defense_buttons(encounter, exchange, report.passive)), [asked]
         rows = follow_up_buttons(encounter, exchange)
         if report.proposals:
-            rows.append([proposal_button(proposal) for proposal in report.proposals[:5]])
+            rows.append([proposal_button(proposal, encounter.tag) for proposal in report.proposals[:5]])
         content = result_content(encounter, exchange, weapon, report)
         notice = answered_notice(encounter, exchange, report, actor_id=actor_id, now=exchange.asked_at)
         if notice is None:

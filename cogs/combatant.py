@@ -85,7 +85,8 @@ class CombatantCog(
                 interaction,
                 notice.content,
                 allowed_mentions=notice.allowed_mentions,
-                view=view_of([[proposal_button(p) for p in changed.proposals]]) or discord.utils.MISSING,
+                view=view_of([[proposal_button(p, saved.tag) for p in changed.proposals]])
+                or discord.utils.MISSING,
             )
         await self.bot.trackers.publish(saved)
 

@@ -60,6 +60,7 @@ class MoraleProposalButton(
         super().__init__(match)
         self.proposal_id = int(match["proposal"])
         self.dismiss = match["action"] == "dismiss"
+        self.fight: str | None = match["fight"]
 
 
 @app_commands.guild_only()
@@ -153,7 +154,7 @@ class Morale(commands.GroupCog, group_name="morale", group_description="Morale c
         if not encounter.morale_proposals:
             await answer(interaction, proposals_reply(encounter), ephemeral=True)
             return
-        view = proposal_view(encounter.morale_proposals)
+        view = proposal_view(encounter.morale_proposals, encounter.tag)
         sent = await answer(interaction, proposals_reply(encounter), view=view)
         if sent is not None:  # its buttons go as each proposal is rolled or dismissed
             shown = [p.id for p in encounter.morale_proposals[:PROPOSAL_BUTTON_LIMIT]]
@@ -184,37 +185,39 @@ class Morale(commands.GroupCog, group_name="morale", group_description="Morale c
     async def proposal_clicked(self, interaction: discord.Interaction, button: MoraleProposalButton) -> None:
         """R22: the GM's click rolls the proposed check for the group, once; or declines it."""
         if button.dismiss:
-            await self.dismiss(interaction, button.proposal_id)
+            await self.dismiss(interaction, button.proposal_id, button.fight)
         else:
-            await self.confirm(interaction, button.proposal_id)
+            await self.confirm(interaction, button.proposal_id, button.fight)
 
-    async def confirm(self, interaction: discord.Interaction, proposal_id: int) -> None:
+    async def confirm(self, interaction: discord.Interaction, proposal_id: int, fight: str | None) -> None:
         actor = actor_of(interaction)
         by = interaction.user.display_name
         saved, rolled = await self.bot.store.change(
             encounter_channel(interaction),
             actor.user_id,
             lambda encounter: morale.confirm(
-                encounter, actor, proposal_id=proposal_id, by=by, dice=self.bot.dice
+                encounter, actor, proposal_id=proposal_id, by=by, dice=self.bot.dice, fight=fight
             ),
         )
         if rolled.report is None:
             await answer(interaction, proposal_empty_reply(rolled.proposal))
+            await self.bot.trackers.publish(saved)
             return
         announcement = check_announcement(
             saved, rolled.report, who=rolled.proposal.group, actor_id=actor.user_id, proposal=rolled.proposal
         )
         await self._announce(interaction, saved, announcement)
 
-    async def dismiss(self, interaction: discord.Interaction, proposal_id: int) -> None:
+    async def dismiss(self, interaction: discord.Interaction, proposal_id: int, fight: str | None) -> None:
         actor = actor_of(interaction)
         by = interaction.user.display_name
-        _, dismissed = await self.bot.store.change(
+        saved, dismissed = await self.bot.store.change(
             encounter_channel(interaction),
             actor.user_id,
-            lambda encounter: morale.dismiss(encounter, actor, proposal_id=proposal_id, by=by),
+            lambda encounter: morale.dismiss(encounter, actor, proposal_id=proposal_id, by=by, fight=fight),
         )
         await answer(interaction, proposal_dismissed_reply(dismissed, by))
+        await self.bot.trackers.publish(saved)  # its buttons go from every message
 
 
 async def setup(bot: Pommel) -> None:

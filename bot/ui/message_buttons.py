@@ -31,7 +31,7 @@ def message_buttons(
     if message.exchange is None:
         flat: list[Button] = []
         for proposal in open_proposals[:PROPOSAL_BUTTON_LIMIT]:
-            flat += [proposal_button(proposal), dismiss_button(proposal)]
+            flat += [proposal_button(proposal, encounter.tag), dismiss_button(proposal, encounter.tag)]
         return [flat[i : i + ROW] for i in range(0, len(flat), ROW)]
     exchange = next((e for e in encounter.exchanges if e.id == message.exchange), None)
     if exchange is not None and exchange.pending:
@@ -40,7 +40,7 @@ def message_buttons(
         return defense_buttons(encounter, exchange, passive(exchange.id))
     rows = follow_up_buttons(encounter, exchange) if exchange is not None else _owed(encounter, message)
     if open_proposals:
-        rows.append([proposal_button(proposal) for proposal in open_proposals[:ROW]])
+        rows.append([proposal_button(proposal, encounter.tag) for proposal in open_proposals[:ROW]])
     return rows[:ROW]
 
 

@@ -965,15 +965,16 @@ async def test_r22_the_leader_going_down_proposes_a_morale_check_and_the_gm_roll
         f"🏳️ <@{world.gm.id}>: a morale check is proposed (R22); its buttons are on the result above.",
     ]
     assert [user.id for user in result.message.mentions] == [world.gm.id]  # type: ignore[union-attr]
-    assert actions(result) == ["pommel:morale:1"]
-    assert labels(result) == ["Roll morale: Bandits"]
     encounter = await fight_of(pommel, world)
+    roll = f"pommel:morale:1:{encounter.tag}"
+    assert actions(result) == [roll]
+    assert labels(result) == ["Roll morale: Bandits"]
     assert [(p.id, p.group) for p in encounter.morale_proposals] == [(1, "Bandits")]
 
-    player = await pommel.click(result, "pommel:morale:1", user=world.player)
+    player = await pommel.click(result, roll, user=world.player)
     assert player.ephemeral
     assert await fight_of(pommel, world) == encounter
-    rolled = await pommel.click(result, "pommel:morale:1", user=world.gm)
+    rolled = await pommel.click(result, roll, user=world.gm)
     assert not rolled.ephemeral, rolled.content
     assert rolled.text.splitlines()[:5] == [
         "😨 **Morale check** for **Bandits** (R21: 11+ holds)",

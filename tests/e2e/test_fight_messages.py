@@ -6,6 +6,7 @@ again with its ping, and the tracker and ``/encounter show`` say what the fight 
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from bot.encounter.document import Encounter, TableOptions
@@ -15,11 +16,21 @@ from bot.ui.attack_views import ASKED_AGAIN
 from bot.ui.waiting import WAITING_TITLE
 
 from .fake_discord import FakeMessage, World
-from .fights import dealt_fight, exchange_button, fight_of, tracker_message
+from .fights import (
+    StackedDice,
+    button_id,
+    dealt_fight,
+    exchange_button,
+    fight_of,
+    seed_fight,
+    tracker_message,
+)
 from .harness import RunningBot
 from .test_undo import redo_button, undo
 
 CALLBACK = "/interactions/{interaction_id}/{interaction_token}/callback"
+MESSAGE = "/channels/{channel_id}/messages/{message_id}"
+MISSING_PERMISSIONS = {"message": "Missing Permissions", "code": 50013}
 UNKNOWN_INTERACTION = {"message": "Unknown interaction", "code": 10062}
 BANDIT_FIRST = ("2C", "3C", "KS")
 """Alice's, Bob's and the Bandit's cards: the Bandit acts first, and Alice is asked to defend."""
@@ -151,11 +162,43 @@ async def test_roll_morale_goes_from_the_result_once_the_check_is_rolled(
     )
     result = await pommel.slash("attack", user=world.player, options={"target": "Bandit 1"})
     assert result.message is not None
-    assert result.message.custom_ids() == ["pommel:morale:1"]
+    roll = f"pommel:morale:1:{(await fight_of(pommel, world)).tag}"
+    assert result.message.custom_ids() == [roll]
     listed = await pommel.slash("morale proposals", user=world.gm)
     assert listed.message is not None, listed.content
     assert listed.message.custom_ids()
-    rolled = await pommel.click(result, "pommel:morale:1", user=world.gm)
+    rolled = await pommel.click(result, roll, user=world.gm)
     assert not rolled.ephemeral, rolled.content
     assert result.message.custom_ids() == []
     assert listed.message.custom_ids() == []
+
+
+async def test_a_stale_tracker_of_an_ended_fight_does_not_move_the_channels_next_fight(
+    world: World, start_bot: Any
+) -> None:
+    """Discord refused the edit that closed the ended fight's tracker, and the new fight reached the same
+    step: the old Next moved the new fight."""
+    pommel = await start_bot()
+    old = await seed_fight(pommel, world, players=[(world.player, "Alice")], npcs=[("bandit", 1, "Bandit")])
+    old.deal(StackedDice(["KS", "2C"]))
+    old = await pommel.bot.store.save_encounter(old)
+    await pommel.slash("init show", user=world.gm)
+    old_tracker = tracker_message(world.table)
+    old_next = button_id(old_tracker, "next")
+    asked = await pommel.slash("encounter end", user=world.gm)
+    assert asked.message is not None, asked.content
+    pommel.fake.fail("PATCH", MESSAGE, "status", status=403, body=MISSING_PERMISSIONS, times=5)
+    await pommel.click(asked, asked.message.custom_ids()[0], user=world.gm)  # "End the fight"
+    pommel.fake.faults.clear()
+    pommel.fake.take_problems()
+    assert old_next in old_tracker.custom_ids()  # the close was refused: the old Next is still there
+
+    await asyncio.sleep(0.002)  # the next fight starts at another millisecond
+    new = await seed_fight(pommel, world, players=[(world.player, "Alice")], npcs=[("bandit", 1, "Bandit")])
+    new.deal(StackedDice(["KS", "2C"]))
+    new.flow.step = old.flow.step
+    new = await pommel.bot.store.save_encounter(new)
+    refused = await pommel.click(old_tracker, old_next, user=world.gm)
+    assert refused.ephemeral
+    assert "earlier fight" in refused.content
+    assert (await fight_of(pommel, world)).initiative == new.initiative
