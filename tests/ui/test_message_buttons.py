@@ -21,9 +21,11 @@ from bot.catalog import load_catalog
 from bot.encounter import attacks, history, messages
 from bot.encounter.attacks import Declaration, ExchangeAction
 from bot.encounter.document import Encounter
+from bot.encounter.done import Done
 from bot.encounter.errors import OtherFight, OutOfDate
 from bot.encounter.permissions import Actor
 from bot.encounter.records import FightMessage
+from bot.encounter.results import ExchangeReport
 from bot.rules.dice import RandomDice
 from bot.rules.errors import RulesError
 from bot.ui.attack_views import EXCHANGE_BUTTON, KNOCKOUT_BUTTON, REACTION_BUTTON
@@ -187,11 +189,11 @@ def test_no_live_button_is_stale_and_no_stale_message_keeps_one(
                 if not live:
                     continue
                 message_id, custom_id = live[pick % len(live)]
-                done = _click(encounter, custom_id, dice)
-                if re.fullmatch(REACTION_BUTTON, custom_id):  # an attack owed: a reply of its own
-                    report = done.result  # type: ignore[attr-defined]
+                clicked = _click(encounter, custom_id, dice)
+                if clicked is not None and re.fullmatch(REACTION_BUTTON, custom_id):  # a reply of its own
+                    report = clicked.result
                     post(encounter, channel, report.exchange.id, [p.id for p in report.proposals])
-                elif done is not None:  # the click's answer redraws its message
+                elif clicked is not None:  # the click's answer redraws its message
                     channel[message_id] = drawn_now(encounter, _known(encounter, message_id))
             elif step == "undo":
                 if not past:
@@ -226,7 +228,7 @@ def _known(encounter: Encounter, message_id: int) -> FightMessage:
     return FightMessage(id=message_id, exchange=-1)
 
 
-def _click(encounter: Encounter, custom_id: str, dice: RandomDice) -> object:
+def _click(encounter: Encounter, custom_id: str, dice: RandomDice) -> Done[ExchangeReport] | None:
     if match := re.fullmatch(EXCHANGE_BUTTON, custom_id):
         return attacks.answer(
             encounter,
