@@ -57,6 +57,7 @@ from bot.ui.attack_views import (
 )
 from bot.ui.buttons import view_of
 from bot.ui.errors import DISCORD_FAILURES
+from bot.ui.message_buttons import next_row
 from bot.ui.morale_views import proposal_button
 from bot.ui.rolls import SituationChoice, advantage_of
 
@@ -245,6 +246,7 @@ class Attack(commands.Cog):
         rows = follow_up_buttons(encounter, exchange)
         if report.proposals:
             rows.append([proposal_button(proposal, encounter.tag) for proposal in report.proposals[:5]])
+        rows = (rows + next_row(encounter, exchange))[:5]
         content = result_content(encounter, exchange, weapon, report)
         notice = answered_notice(encounter, exchange, report, actor_id=actor_id, now=exchange.asked_at)
         if notice is None:

@@ -13,8 +13,10 @@ from collections.abc import Callable, Sequence
 import discord
 
 from ..encounter.document import Encounter
-from ..encounter.records import FightMessage, ReactionKind
+from ..encounter.records import Exchange, FightMessage, ReactionKind
+from ..encounter.results import TurnAction
 from .attack_views import defense_buttons, follow_up_buttons, reaction_buttons
+from .buttons import turn_custom_id
 from .morale_views import PROPOSAL_BUTTON_LIMIT, dismiss_button, proposal_button
 
 Button = discord.ui.Button[discord.ui.View]
@@ -41,7 +43,33 @@ def message_buttons(
     rows = follow_up_buttons(encounter, exchange) if exchange is not None else _owed(encounter, message)
     if open_proposals:
         rows.append([proposal_button(proposal, encounter.tag) for proposal in open_proposals[:ROW]])
+    if exchange is not None and exchange.message_id == message.id:
+        rows += next_row(encounter, exchange)
     return rows[:ROW]
+
+
+def next_row(encounter: Encounter, exchange: Exchange) -> list[list[Button]]:
+    """R1: Next on the result of the turn's latest attack, when the turn has nothing left to wait for
+    (no defense, no Will save, no attack owed against the side acting: R12, R14), so the table need
+    not scroll up to the tracker; none otherwise."""
+    state = encounter.initiative
+    attacker = next((c for c in encounter.combatants if c.id == exchange.attacker), None)
+    if state.turn_of is None or attacker is None or attacker.holder != state.turn_of or exchange.pending:
+        return []
+    if any(e.pending or e.awaiting_knockout_save for e in encounter.exchanges):
+        return []
+    acting = {c.id for c in encounter.members(state.turn_of)}
+    if any(reaction.against in acting for reaction in encounter.reactions):
+        return []
+    if exchange.id != max(e.id for e in encounter.exchanges if e.attacker in acting):
+        return []
+    next_button = Button(
+        label="Next",
+        emoji="⏭️",
+        style=discord.ButtonStyle.primary,
+        custom_id=turn_custom_id(TurnAction.NEXT, encounter.flow.step, encounter.tag),
+    )
+    return [[next_button]]
 
 
 def _owed(encounter: Encounter, message: FightMessage) -> list[list[Button]]:

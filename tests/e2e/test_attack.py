@@ -66,21 +66,23 @@ def bandits_turn(encounter: Encounter) -> None:
 
 
 def actions(message: FakeMessage | InteractionResult | None) -> list[str]:
-    """The exchange buttons a message offers, as actions ("passive", "active:1", ...), and others whole."""
+    """The exchange buttons a message offers, as actions ("passive", "active:1", ...), and others whole;
+    not the turn's Next a result offers (``tests/e2e/test_fight_messages.py`` tests that)."""
     found = message.message if isinstance(message, InteractionResult) else message
     if found is None:
         return []
-    return [exchange_action(custom_id) for custom_id in found.custom_ids()]
+    return [exchange_action(i) for i in found.custom_ids() if not i.startswith("pommel:turn:")]
 
 
 def labels(message: FakeMessage | InteractionResult) -> list[str]:
+    """The labels of the buttons :func:`actions` lists (not the turn's Next)."""
     found = message.message if isinstance(message, InteractionResult) else message
     assert found is not None
     return [
         str(component.get("label"))
         for row in found.components
         for component in row.get("components", [])
-        if component.get("type") == 2
+        if component.get("type") == 2 and not str(component.get("custom_id")).startswith("pommel:turn:")
     ]
 
 

@@ -45,6 +45,11 @@ def posted_since(world: World, count: int, start: str) -> list[FakeMessage]:
     return [m for m in world.table.history[count:] if m.content.startswith(start)]
 
 
+def not_turns(message: FakeMessage) -> list[str]:
+    """A message's buttons but the turn's Next a result may offer."""
+    return [custom_id for custom_id in message.custom_ids() if not custom_id.startswith("pommel:turn:")]
+
+
 def link_to(world: World, message: FakeMessage) -> str:
     return f"https://discord.com/channels/{world.guild.id}/{world.table.id}/{message.id}"
 
@@ -145,7 +150,7 @@ async def test_a_defense_whose_answer_discord_dropped_still_shows_its_result_on_
     pommel.fake.take_problems()
     assert "**Miss**" in asked.message.content
     assert "If nobody picks by" not in asked.message.content
-    assert asked.message.custom_ids() == []
+    assert not_turns(asked.message) == []
     assert not (await fight_of(pommel, world)).exchanges[0].pending
 
 
@@ -163,13 +168,13 @@ async def test_roll_morale_goes_from_the_result_once_the_check_is_rolled(
     result = await pommel.slash("attack", user=world.player, options={"target": "Bandit 1"})
     assert result.message is not None
     roll = f"pommel:morale:1:{(await fight_of(pommel, world)).tag}"
-    assert result.message.custom_ids() == [roll]
+    assert not_turns(result.message) == [roll]
     listed = await pommel.slash("morale proposals", user=world.gm)
     assert listed.message is not None, listed.content
     assert listed.message.custom_ids()
     rolled = await pommel.click(result, roll, user=world.gm)
     assert not rolled.ephemeral, rolled.content
-    assert result.message.custom_ids() == []
+    assert not_turns(result.message) == []
     assert listed.message.custom_ids() == []
 
 
@@ -202,3 +207,37 @@ async def test_a_stale_tracker_of_an_ended_fight_does_not_move_the_channels_next
     assert refused.ephemeral
     assert "earlier fight" in refused.content
     assert (await fight_of(pommel, world)).initiative == new.initiative
+
+
+async def test_the_actors_own_result_offers_next_while_the_turn_waits_for_nothing(
+    world: World, start_bot: Any
+) -> None:
+    """Voice play: Next sat 2-4 messages up, on the tracker. Alice's result offers it once her attack
+    waits for nothing; it moves the turn, and then goes from the result."""
+
+    def passive_npcs(encounter: Encounter) -> None:
+        encounter.table = TableOptions(defense_policy=DefensePolicy.PASSIVE)
+
+    pommel = await dealt_fight(world, start_bot, faces=[3], edit=passive_npcs)
+    result = await pommel.slash("attack", user=world.player, options={"target": "Bandit"})
+    assert result.message is not None
+    assert "**Miss**" in result.content
+    fight = await fight_of(pommel, world)
+    next_here = f"pommel:turn:next:{fight.flow.step}:{fight.tag}"
+    assert next_here in result.message.custom_ids()
+    moved = await pommel.click(result, next_here, user=world.player)
+    assert not moved.ephemeral, moved.content
+    after = await fight_of(pommel, world)
+    assert after.initiative.turn_of != fight.initiative.turn_of
+    assert next_here not in result.message.custom_ids()
+
+
+async def test_a_request_offers_no_next_and_its_result_does_once_the_defense_is_in(
+    world: World, start_bot: Any
+) -> None:
+    pommel = await dealt_fight(world, start_bot, faces=[3])
+    asked = await pommel.slash("attack", user=world.player, options={"target": "Bandit"})
+    assert asked.message is not None
+    assert not [i for i in asked.message.custom_ids() if i.startswith("pommel:turn:")]
+    await pommel.click(asked, exchange_button(asked, "passive"), user=world.gm)
+    assert [i for i in asked.message.custom_ids() if i.startswith("pommel:turn:next:")]

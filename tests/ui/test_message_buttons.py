@@ -18,17 +18,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.catalog import load_catalog
-from bot.encounter import attacks, history, messages
+from bot.encounter import attacks, history, initiative, messages
 from bot.encounter.attacks import Declaration, ExchangeAction
 from bot.encounter.document import Encounter
 from bot.encounter.done import Done
 from bot.encounter.errors import OtherFight, OutOfDate
 from bot.encounter.permissions import Actor
 from bot.encounter.records import FightMessage
-from bot.encounter.results import ExchangeReport
+from bot.encounter.results import ExchangeReport, TurnAction
 from bot.rules.dice import RandomDice
 from bot.rules.errors import RulesError
 from bot.ui.attack_views import EXCHANGE_BUTTON, KNOCKOUT_BUTTON, REACTION_BUTTON
+from bot.ui.buttons import TURN_BUTTON
 from bot.ui.message_buttons import custom_ids, message_buttons
 from bot.ui.morale_views import MORALE_PROPOSAL_BUTTON
 from tests.encounter.test_attacks import duel
@@ -134,6 +135,10 @@ def refused_as_stale(encounter: Encounter, custom_id: str, dice: RandomDice) -> 
             )
         elif match := re.fullmatch(MORALE_PROPOSAL_BUTTON, custom_id):
             return not any(p.id == int(match["proposal"]) for p in fight.morale_proposals)
+        elif match := re.fullmatch(TURN_BUTTON, custom_id):
+            initiative.press(
+                fight, TurnAction(match["action"]), GM, dice, step=int(match["step"]), fight=match["fight"]
+            )
         else:
             raise AssertionError(f"a button the test does not know: {custom_id}")
     except (OutOfDate, OtherFight):
@@ -263,6 +268,11 @@ def _click(encounter: Encounter, custom_id: str, dice: RandomDice) -> Done[Excha
             now=NOW,
             fight=match["fight"],
         )
+    if match := re.fullmatch(TURN_BUTTON, custom_id):
+        initiative.press(
+            encounter, TurnAction(match["action"]), GM, dice, step=int(match["step"]), fight=match["fight"]
+        )
+        return None  # its answer is a message of its own
     return None  # a proposal: the morale cog's, not played here
 
 
