@@ -241,3 +241,18 @@ async def test_a_request_offers_no_next_and_its_result_does_once_the_defense_is_
     assert not [i for i in asked.message.custom_ids() if i.startswith("pommel:turn:")]
     await pommel.click(asked, exchange_button(asked, "passive"), user=world.gm)
     assert [i for i in asked.message.custom_ids() if i.startswith("pommel:turn:next:")]
+
+
+async def test_a_desperation_defense_button_goes_at_the_next_deal(world: World, start_bot: Any) -> None:
+    """R15: the choice belongs to its round; its button stayed live after the next deal."""
+    pommel = await dealt_fight(world, start_bot, faces=[15, 9, 6])
+    asked = await pommel.slash("attack", user=world.player, options={"target": "Bandit"})
+    hit = await pommel.click(asked, exchange_button(asked, "active:1"), user=world.gm)
+    assert hit.message is not None
+    assert exchange_button(hit, "desperate")
+    for _ in range(3):  # Alice's, Bob's and the Bandit's turns end
+        moved = await pommel.slash("init next", user=world.gm)
+        assert not moved.ephemeral, moved.content
+    dealt = await pommel.slash("init deal", user=world.gm)
+    assert not dealt.ephemeral, dealt.content
+    assert not_turns(hit.message) == []
