@@ -35,7 +35,7 @@ from discord.ext import commands
 from bot.app import Pommel
 from bot.encounter import history, roster
 from bot.encounter.document import Encounter
-from bot.encounter.errors import NoFight
+from bot.encounter.errors import NoFight, OtherFight
 from bot.encounter.permissions import is_gm, require_fight, require_may_undo
 from bot.encounter.roster import EndedFight
 from bot.interactions import (
@@ -44,6 +44,7 @@ from bot.interactions import (
     answer,
     answer_by_editing,
     channel_encounter,
+    encounter_channel,
     encounter_place,
     member_actor,
 )
@@ -320,9 +321,17 @@ class EncounterCog(
                 )
 
     async def keep_going(self, interaction: discord.Interaction, button: EndButton) -> None:
-        encounter = await channel_encounter(interaction)
-        if encounter is None or encounter.tag != button.fight:
-            raise RulesError(ALREADY_ENDED)
+        """ "Keep it going": after the same confirmation's End, if that came first, it is refused; before
+        it, it makes that End refused (the two never both answer as if they had won)."""
+        actor = actor_of(interaction)
+        try:
+            await self.bot.store.change(
+                encounter_channel(interaction),
+                actor.user_id,
+                lambda encounter: roster.keep_going(encounter, actor, fight=button.fight),
+            )
+        except (NoFight, OtherFight):
+            raise RulesError(ALREADY_ENDED) from None
         await answer_by_editing(interaction, content=FIGHT_GOES_ON, view=None)
 
     # ------------------------------------------------------------------------------ undo
