@@ -86,6 +86,8 @@ class FightMessageBoard:
         """Bring every message of the channel's fight up to date (``encounter``: a state of it; the
         fight is read again, so a late call never draws an older state)."""
         channel_id = encounter.channel_id
+        if not encounter.messages and channel_id not in self._shown:
+            return  # nothing to redraw (a later state that has messages redraws them)
         async with self._lock(channel_id):
             fight = await self.store().load_encounter(channel_id)
             shown = self._shown.pop(channel_id, {})
