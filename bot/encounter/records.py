@@ -179,5 +179,8 @@ class FightMessage(BaseModel):
     defender: str | None = None
     proposals: list[int] = Field(default_factory=list)
     """The morale proposals (R22) whose buttons it carries while they are open."""
+    dismissable: bool = True
+    """A message about no exchange offers each proposal's "No check" beside its roll (``/morale
+    proposals``); an HP change's announcement, the roll alone."""
     drawn: list[str] = Field(default_factory=list)
     """The custom ids of the buttons it carries now, as last drawn (["?"]: not known, draw them anew)."""

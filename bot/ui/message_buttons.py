@@ -33,7 +33,9 @@ def message_buttons(
     if message.exchange is None:
         flat: list[Button] = []
         for proposal in open_proposals[:PROPOSAL_BUTTON_LIMIT]:
-            flat += [proposal_button(proposal, encounter.tag), dismiss_button(proposal, encounter.tag)]
+            flat.append(proposal_button(proposal, encounter.tag))
+            if message.dismissable:
+                flat.append(dismiss_button(proposal, encounter.tag))
         return [flat[i : i + ROW] for i in range(0, len(flat), ROW)]
     exchange = next((e for e in encounter.exchanges if e.id == message.exchange), None)
     if exchange is not None and exchange.pending:

@@ -23,6 +23,7 @@ from .fights import (
     exchange_button,
     fight_of,
     seed_fight,
+    start,
     tracker_message,
 )
 from .harness import RunningBot
@@ -256,3 +257,26 @@ async def test_a_desperation_defense_button_goes_at_the_next_deal(world: World, 
     dealt = await pommel.slash("init deal", user=world.gm)
     assert not dealt.ephemeral, dealt.content
     assert not_turns(hit.message) == []
+
+
+async def test_roll_morale_goes_from_an_hp_change_once_rolled_from_the_proposals(
+    world: World, start_bot: Any
+) -> None:
+    pommel = await start_bot()
+    await start(pommel, world)
+    added = await pommel.slash(
+        "npc add",
+        user=world.gm,
+        options={"template": "bandit", "count": 3, "group": "Bandits", "leader": True},
+    )
+    assert not added.ephemeral, added.content
+    hurt = await pommel.slash("combatant hp", user=world.gm, options={"who": "Bandit 1", "change": "-11"})
+    assert hurt.message is not None
+    roll = f"pommel:morale:1:{(await fight_of(pommel, world)).tag}"
+    assert hurt.message.custom_ids() == [roll]
+    listed = await pommel.slash("morale proposals", user=world.gm)
+    assert listed.message is not None, listed.content
+    rolled = await pommel.click(listed, roll, user=world.gm)
+    assert not rolled.ephemeral, rolled.content
+    assert hurt.message.custom_ids() == []
+    assert listed.message.custom_ids() == []
