@@ -16,6 +16,7 @@ import cogs
 
 from .catalog import Catalog, load_catalog
 from .config import Settings
+from .fight_messages import FightMessageBoard
 from .heartbeat import Heartbeat
 from .interactions import ButtonRoutes, InFlight, fail
 from .option_checks import CheckedTree
@@ -105,6 +106,8 @@ class Pommel(commands.AutoShardedBot):
         self.command_ids: dict[str, int] = {}
         """Each top-level command's id, by name, from the sync (for clickable mentions in ``/help``)."""
         self.trackers = TrackerBoard(self, lambda: self.store)
+        self.fight_messages = FightMessageBoard(self, lambda: self.store, lambda: self.catalog)
+        self.trackers.messages = self.fight_messages
         self.buttons = ButtonRoutes(self)
         self.heartbeat = (
             Heartbeat(settings.heartbeat_path, self.connected)

@@ -28,6 +28,7 @@ from bot.encounter.attacks import Declaration, ExchangeAction
 from bot.encounter.document import Encounter
 from bot.encounter.fighters import Hand
 from bot.encounter.permissions import player_of
+from bot.encounter.records import FightMessage
 from bot.encounter.results import ExchangeReport
 from bot.interactions import (
     CombatantName,
@@ -56,6 +57,7 @@ from bot.ui.attack_views import (
 )
 from bot.ui.buttons import view_of
 from bot.ui.errors import DISCORD_FAILURES
+from bot.ui.message_buttons import next_row
 from bot.ui.morale_views import proposal_button
 from bot.ui.rolls import SituationChoice, advantage_of
 
@@ -189,33 +191,51 @@ class Attack(commands.Cog):
             ),
         )
         content, view, ping = self.exchange_message(saved, report, actor_id=actor.user_id)
-        sent = await answer(
-            interaction,
-            content,
-            view=view or discord.utils.MISSING,
-            allowed_mentions=_pinging(ping, actor.user_id),
-        )
+        try:
+            sent = await answer(
+                interaction,
+                content,
+                view=view or discord.utils.MISSING,
+                allowed_mentions=_pinging(ping, actor.user_id),
+            )
+        except DISCORD_FAILURES:
+            # Saved, but the reply never came through: a request is posted on the channel instead (the
+            # defender pinged), so the fight never waits on a message nobody can see.
+            await self._declared(saved, report, None, view, counter_of)
+            raise
+        await self._declared(saved, report, sent, view, counter_of)
+
+    async def _declared(
+        self,
+        saved: Encounter,
+        report: ExchangeReport,
+        sent: int | None,
+        view: discord.ui.View | None,
+        counter_of: discord.Message | None,
+    ) -> None:
+        """After an attack's reply (``sent``: its message id, None when it failed): the fight knows the
+        message, a request that did not come through is posted again, its timeout runs."""
         exchange = report.exchange
-        if attacks.request_kept(saved, exchange) and sent is not None:
-            saved = await self._remember_request(channel_id, exchange.id, sent) or saved
+        if sent is not None:
+            saved = await self.bot.fight_messages.remember(saved, self._message(report, sent), view)
+        elif exchange.pending:
+            saved = await self.bot.fight_messages.post_missing_requests(saved)
         self.schedule_timeouts(saved)
         if counter_of is not None:
             await self._refresh_buttons(saved, counter_of)
         await self.bot.trackers.publish(saved)
 
-    async def _remember_request(self, channel_id: int, exchange_id: int, message_id: int) -> Encounter | None:
-        """Keep the id of the message asking for a defense with a timeout (a transaction of its own:
-        the id is known only once the reply is sent), so the timeout can take its buttons away."""
-        bot_id = self.bot.user.id if self.bot.user else 0
-        try:
-            saved, _ = await self.bot.store.change(
-                channel_id,
-                bot_id,
-                lambda encounter: attacks.remember_request(encounter, exchange_id, message_id),
-            )
-        except RulesError:
-            return None  # the fight ended meanwhile
-        return saved
+    @staticmethod
+    def _message(report: ExchangeReport, message_id: int) -> FightMessage:
+        """The message ``message_id`` about the report's exchange, as the fight knows it."""
+        exchange = report.exchange
+        return FightMessage(
+            id=message_id,
+            exchange=exchange.id,
+            attacker=exchange.attacker,
+            defender=exchange.defender,
+            proposals=[proposal.id for proposal in report.proposals],
+        )
 
     def exchange_message(
         self, encounter: Encounter, report: ExchangeReport, *, actor_id: int
@@ -231,7 +251,8 @@ class Attack(commands.Cog):
             return content, view_of(defense_buttons(encounter, exchange, report.passive)), [asked]
         rows = follow_up_buttons(encounter, exchange)
         if report.proposals:
-            rows.append([proposal_button(proposal) for proposal in report.proposals[:5]])
+            rows.append([proposal_button(proposal, encounter.tag) for proposal in report.proposals[:5]])
+        rows = (rows + next_row(encounter, exchange))[:5]
         content = result_content(encounter, exchange, weapon, report)
         notice = answered_notice(encounter, exchange, report, actor_id=actor_id, now=exchange.asked_at)
         if notice is None:
@@ -282,7 +303,7 @@ class Attack(commands.Cog):
         )
         self._forget_timer(channel_id, button.exchange_id)
         content, view, _ = self.exchange_message(saved, report, actor_id=actor.user_id)
-        await answer_by_editing(interaction, content=content, view=view)
+        await self._redraw_clicked(interaction, saved, report, content, view)
         now = datetime.now(UTC)
         url = interaction.message.jump_url if interaction.message is not None else None
         notice = answered_notice(
@@ -310,7 +331,7 @@ class Attack(commands.Cog):
             ),
         )
         content, view, _ = self.exchange_message(saved, report, actor_id=actor.user_id)
-        await answer_by_editing(interaction, content=content, view=view)
+        await self._redraw_clicked(interaction, saved, report, content, view)
         if report.proposals:  # R22: a leader knocked out; the GM hears it in a message of its own
             now = datetime.now(UTC)
             url = interaction.message.jump_url if interaction.message is not None else None
@@ -320,6 +341,35 @@ class Attack(commands.Cog):
             if notice is not None:
                 await interaction.followup.send(notice.content, allowed_mentions=notice.allowed_mentions)
         await self.bot.trackers.publish(saved)
+
+    async def _redraw_clicked(
+        self,
+        interaction: discord.Interaction,
+        saved: Encounter,
+        report: ExchangeReport,
+        content: str,
+        view: discord.ui.View | None,
+    ) -> None:
+        """A click's answer: its message shows the exchange as it now stands. When Discord drops that
+        answer, the message is edited by its id instead, so it never goes on asking for what is done."""
+        message = interaction.message
+        try:
+            await answer_by_editing(interaction, content=content, view=view)
+        except DISCORD_FAILURES:
+            if message is None:
+                raise
+            try:
+                await message.edit(content=content, view=view)
+            except DISCORD_FAILURES:
+                log.warning("could not show the exchange %s on its message", report.exchange.id)
+                raise
+            raise
+        finally:
+            if message is not None:
+                if report.proposals:
+                    await self.bot.fight_messages.remember(saved, self._message(report, message.id), view)
+                else:
+                    self.bot.fight_messages.shown(saved.channel_id, message.id, view)
 
     async def react(self, interaction: discord.Interaction, button: ReactionButton) -> None:
         """R12, R14: a counterattack or opportunity attack owed, from its button: ``by`` strikes
@@ -343,6 +393,7 @@ class Attack(commands.Cog):
             if exchange.result is not None and any(i.startswith(prefix) for i in ids):
                 view = view_of(follow_up_buttons(encounter, exchange))
         await message.edit(view=view)
+        self.bot.fight_messages.shown(encounter.channel_id, message.id, view)
 
     # ------------------------------------------------------------------------------ after an undo
 
@@ -380,8 +431,7 @@ class Attack(commands.Cog):
                 allowed_mentions=_pinging(ping, by),
             )
             links[exchange.id] = sent.jump_url
-            if exchange.deadline is not None and not exchange.gm_pinged:
-                after = await self._remember_request(after.channel_id, exchange.id, sent.id) or after
+            after = await self.bot.fight_messages.remember(after, self._message(report, sent.id), view)
         self.schedule_timeouts(after)
         standing = {exchange.id: exchange for exchange in after.exchanges}
         for exchange in history.superseded(before, after):
@@ -400,6 +450,9 @@ class Attack(commands.Cog):
                 log.warning(
                     "could not mark the undone exchange %s in channel %s", exchange.id, after.channel_id
                 )
+            else:
+                self.bot.fight_messages.shown(after.channel_id, exchange.message_id, None)
+        await self.bot.fight_messages.redraw(after)  # what the fight accepts now, on every message
 
     # ------------------------------------------------------------------------------ timeouts
 
@@ -444,6 +497,7 @@ class Attack(commands.Cog):
                 f"⏰ <@{saved.gm_id}>: time is up and nobody picked a defense; you decide.\n{content}"
             )
             ping = [saved.gm_id]
+        asked_in = exchange.message_id
         try:
             channel = self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
             if not isinstance(channel, discord.abc.Messageable):
@@ -457,14 +511,15 @@ class Attack(commands.Cog):
                     await self.bot.trackers.publish(saved)
                 return  # the fight is saved; its GM is told why the channel does not show it
             raise
-        if exchange.message_id is not None:  # the request says what became of it, and loses its buttons
+        saved = await self.bot.fight_messages.remember(saved, self._message(report, sent.id), view)
+        if asked_in is not None:  # the request says what became of it, and loses its buttons
             weapon = self.bot.catalog.weapon(exchange.weapon).name
             closed = expired_request_content(
                 saved, exchange, weapon, where=f"[this message]({sent.jump_url})"
             )
-            await channel.get_partial_message(exchange.message_id).edit(content=closed, view=None)
-        if not exchange.pending:
-            await self.bot.trackers.publish(saved)
+            await channel.get_partial_message(asked_in).edit(content=closed, view=None)
+            self.bot.fight_messages.shown(channel_id, asked_in, None)
+        await self.bot.trackers.publish(saved)
 
 
 def _pinging(users: list[int], actor_id: int) -> discord.AllowedMentions:

@@ -17,6 +17,7 @@ from bot.app import Pommel
 from bot.characters import MAX_MODIFIER, MAX_NAME_LENGTH, MIN_MODIFIER, NOTHING
 from bot.encounter import roster
 from bot.encounter.document import MAX_CONDITION_LENGTH, MAX_CONDITION_ROUNDS, MAX_HIT_DICE, MAX_HP
+from bot.encounter.records import FightMessage
 from bot.encounter.results import HpChange
 from bot.encounter.roster import CombatantEdit, parse_hp_change
 from bot.interactions import (
@@ -90,12 +91,17 @@ class CombatantCog(
             await answer(interaction, hp_reply(changed.combatant, changed.old))
         else:
             notice = hp_announcement(changed, saved.gm_id, actor.user_id)
-            await answer(
+            view = view_of([[proposal_button(p, saved.tag) for p in changed.proposals]])
+            sent = await answer(
                 interaction,
                 notice.content,
                 allowed_mentions=notice.allowed_mentions,
-                view=view_of([[proposal_button(p) for p in changed.proposals]]) or discord.utils.MISSING,
+                view=view or discord.utils.MISSING,
             )
+            if sent is not None:  # its buttons go once the check is rolled or dismissed
+                proposed = [p.id for p in changed.proposals]
+                shown = FightMessage(id=sent, proposals=proposed, dismissable=False)
+                saved = await self.bot.fight_messages.remember(saved, shown, view)
         await self.bot.trackers.publish(saved)
 
     # ------------------------------------------------------------------------------ conditions

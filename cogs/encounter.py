@@ -36,7 +36,7 @@ from bot.app import Pommel
 from bot.channel_access import TRACKER_NEEDS, require_may_post
 from bot.encounter import history, roster
 from bot.encounter.document import Encounter
-from bot.encounter.errors import NoFight
+from bot.encounter.errors import NoFight, OtherFight
 from bot.encounter.permissions import is_gm, require_fight, require_may_undo
 from bot.encounter.roster import EndedFight
 from bot.interactions import (
@@ -45,6 +45,7 @@ from bot.interactions import (
     answer,
     answer_by_editing,
     channel_encounter,
+    encounter_channel,
     encounter_place,
     member_actor,
 )
@@ -326,9 +327,17 @@ class EncounterCog(
                 )
 
     async def keep_going(self, interaction: discord.Interaction, button: EndButton) -> None:
-        encounter = await channel_encounter(interaction)
-        if encounter is None or encounter.tag != button.fight:
-            raise RulesError(ALREADY_ENDED)
+        """ "Keep it going": after the same confirmation's End, if that came first, it is refused; before
+        it, it makes that End refused (the two never both answer as if they had won)."""
+        actor = actor_of(interaction)
+        try:
+            await self.bot.store.change(
+                encounter_channel(interaction),
+                actor.user_id,
+                lambda encounter: roster.keep_going(encounter, actor, fight=button.fight),
+            )
+        except (NoFight, OtherFight):
+            raise RulesError(ALREADY_ENDED) from None
         await answer_by_editing(interaction, content=FIGHT_GOES_ON, view=None)
 
     # ------------------------------------------------------------------------------ undo
@@ -442,6 +451,7 @@ class EncounterCog(
     async def show(self, interaction: discord.Interaction) -> None:
         encounter = await self.load(interaction)
         guild_id, _ = encounter_place(interaction)
+        encounter = await self.bot.fight_messages.check_requests(encounter)  # none is stuck out of sight
         gm = is_gm(encounter, actor_of(interaction))
         embed, view = overview_page(encounter, self.bot.catalog, guild_id=guild_id, gm=gm)
         await answer(interaction, embed=embed, view=view or discord.utils.MISSING, ephemeral=True)

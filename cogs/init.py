@@ -82,7 +82,7 @@ class Init(commands.GroupCog, group_name="init", group_description="Card initiat
         await self.bot.trackers.publish(encounter, repost=True)
 
     async def turn_button(self, interaction: discord.Interaction, button: TurnButton) -> None:
-        await self.press(interaction, button.action, step=button.step)
+        await self.press(interaction, button.action, step=button.step, fight=button.fight)
 
     async def press(
         self,
@@ -91,6 +91,7 @@ class Init(commands.GroupCog, group_name="init", group_description="Card initiat
         *,
         step: int | None = None,
         holder: str | None = None,
+        fight: str | None = None,
     ) -> None:
         """Apply the action for this user and save it with its log line; then announce and redraw."""
         actor = actor_of(interaction)
@@ -99,7 +100,7 @@ class Init(commands.GroupCog, group_name="init", group_description="Card initiat
             encounter_channel(interaction),
             actor.user_id,
             lambda encounter: initiative.press(
-                encounter, action, actor, self.bot.dice, step=step, holder=holder, now=now
+                encounter, action, actor, self.bot.dice, step=step, holder=holder, now=now, fight=fight
             ),
         )
         announcement = turn_announcement(saved, move)
@@ -116,6 +117,7 @@ class TurnButton(
         super().__init__(match)
         self.action = TurnAction(match["action"])
         self.step = int(match["step"])
+        self.fight: str | None = match["fight"]
 
 
 async def setup(bot: Pommel) -> None:

@@ -20,6 +20,7 @@ from bot.app import Pommel
 from bot.encounter import morale
 from bot.encounter.document import Encounter
 from bot.encounter.permissions import require_fight
+from bot.encounter.records import FightMessage
 from bot.interactions import (
     CombatantName,
     MoraleSubjectName,
@@ -33,6 +34,7 @@ from bot.rules.morale import MoraleStanding
 from bot.ui.announcements import Announcement
 from bot.ui.morale_views import (
     MORALE_PROPOSAL_BUTTON,
+    PROPOSAL_BUTTON_LIMIT,
     check_announcement,
     proposal_dismissed_reply,
     proposal_empty_reply,
@@ -58,6 +60,7 @@ class MoraleProposalButton(
         super().__init__(match)
         self.proposal_id = int(match["proposal"])
         self.dismiss = match["action"] == "dismiss"
+        self.fight: str | None = match["fight"]
 
 
 @app_commands.guild_only()
@@ -180,7 +183,11 @@ class Morale(commands.GroupCog, group_name="morale", group_description="Morale c
         if not encounter.morale_proposals:
             await answer(interaction, proposals_reply(encounter), ephemeral=True)
             return
-        await answer(interaction, proposals_reply(encounter), view=proposal_view(encounter.morale_proposals))
+        view = proposal_view(encounter.morale_proposals, encounter.tag)
+        sent = await answer(interaction, proposals_reply(encounter), view=view)
+        if sent is not None:  # its buttons go as each proposal is rolled or dismissed
+            shown = [p.id for p in encounter.morale_proposals[:PROPOSAL_BUTTON_LIMIT]]
+            await self.bot.fight_messages.remember(encounter, FightMessage(id=sent, proposals=shown), view)
 
     # ------------------------------------------------------------------------------ set
 
@@ -210,37 +217,39 @@ class Morale(commands.GroupCog, group_name="morale", group_description="Morale c
     async def proposal_clicked(self, interaction: discord.Interaction, button: MoraleProposalButton) -> None:
         """R22: the GM's click rolls the proposed check for the group, once; or declines it."""
         if button.dismiss:
-            await self.dismiss(interaction, button.proposal_id)
+            await self.dismiss(interaction, button.proposal_id, button.fight)
         else:
-            await self.confirm(interaction, button.proposal_id)
+            await self.confirm(interaction, button.proposal_id, button.fight)
 
-    async def confirm(self, interaction: discord.Interaction, proposal_id: int) -> None:
+    async def confirm(self, interaction: discord.Interaction, proposal_id: int, fight: str | None) -> None:
         actor = actor_of(interaction)
         by = interaction.user.display_name
         saved, rolled = await self.bot.store.change(
             encounter_channel(interaction),
             actor.user_id,
             lambda encounter: morale.confirm(
-                encounter, actor, proposal_id=proposal_id, by=by, dice=self.bot.dice
+                encounter, actor, proposal_id=proposal_id, by=by, dice=self.bot.dice, fight=fight
             ),
         )
         if rolled.report is None:
             await answer(interaction, proposal_empty_reply(rolled.proposal))
+            await self.bot.trackers.publish(saved)
             return
         announcement = check_announcement(
             saved, rolled.report, who=rolled.proposal.group, actor_id=actor.user_id, proposal=rolled.proposal
         )
         await self._announce(interaction, saved, announcement)
 
-    async def dismiss(self, interaction: discord.Interaction, proposal_id: int) -> None:
+    async def dismiss(self, interaction: discord.Interaction, proposal_id: int, fight: str | None) -> None:
         actor = actor_of(interaction)
         by = interaction.user.display_name
-        _, dismissed = await self.bot.store.change(
+        saved, dismissed = await self.bot.store.change(
             encounter_channel(interaction),
             actor.user_id,
-            lambda encounter: morale.dismiss(encounter, actor, proposal_id=proposal_id, by=by),
+            lambda encounter: morale.dismiss(encounter, actor, proposal_id=proposal_id, by=by, fight=fight),
         )
         await answer(interaction, proposal_dismissed_reply(dismissed, by))
+        await self.bot.trackers.publish(saved)  # its buttons go from every message
 
 
 async def setup(bot: Pommel) -> None:

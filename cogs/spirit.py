@@ -21,6 +21,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import Pommel
+from bot.encounter.records import FightMessage
 from bot.encounter.spirits import drive_out, heal_mind, make_spiritual_attack
 from bot.interactions import CombatantName, actor_of, answer, encounter_channel
 from bot.notation import MAX_EXPRESSION_LENGTH
@@ -122,8 +123,14 @@ class SpiritCog(commands.GroupCog, group_name="spirit", group_description="Spiri
             actor.user_id,
             lambda encounter: drive_out(encounter, actor, target=target, spirit=spirit),
         )
-        buttons = view_of([[proposal_button(done.proposal)]]) if done.proposal is not None else None
-        await answer(interaction, driven_out_reply(done), view=buttons or discord.utils.MISSING)
+        if done.proposal is None:
+            await answer(interaction, driven_out_reply(done))
+        else:
+            buttons = view_of([[proposal_button(done.proposal, saved.tag)]])
+            sent = await answer(interaction, driven_out_reply(done), view=buttons)
+            if sent is not None:  # its button goes once the check is rolled or dismissed
+                shown = FightMessage(id=sent, proposals=[done.proposal.id], dismissable=False)
+                saved = await self.bot.fight_messages.remember(saved, shown, buttons)
         await self.bot.trackers.publish(saved)
 
     @app_commands.command(name="heal", description="GM: heal a score a spirit drained; at 3 its effect ends")

@@ -1199,21 +1199,6 @@ def expire(
     return Done(asking, log=[f"{defender.name} did not defend in time; the GM is asked"], kind="attack")
 
 
-def request_kept(encounter: Encounter, exchange: Exchange) -> bool:
-    """Whether the id of the message asking for ``exchange``'s defense is kept (:func:`remember_request`):
-    its timeout takes the buttons away, and a reminder (play-by-post) links the message."""
-    return exchange.pending and (exchange.deadline is not None or encounter.table.remind_after_hours > 0)
-
-
-def remember_request(encounter: Encounter, exchange_id: int, message_id: int) -> Done[None]:
-    """Keep the id of the message asking for a defense with a timeout, so that the timeout can take
-    its buttons away, after a restart too. An exchange answered meanwhile is left as it is."""
-    for exchange in encounter.exchanges:
-        if exchange.id == exchange_id:
-            exchange.message_id = message_id
-    return Done(None)
-
-
 def ac_attack(
     encounter: Encounter,
     catalog: Catalog,
@@ -1253,7 +1238,6 @@ __all__ = [
     "desperate_defense",
     "expire",
     "plan_attack",
-    "remember_request",
     "require_this_fight",
     "time_out",
     "will_save",

@@ -31,7 +31,7 @@ from ..rules.pool import MartialPool, pool_size
 from ..rules.situations import Steed
 from ..rules.spirits import MAX_SCORE, SpiritEffect, SpiritTarget, banishment
 from ..rules.turns import Advance, ClaimPause, TurnFlow, act, begin_round, deal, drop_holder, hold, next_turn
-from .records import Blow, DefensePolicy, Exchange, MoraleProposal, Reaction, ReactionKind
+from .records import Blow, DefensePolicy, Exchange, FightMessage, MoraleProposal, Reaction, ReactionKind
 
 MAX_COMBATANTS = 60
 """More than a table can follow; also keeps the tracker within Discord's message limits."""
@@ -378,6 +378,9 @@ class Encounter(BaseModel):
     waiting_since: AwareDatetime | None = None
     reminded: list[str] = Field(default_factory=list)
     """The waits already reminded (their keys, only those still waiting), so none is reminded twice."""
+    messages: list[FightMessage] = Field(default_factory=list)
+    """The messages of the channel that show a step of this fight with buttons that may act on it
+    (requests, results, proposals): every change brings their buttons up to date."""
 
     @property
     def tag(self) -> str:

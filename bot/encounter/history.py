@@ -15,6 +15,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from .document import Encounter
+from .messages import carried_over
 from .records import Exchange
 
 
@@ -31,6 +32,7 @@ def restored(earlier: Encounter, current: Encounter, *, now: datetime | None = N
     fight.version = current.version
     fight.flow.step = max(earlier.flow.step, current.flow.step) + 1
     fight.next_exchange = max(earlier.next_exchange, current.next_exchange)
+    fight.messages = carried_over(earlier, current)
     steps_now = {exchange.id: exchange.step for exchange in current.exchanges}
     still_open = {(exchange.id, exchange.step) for exchange in current.exchanges if exchange.pending}
     for exchange in fight.exchanges:

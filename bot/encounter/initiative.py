@@ -15,7 +15,7 @@ from ..rules.dice import DiceSource
 from ..rules.errors import RulesError
 from .document import Combatant, Encounter, Lasting, player_holder
 from .done import Done
-from .errors import NotAllowed, OutOfDate
+from .errors import NotAllowed, OtherFight, OutOfDate
 from .log_lines import initiative_log_line
 from .morale import propose_mount_checks
 from .permissions import Actor, is_gm, require_gm, require_plays_holder
@@ -32,11 +32,15 @@ def press(
     step: int | None = None,
     holder: str | None = None,
     now: datetime | None = None,
+    fight: str | None = None,
 ) -> Done[TurnMove]:
     """One initiative action by ``actor``, checked first (nothing changes if refused): a button's
     ``step`` must still be the fight's, and the actor must be allowed to do it. ``holder`` is the card
     Act is for (by holder or name; none: the actor's own, or the GM's only NPC claimant). ``now`` is
-    when it happens (the caller's clock; a reminder counts from it)."""
+    when it happens (the caller's clock; a reminder counts from it). ``fight`` is the tag a button
+    carried: a button of another fight in this channel (an ended one's tracker) moves nothing."""
+    if fight is not None and fight != encounter.tag:
+        raise OtherFight()
     if step is not None and step != encounter.flow.step:
         raise OutOfDate(OutOfDate.TURNS)
     move = apply(encounter, action, actor, dice, holder)

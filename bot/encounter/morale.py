@@ -43,7 +43,7 @@ from ..rules.morale import rally as roll_rally
 from ..rules.situations import Steed
 from .document import Combatant, Encounter, Side, group_holder
 from .done import Done
-from .errors import ProposalResolved
+from .errors import OtherFight, ProposalResolved
 from .fighters import joker_bonus
 from .log_lines import (
     check_log_line,
@@ -542,9 +542,17 @@ def rule_standing(
 
 
 def confirm(
-    encounter: Encounter, actor: Actor, *, proposal_id: int, by: str, dice: DiceSource
+    encounter: Encounter,
+    actor: Actor,
+    *,
+    proposal_id: int,
+    by: str,
+    dice: DiceSource,
+    fight: str | None = None,
 ) -> Done[ProposalCheck]:
-    """The GM's button under a proposal: the group's check is rolled once (R22, :func:`roll_proposal`)."""
+    """The GM's button under a proposal: the group's check is rolled once (R22, :func:`roll_proposal`).
+    ``fight``: the tag the button carried (a button of an earlier fight in the channel does nothing)."""
+    require_this_fight(encounter, fight)
     require_gm(encounter, actor, "roll a proposed morale check")
     witness = D20Witness(dice)
     rolled = roll_proposal(encounter, proposal_id, witness)
@@ -555,8 +563,17 @@ def confirm(
     return Done(rolled, log=[line], kind="morale").rolled(witness)
 
 
-def dismiss(encounter: Encounter, actor: Actor, *, proposal_id: int, by: str) -> Done[MoraleProposal]:
+def require_this_fight(encounter: Encounter, fight: str | None) -> None:
+    """Refuse a button drawn for another fight in the channel (None: a button older than the tag)."""
+    if fight is not None and fight != encounter.tag:
+        raise OtherFight()
+
+
+def dismiss(
+    encounter: Encounter, actor: Actor, *, proposal_id: int, by: str, fight: str | None = None
+) -> Done[MoraleProposal]:
     """The GM's other button: no check for this proposal; nothing is rolled (R22)."""
+    require_this_fight(encounter, fight)
     require_gm(encounter, actor, "dismiss a proposed morale check")
     dismissed = dismiss_proposal(encounter, proposal_id)
     return Done(dismissed, log=[proposal_dismissed_log_line(by, dismissed)], kind="morale")

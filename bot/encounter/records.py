@@ -166,3 +166,26 @@ class MoraleProposal(BaseModel):
     reason: MoraleTriggerReason
     detail: str
     round: int
+
+
+class FightMessage(BaseModel):
+    """A message on the fight's channel that shows a step of it (a request for a defense, a result and
+    its follow-ups, the morale proposals), so that every change can bring it up to date: its buttons
+    are always the ones the fight would accept now (:mod:`bot.fight_messages`)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: int
+    exchange: int | None = None
+    """The exchange it shows (None: the list of morale proposals, ``/morale proposals``)."""
+    attacker: str | None = None
+    """The exchange's attacker and defender, for the attacks owed between them (R12, R14) that its
+    buttons offer after the exchange itself is forgotten."""
+    defender: str | None = None
+    proposals: list[int] = Field(default_factory=list)
+    """The morale proposals (R22) whose buttons it carries while they are open."""
+    dismissable: bool = True
+    """A message about no exchange offers each proposal's "No check" beside its roll (``/morale
+    proposals``); an HP change's announcement, the roll alone."""
+    drawn: list[str] = Field(default_factory=list)
+    """The custom ids of the buttons it carries now, as last drawn (["?"]: not known, draw them anew)."""

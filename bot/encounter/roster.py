@@ -54,6 +54,7 @@ from .log_lines import (
     reopened_log_line,
     started_log_line,
 )
+from .messages import UNKNOWN
 from .morale import group_snapshot, propose_checks
 from .permissions import Actor, is_gm, may_run_fights, require_control, require_gm, require_may_run_fights
 from .records import MoraleProposal
@@ -178,11 +179,23 @@ def end(
     return Done(ended, log=[line], end=True, data={ENDED: ended.model_dump(mode="json")})
 
 
+def keep_going(encounter: Encounter, actor: Actor, *, fight: str) -> Done[None]:
+    """The GM's "Keep it going" under the confirmation: nothing changes but the fight's version, so
+    that the same confirmation's "End the fight", clicked too, is refused instead of ending the fight
+    the GM was just told goes on (it logs nothing: no step of the fight's history)."""
+    if fight != encounter.tag:
+        raise OtherFight()
+    require_gm(encounter, actor, "keep the fight going")
+    return Done(None)
+
+
 def reopen(ended: Encounter, actor: Actor, by: str) -> Done[Encounter]:
     """The GM of an ended fight (or Manage Server) brings it back, exactly as it ended (the store saves it
     at the version after the one it ended at, so what was drawn before the end stays stale), with the
     line "X reopened the fight". Refused to anyone else; the store refuses it while a fight runs."""
     require_gm(ended, actor, "reopen it")
+    for message in ended.messages:  # the end took their buttons away: the next change draws them anew
+        message.drawn = list(UNKNOWN)
     return Done(ended, log=[reopened_log_line(by)])
 
 

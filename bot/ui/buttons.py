@@ -1,5 +1,6 @@
-"""The tracker's buttons. Each custom id names the action and the fight's step it was drawn for
-(``pommel:turn:next:12``), so a click works after a restart and a stale click is recognised."""
+"""The tracker's buttons. Each custom id names the action, the fight's step it was drawn for and the
+fight (``pommel:turn:next:12:5f3a9c1e``), so a click works after a restart, a stale click is
+recognised, and a click on an ended fight's tracker never moves the channel's next fight."""
 
 from __future__ import annotations
 
@@ -11,12 +12,15 @@ import discord
 from ..encounter.document import Encounter
 from ..encounter.results import TurnAction
 
-TURN_BUTTON = re.compile(r"pommel:turn:(?P<action>next|hold|act|deal):(?P<step>\d+)")
-"""What :class:`cogs.init.TurnButton` listens for."""
+TURN_BUTTON = re.compile(
+    r"pommel:turn:(?P<action>next|hold|act|deal):(?P<step>\d+)(?::(?P<fight>[0-9a-f]+))?"
+)
+"""What :class:`cogs.init.TurnButton` listens for: the action, the fight's step and the fight's tag (a
+button drawn before buttons named their fight has none, and is checked by its step alone)."""
 
 
-def turn_custom_id(action: TurnAction, step: int) -> str:
-    return f"pommel:turn:{action.value}:{step}"
+def turn_custom_id(action: TurnAction, step: int, fight: str) -> str:
+    return f"pommel:turn:{action.value}:{step}:{fight}"
 
 
 def tracker_buttons(encounter: Encounter) -> list[discord.ui.Button[discord.ui.View]]:
@@ -29,21 +33,21 @@ def tracker_buttons(encounter: Encounter) -> list[discord.ui.Button[discord.ui.V
             label="Next",
             emoji="⏭️",
             style=discord.ButtonStyle.primary,
-            custom_id=turn_custom_id(TurnAction.NEXT, step),
+            custom_id=turn_custom_id(TurnAction.NEXT, step, encounter.tag),
             disabled=not dealt or not (in_turn or state.order),
         ),
         discord.ui.Button[discord.ui.View](
             label="Hold",
             emoji="🂠",
             style=discord.ButtonStyle.secondary,
-            custom_id=turn_custom_id(TurnAction.HOLD, step),
+            custom_id=turn_custom_id(TurnAction.HOLD, step, encounter.tag),
             disabled=not in_turn or state.turn_used,  # R4: a card is held instead of acting
         ),
         discord.ui.Button[discord.ui.View](
             label="Act",
             emoji="🃏",
             style=discord.ButtonStyle.success,
-            custom_id=turn_custom_id(TurnAction.ACT, step),
+            custom_id=turn_custom_id(TurnAction.ACT, step, encounter.tag),
             disabled=not dealt or not state.may_claim,
         ),
     ]
@@ -53,7 +57,7 @@ def tracker_buttons(encounter: Encounter) -> list[discord.ui.Button[discord.ui.V
                 label=f"Deal round {state.round + 1}",
                 emoji="🂡",
                 style=discord.ButtonStyle.secondary,
-                custom_id=turn_custom_id(TurnAction.DEAL, step),
+                custom_id=turn_custom_id(TurnAction.DEAL, step, encounter.tag),
             )
         )
     return buttons

@@ -34,6 +34,7 @@ from .tracker import (
     pool_pips,
     range_lines,
 )
+from .waiting import add_waiting
 
 RULE_OPTION_HELP: dict[str, str] = {
     "attack_types_vs_armor": "R17: DR from the armor's column for the attack type (Bash uses Pierce)",
@@ -253,6 +254,7 @@ def overview_page(
     pages = overview_pages(encounter, catalog, guild_id=guild_id, gm=gm)
     page = max(0, min(page, len(pages) - 1))
     embed = discord.Embed(title="⚔️ This fight", description=pages[page], colour=TRACKER_COLOUR)
+    add_waiting(embed, encounter)  # on every page: what the fight waits for, with links
     if len(pages) == 1:
         return embed, None
     embed.set_footer(text=f"Page {page + 1} of {len(pages)}")

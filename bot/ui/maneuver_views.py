@@ -95,7 +95,7 @@ def range_buttons(encounter: Encounter, changed: RangeOutcome) -> discord.ui.Vie
     if changed.owed is not None:
         rows.append(reaction_buttons(encounter, changed.owed))
     if changed.proposals:
-        rows.append([proposal_button(p) for p in changed.proposals])
+        rows.append([proposal_button(p, encounter.tag) for p in changed.proposals])
     return view_of(rows) if rows else None
 
 

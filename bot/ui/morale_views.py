@@ -25,8 +25,11 @@ from .buttons import button_view
 from .rolls import pool_faces
 from .tracker import SHORTEST_NAME, short
 
-MORALE_PROPOSAL_BUTTON = re.compile(r"pommel:morale:(?P<proposal>\d+)(?::(?P<action>dismiss))?")
-"""What :class:`cogs.morale.MoraleProposalButton` listens for: roll (no action) or dismiss."""
+MORALE_PROPOSAL_BUTTON = re.compile(
+    r"pommel:morale:(?P<proposal>\d+)(?::(?P<action>dismiss))?(?::(?P<fight>[0-9a-f]+))?"
+)
+"""What :class:`cogs.morale.MoraleProposalButton` listens for: roll (no action) or dismiss, and the
+fight's tag (none on a button drawn before buttons named their fight)."""
 BUTTON_LABEL_LIMIT = 80
 PROPOSAL_BUTTON_LIMIT = 12
 """Proposals shown with buttons in one message (two buttons each; Discord allows 25 per message)."""
@@ -48,44 +51,45 @@ MEANING = {
 }
 
 
-def morale_proposal_custom_id(proposal_id: int) -> str:
-    """The custom id of the button that rolls proposal ``proposal_id`` (``pommel:morale:3``)."""
-    return f"pommel:morale:{proposal_id}"
+def morale_proposal_custom_id(proposal_id: int, fight: str) -> str:
+    """The custom id of the button that rolls proposal ``proposal_id`` of the fight tagged ``fight``
+    (``pommel:morale:3:5f3a9c1e``)."""
+    return f"pommel:morale:{proposal_id}:{fight}"
 
 
-def dismiss_custom_id(proposal_id: int) -> str:
-    return f"pommel:morale:{proposal_id}:dismiss"
+def dismiss_custom_id(proposal_id: int, fight: str) -> str:
+    return f"pommel:morale:{proposal_id}:dismiss:{fight}"
 
 
 def _label(text: str) -> str:
     return text if len(text) <= BUTTON_LABEL_LIMIT else f"{text[: BUTTON_LABEL_LIMIT - 1]}…"
 
 
-def proposal_button(proposal: MoraleProposal) -> discord.ui.Button[discord.ui.View]:
+def proposal_button(proposal: MoraleProposal, fight: str) -> discord.ui.Button[discord.ui.View]:
     """R22: the GM's button that rolls the proposed check for the whole group (works after a restart)."""
     return discord.ui.Button[discord.ui.View](
         label=_label(f"Roll morale: {proposal.group}"),
         emoji="🎲",
         style=discord.ButtonStyle.primary,
-        custom_id=morale_proposal_custom_id(proposal.id),
+        custom_id=morale_proposal_custom_id(proposal.id, fight),
     )
 
 
-def dismiss_button(proposal: MoraleProposal) -> discord.ui.Button[discord.ui.View]:
+def dismiss_button(proposal: MoraleProposal, fight: str) -> discord.ui.Button[discord.ui.View]:
     """R22: the GM's button that declines the proposed check (no roll)."""
     return discord.ui.Button[discord.ui.View](
         label=_label(f"No check for {proposal.group}"),
         style=discord.ButtonStyle.secondary,
-        custom_id=dismiss_custom_id(proposal.id),
+        custom_id=dismiss_custom_id(proposal.id, fight),
     )
 
 
-def proposal_view(proposals: Sequence[MoraleProposal]) -> discord.ui.View:
+def proposal_view(proposals: Sequence[MoraleProposal], fight: str) -> discord.ui.View:
     """A roll and a dismiss button for each proposal (the first :data:`PROPOSAL_BUTTON_LIMIT`)."""
     view = button_view()
     for proposal in proposals[:PROPOSAL_BUTTON_LIMIT]:
-        view.add_item(proposal_button(proposal))
-        view.add_item(dismiss_button(proposal))
+        view.add_item(proposal_button(proposal, fight))
+        view.add_item(dismiss_button(proposal, fight))
     return view
 
 

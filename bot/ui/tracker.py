@@ -22,6 +22,7 @@ from ..rules.engagement import Range
 from ..rules.errors import shown
 from .buttons import button_view, tracker_buttons
 from .situation_views import position_labels
+from .waiting import add_waiting
 
 DESCRIPTION_LIMIT = 4000
 """Discord allows 4096 characters in an embed's description; a little is kept spare."""
@@ -345,9 +346,12 @@ def tracker_embeds(encounter: Encounter, *, reveal: bool = False) -> list[discor
     the step in the footer of the last)."""
     state = encounter.initiative
     title = f"⚔️ Round {state.round}" if state.round else "⚔️ Fight"
-    descriptions = packed(shrunk(tracker_sections(encounter, reveal=reveal)))
+    waiting = add_waiting(discord.Embed(), encounter)  # what the fight waits for, under the turn
+    room = sum(len(field.name or "") + len(field.value or "") for field in waiting.fields)
+    descriptions = packed(shrunk(tracker_sections(encounter, reveal=reveal), MESSAGE_TEXT_LIMIT - room))
     embeds = [discord.Embed(description=text, colour=TRACKER_COLOUR) for text in descriptions or [""]]
     embeds[0].title = title
+    add_waiting(embeds[0], encounter)
     embeds[-1].set_footer(text=f"GM: use /encounter · step {encounter.flow.step}")
     return embeds
 

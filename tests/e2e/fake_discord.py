@@ -2177,6 +2177,10 @@ class FakeDiscord:
         await self._remove(message)
         return _Reply(204)
 
+    async def delete_by_moderator(self, message: FakeMessage) -> None:
+        """A moderator deletes ``message`` (the bot is told only if it listens to message events)."""
+        await self._remove(message)
+
     async def _remove(self, message: FakeMessage) -> None:
         message.deleted = True
         message.channel.messages.pop(message.id, None)

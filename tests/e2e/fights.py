@@ -105,10 +105,10 @@ class StackedDice:
 
 
 def tracker_message(channel: FakeChannel) -> FakeMessage:
-    """The channel's live tracker: the newest message of the bot with the turn buttons
-    (compare :func:`stored_tracker`)."""
+    """The channel's live tracker: the newest message of the bot with an embed and the turn buttons
+    (a result may offer Next too, without an embed; compare :func:`stored_tracker`)."""
     for message in reversed(channel.history):
-        if any(custom_id.startswith("pommel:turn:") for custom_id in message.custom_ids()):
+        if message.embeds and any(custom_id.startswith("pommel:turn:") for custom_id in message.custom_ids()):
             return message
     raise AssertionError("no tracker message in the channel")
 

@@ -66,21 +66,23 @@ def bandits_turn(encounter: Encounter) -> None:
 
 
 def actions(message: FakeMessage | InteractionResult | None) -> list[str]:
-    """The exchange buttons a message offers, as actions ("passive", "active:1", ...), and others whole."""
+    """The exchange buttons a message offers, as actions ("passive", "active:1", ...), and others whole;
+    not the turn's Next a result offers (``tests/e2e/test_fight_messages.py`` tests that)."""
     found = message.message if isinstance(message, InteractionResult) else message
     if found is None:
         return []
-    return [exchange_action(custom_id) for custom_id in found.custom_ids()]
+    return [exchange_action(i) for i in found.custom_ids() if not i.startswith("pommel:turn:")]
 
 
 def labels(message: FakeMessage | InteractionResult) -> list[str]:
+    """The labels of the buttons :func:`actions` lists (not the turn's Next)."""
     found = message.message if isinstance(message, InteractionResult) else message
     assert found is not None
     return [
         str(component.get("label"))
         for row in found.components
         for component in row.get("components", [])
-        if component.get("type") == 2
+        if component.get("type") == 2 and not str(component.get("custom_id")).startswith("pommel:turn:")
     ]
 
 
@@ -977,15 +979,16 @@ async def test_r22_the_leader_going_down_proposes_a_morale_check_and_the_gm_roll
         f"🏳️ <@{world.gm.id}>: a morale check is proposed (R22); its buttons are on the result above.",
     ]
     assert [user.id for user in result.message.mentions] == [world.gm.id]  # type: ignore[union-attr]
-    assert actions(result) == ["pommel:morale:1"]
-    assert labels(result) == ["Roll morale: Bandits"]
     encounter = await fight_of(pommel, world)
+    roll = f"pommel:morale:1:{encounter.tag}"
+    assert actions(result) == [roll]
+    assert labels(result) == ["Roll morale: Bandits"]
     assert [(p.id, p.group) for p in encounter.morale_proposals] == [(1, "Bandits")]
 
-    player = await pommel.click(result, "pommel:morale:1", user=world.player)
+    player = await pommel.click(result, roll, user=world.player)
     assert player.ephemeral
     assert await fight_of(pommel, world) == encounter
-    rolled = await pommel.click(result, "pommel:morale:1", user=world.gm)
+    rolled = await pommel.click(result, roll, user=world.gm)
     assert not rolled.ephemeral, rolled.content
     assert rolled.text.splitlines()[:5] == [
         "😨 **Morale check** for **Bandits** (R21: 11+ holds)",

@@ -489,7 +489,7 @@ async def test_r22_the_gm_taking_a_leaders_hp_to_0_proposes_the_groups_morale_ch
     assert "**Bandits** should check morale (R22)" in lines[1]
     assert "Bandit 1, the leader, is down." in lines[1]
     assert result.message is not None
-    assert result.message.custom_ids() == ["pommel:morale:1"]
+    assert result.message.custom_ids() == [f"pommel:morale:1:{(await fight_of(pommel, world)).tag}"]
     again = await pommel.slash("combatant hp", user=world.gm, options={"who": "Bandit 2", "change": "-11"})
     assert again.message is not None
     assert again.message.custom_ids() == []  # the open proposal will answer for this too

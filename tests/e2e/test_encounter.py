@@ -183,7 +183,24 @@ async def test_end_asks_the_gm_first_and_keep_it_going_changes_nothing(world: Wo
     assert kept.content == "The fight goes on; nothing was changed."
     assert kept.components == []
     assert kept.followups == []
-    assert await fight_of(pommel, world) == before
+    after = await fight_of(pommel, world)
+    assert after.model_copy(update={"version": before.version}) == before  # a new version, nothing else
+
+
+async def test_end_and_keep_clicked_together_never_both_win(world: World, start_bot: Any) -> None:
+    """ "Keep it going" answered "The fight goes on" while "End the fight", clicked with it, ended it."""
+    pommel = await start_bot()
+    await start(pommel, world)
+    asked = await pommel.slash("encounter end", user=world.gm)
+    kept, ended = await asyncio.gather(
+        pommel.click(asked, end_button(asked, "keep"), user=world.gm),
+        pommel.click(asked, end_button(asked), user=world.gm),
+    )
+    fight = await pommel.bot.store.load_encounter(world.table.id)
+    goes_on = kept.content == "The fight goes on; nothing was changed."
+    assert goes_on == (fight is not None), (kept.content, ended.content)
+    if fight is not None:
+        assert "The fight has changed since you asked to end it" in ended.content
 
 
 async def test_a_stale_or_second_click_ends_nothing(world: World, start_bot: Any) -> None:

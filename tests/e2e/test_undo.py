@@ -109,8 +109,10 @@ async def test_the_gm_undoes_a_deal(world: World, start_bot: Any) -> None:
     # The tracker is drawn anew for the restored fight: its buttons carry a step past any drawn before,
     # so a turn button of the undone deal (or of the state before it) can never act again.
     assert next_after_the_deal not in drawn.custom_ids()
-    assert button_id(tracker_message(world.table), "deal") == f"pommel:turn:deal:{after.flow.step}"
-    assert after.flow.step > int(next_after_the_deal.rsplit(":", 1)[1])
+    assert (
+        button_id(tracker_message(world.table), "deal") == f"pommel:turn:deal:{after.flow.step}:{after.tag}"
+    )
+    assert after.flow.step > int(next_after_the_deal.split(":")[3])
     log = await channel_log(pommel, world)
     dealt_lines = [entry for entry in log if entry.undone_by is not None]
     assert dealt_lines
@@ -119,20 +121,24 @@ async def test_the_gm_undoes_a_deal(world: World, start_bot: Any) -> None:
     assert done.followups
 
 
-async def test_an_undone_attack_s_defense_button_is_refused(world: World, start_bot: Any) -> None:
+async def test_an_undone_attack_s_request_loses_its_buttons_and_its_timeout_is_refused(
+    world: World, start_bot: Any
+) -> None:
     pommel = await dealt_fight(world, start_bot, faces=[3])
     asked = await pommel.slash("attack", user=world.player, options={"target": "Bandit"})
     assert not asked.ephemeral, asked.content
     attacked = await fight_of(pommel, world)
     assert attacked.exchanges
+    passive = exchange_button(asked, "passive")
 
     await undo(pommel, world)
     after = await fight_of(pommel, world)
     assert not after.exchanges
     assert after.next_exchange == attacked.next_exchange
-    late = await pommel.click(asked, exchange_button(asked, "passive"), user=world.gm)
-    assert late.ephemeral
-    assert "no longer open" in late.content
+    assert asked.message is not None
+    assert "Undone" in asked.message.content
+    assert asked.message.custom_ids() == []  # its buttons went with the attack
+    assert passive.startswith(f"pommel:x:{after.tag}:")
     combat: Any = pommel.bot.get_cog("Attack")
     with pytest.raises(RulesError):  # what its defense timeout does when it comes: refused (and ignored)
         await combat.run_timeout(world.table.id, attacked.exchanges[0].id)

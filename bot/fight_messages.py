@@ -1,0 +1,207 @@
+"""Keeps every message that shows a step of a fight true for its whole life.
+
+The fight knows its messages (:attr:`~bot.encounter.document.Encounter.messages`: requests, results,
+the morale proposals) and the buttons each carries. After any change (a command, a click, a timeout,
+an undo or a redo, the next deal, the end) :meth:`FightMessageBoard.redraw` compares, for each, the
+buttons it carries with those the fight accepts now (:func:`bot.ui.message_buttons.message_buttons`)
+and edits the ones that differ: a button never stays live after its moment, and a button the fight
+accepts is never missing. A request for a defense that is missing from the channel (its reply was
+never delivered, or a moderator deleted it) is posted again, pinging whoever must answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import weakref
+from collections.abc import Callable
+
+import discord
+
+from .catalog import Catalog
+from .encounter import attacks, messages
+from .encounter.document import Encounter
+from .encounter.permissions import player_of
+from .encounter.records import Exchange, FightMessage
+from .rules.errors import RulesError
+from .store import Store
+from .ui.attack_views import clip, defense_buttons, request_content
+from .ui.buttons import view_of
+from .ui.errors import DISCORD_FAILURES
+from .ui.message_buttons import custom_ids, message_buttons
+
+log = logging.getLogger(__name__)
+
+MISSING_REQUEST = "📨 This attack waits for its defense; its request was not on the channel any more:"
+"""The first line of a request posted again (its reply never came through, or it was deleted)."""
+
+
+class FightMessageBoard:
+    """Edits the messages of a fight so their buttons are those the fight accepts now; one channel at a
+    time (a lock each), from the fight as stored (never an older state over a newer one)."""
+
+    def __init__(self, client: discord.Client, store: Callable[[], Store], catalog: Callable[[], Catalog]):
+        self.client = client
+        self.store = store
+        self.catalog = catalog
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._shown: dict[int, dict[int, list[str]]] = {}
+        """Messages a command has just drawn itself (a click's edit), by channel: id -> their buttons,
+        so that they are not edited a second time to the same buttons."""
+
+    def _lock(self, channel_id: int) -> asyncio.Lock:
+        lock = self._locks.get(channel_id)
+        if lock is None:
+            lock = self._locks[channel_id] = asyncio.Lock()
+        return lock
+
+    @property
+    def _bot_id(self) -> int:
+        return self.client.user.id if self.client.user else 0
+
+    def shown(self, channel_id: int, message_id: int, view: discord.ui.View | None) -> None:
+        """A command drew ``view`` on a message itself (a click's answer edits its message): the next
+        :meth:`redraw` of the channel knows it."""
+        rows = [[item] for item in view.children] if view is not None else []
+        self._shown.setdefault(channel_id, {})[message_id] = custom_ids(rows)
+
+    async def remember(
+        self, encounter: Encounter, message: FightMessage, view: discord.ui.View | None
+    ) -> Encounter:
+        """The fight now knows ``message``, which a command sent with ``view`` (a transaction of its own:
+        a message's id is known only once it is sent). Returns the fight as saved (as given, when it
+        ended meanwhile)."""
+        rows = [[item] for item in view.children] if view is not None else []
+        message.drawn = custom_ids(rows)
+        try:
+            saved, _ = await self.store().change(
+                encounter.channel_id, self._bot_id, lambda fight: messages.remember(fight, message)
+            )
+        except RulesError:
+            return encounter  # the fight ended meanwhile
+        return saved
+
+    async def redraw(self, encounter: Encounter) -> None:
+        """Bring every message of the channel's fight up to date (``encounter``: a state of it; the
+        fight is read again, so a late call never draws an older state)."""
+        channel_id = encounter.channel_id
+        if not encounter.messages and channel_id not in self._shown:
+            return  # nothing to redraw (a later state that has messages redraws them)
+        async with self._lock(channel_id):
+            fight = await self.store().load_encounter(channel_id)
+            shown = self._shown.pop(channel_id, {})
+            if fight is None or fight.tag != encounter.tag:
+                return
+            drawn: dict[int, list[str]] = {}
+            gone: list[int] = []
+            for message in fight.messages:
+                rows = message_buttons(fight, message, self._passive(fight))
+                wanted = custom_ids(rows)
+                carries = shown.get(message.id, message.drawn)
+                if wanted == carries:
+                    if wanted != message.drawn:
+                        drawn[message.id] = wanted
+                    continue
+                partial = self.client.get_partial_messageable(channel_id).get_partial_message(message.id)
+                try:
+                    await partial.edit(view=view_of(rows))
+                except discord.NotFound:
+                    gone.append(message.id)
+                    continue
+                except DISCORD_FAILURES:
+                    log.warning("could not redraw message %s in channel %s", message.id, channel_id)
+                    continue
+                drawn[message.id] = wanted
+            if drawn:
+                await self._note(channel_id, drawn)
+        for message_id in gone:
+            await self.message_gone(channel_id, message_id)
+
+    async def close(self, encounter: Encounter) -> None:
+        """The fight ended: none of its messages keeps a button (a reopen draws them again)."""
+        async with self._lock(encounter.channel_id):
+            channel = self.client.get_partial_messageable(encounter.channel_id)
+            for message in encounter.messages:
+                if not message.drawn:
+                    continue
+                try:
+                    await channel.get_partial_message(message.id).edit(view=None)
+                except DISCORD_FAILURES:
+                    log.warning("could not close message %s in channel %s", message.id, encounter.channel_id)
+
+    async def check_requests(self, encounter: Encounter) -> Encounter:
+        """Every defense the fight waits for has its request on the channel: one that is missing (never
+        delivered, or deleted by a moderator) is posted again. Returns the fight as it now stands."""
+        channel = self.client.get_partial_messageable(encounter.channel_id)
+        for exchange in encounter.exchanges:
+            if exchange.pending and exchange.message_id is not None:
+                try:
+                    await channel.fetch_message(exchange.message_id)
+                except discord.NotFound:
+                    encounter = (
+                        await self.message_gone(encounter.channel_id, exchange.message_id) or encounter
+                    )
+                except DISCORD_FAILURES:
+                    log.warning("could not check the request of exchange %s", exchange.id, exc_info=True)
+        return await self.post_missing_requests(encounter)
+
+    async def message_gone(self, channel_id: int, message_id: int) -> Encounter | None:
+        """A message was deleted: the fight forgets it, and a defense it asked for is asked again.
+        Returns the fight as saved (None: no fight knew it)."""
+        fight = await self.store().load_encounter(channel_id)
+        if fight is None or not any(m.id == message_id for m in fight.messages):
+            return None
+        try:
+            fight, _ = await self.store().change(
+                channel_id, self._bot_id, lambda current: messages.forget(current, message_id)
+            )
+        except RulesError:
+            return None
+        return await self.post_missing_requests(fight)
+
+    async def post_missing_requests(self, encounter: Encounter) -> Encounter:
+        """Post again every request for a defense that is not on the channel (no message carries it),
+        pinging whoever must answer; the fight knows the new messages. Returns the fight as saved."""
+        for exchange in encounter.exchanges:
+            if exchange.pending and exchange.message_id is None:
+                encounter = await self._post_request(encounter, exchange)
+        return encounter
+
+    async def _post_request(self, encounter: Encounter, exchange: Exchange) -> Encounter:
+        defender = encounter.combatant(exchange.defender)
+        asked = encounter.gm_id if exchange.gm_pinged else player_of(encounter, defender)
+        passive = self._passive(encounter)(exchange.id)
+        weapon = self.catalog().weapon(exchange.weapon).name
+        content = clip(f"{MISSING_REQUEST}\n{request_content(encounter, exchange, weapon, passive)}")
+        if exchange.gm_pinged:
+            content = clip(f"<@{encounter.gm_id}>: its time ran out, so you decide.\n{content}")
+        message = FightMessage(
+            id=0, exchange=exchange.id, attacker=exchange.attacker, defender=exchange.defender
+        )
+        view = view_of(defense_buttons(encounter, exchange, passive))
+        channel = self.client.get_partial_messageable(encounter.channel_id)
+        try:
+            sent = await channel.send(
+                content,
+                view=view or discord.utils.MISSING,
+                allowed_mentions=discord.AllowedMentions(users=[discord.Object(asked)]),
+            )
+        except DISCORD_FAILURES:
+            log.warning("could not post the request of exchange %s again", exchange.id, exc_info=True)
+            return encounter
+        message.id = sent.id
+        return await self.remember(encounter, message, view)
+
+    def _passive(self, fight: Encounter) -> Callable[[int], int]:
+        def passive(exchange_id: int) -> int:
+            report = attacks.waiting_report(fight, self.catalog(), exchange_id)
+            return report.passive if report.passive is not None else 0
+
+        return passive
+
+    async def _note(self, channel_id: int, drawn: dict[int, list[str]]) -> None:
+        with contextlib.suppress(RulesError):  # the fight ended meanwhile
+            await self.store().change(
+                channel_id, self._bot_id, lambda fight: messages.note_drawn(fight, drawn)
+            )
