@@ -10,19 +10,12 @@ which catalog entries each menu offers.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from .catalog import Catalog
-from .characters import (
-    MAX_HP,
-    MAX_MODIFIER,
-    MAX_PROFICIENCY,
-    MAX_PROWESS,
-    MIN_MODIFIER,
-    Character,
-)
+from .characters import MAX_HP, MAX_MODIFIER, MAX_PROFICIENCY, MAX_PROWESS, MIN_MODIFIER
 from .rules.equipment import Shield, Weapon
 from .rules.errors import RulesError, shown
 
@@ -48,20 +41,19 @@ class FormRefused(RulesError):
     """A field of the form that cannot be read; says which, what was written, and what would work."""
 
     def __init__(self, field: str, problem: str) -> None:
-        super().__init__(f"**{FORM_LABELS[field]}**: {problem} Nothing was saved; open the form again.")
+        super().__init__(f"**{FORM_LABELS[field]}**: {problem} Nothing was saved.")
         self.field = field
 
 
-def form_values(character: Character | None) -> dict[str, str]:
-    """What the form's text inputs hold to begin with: an edited sheet's values, or nothing."""
-    if character is None:
-        return {}
+def form_values(sheet: Mapping[str, Any]) -> dict[str, str]:
+    """What the form's text inputs hold to begin with: a sheet's values (a saved one's, or the form's
+    own so far), written as the form reads them."""
     return {
-        "name": character.name,
-        "prowess": str(character.prowess),
-        "hp": str(character.hp),
-        "modifiers": " ".join(f"{getattr(character, field):+d}" for field in MODIFIERS),
-        "proficiency": str(character.proficiency),
+        "name": str(sheet["name"]),
+        "prowess": str(sheet["prowess"]),
+        "hp": str(sheet["hp"]),
+        "modifiers": " ".join(f"{sheet[field]:+d}" for field in MODIFIERS),
+        "proficiency": str(sheet["proficiency"]),
     }
 
 

@@ -19,7 +19,7 @@ from pydantic import ValidationError
 
 from bot.app import Pommel
 from bot.catalog import Catalog
-from bot.character_form import equipment_missing, read_sheet_form, weapon_groups
+from bot.character_form import FormRefused, equipment_missing, form_values, read_sheet_form, weapon_groups
 from bot.characters import (
     MAX_HP,
     MAX_MODIFIER,
@@ -53,6 +53,7 @@ from bot.rules.errors import RulesError, shown
 from bot.rules.feats import MartialFeat
 from bot.rules.hands import check_hands
 from bot.ui.character_form import (
+    CORRECT_IT,
     FORM_CLOSED,
     FORM_EXPIRED,
     FORM_MINUTES,
@@ -191,15 +192,27 @@ class CharacterCommands(
             before = await self.bot.store.character(guild_id, user_id, name)
             if before is None:
                 raise NoSuchCharacter(name)
-        modal = SheetModal(user_id, before, self._sheet_given)
-        await interaction.response.send_modal(modal)
+        values = form_values(before.model_dump()) if before is not None else {}
+        await interaction.response.send_modal(self._sheet_modal(user_id, before, values))
+
+    def _sheet_modal(self, owner_id: int, before: Character | None, values: dict[str, str]) -> SheetModal:
+        async def given(interaction: discord.Interaction, values: dict[str, str]) -> None:
+            await self._sheet_given(interaction, before, values)
+
+        return SheetModal(owner_id, modal_title(before), values, given)
 
     async def _sheet_given(
         self, interaction: discord.Interaction, before: Character | None, values: dict[str, str]
     ) -> None:
         """The form's first step is filled in: its numbers are read (a refusal names the field), and the
-        equipment menus are offered, holding the edited sheet's equipment."""
-        fields = read_sheet_form(values)
+        equipment menus are offered, holding the edited sheet's equipment. A refusal offers the form
+        again, holding what was written, to be corrected rather than written again."""
+        try:
+            fields = read_sheet_form(values)
+        except FormRefused as refused:
+            retry = CorrectForm(self._sheet_modal(interaction.user.id, before, values))
+            await answer(interaction, f"{refused}\n{CORRECT_IT}", view=retry, ephemeral=True)
+            return
         if before is None:
             fields |= {"weapon": None, "armor": "none", "shield": None, "off_hand": None}
         else:
@@ -216,7 +229,10 @@ class CharacterCommands(
         guild_id, user_id = _guild(interaction), interaction.user.id
         missing = equipment_missing(fields)
         if missing:
-            raise RulesError(f"Pick {' and '.join(missing)} before saving; nothing was saved yet.")
+            raise RulesError(
+                f"Pick {' and '.join(missing)} (from either weapon menu) before pressing Save; nothing "
+                "was saved yet."
+            )
         after = _checked(
             self.bot.catalog,
             {**fields, "shield": _slot(fields["shield"]), "off_hand": _slot(fields["off_hand"])},
@@ -443,23 +459,18 @@ async def _form_step(interaction: discord.Interaction, step: FormStep) -> None:
         stop_the_clock(interaction)
 
 
-class SheetModal(discord.ui.Modal):
-    """``/character form``'s first step: name, Prowess, HP, the four modifiers and proficiency."""
+FormGiven = Callable[[discord.Interaction, dict[str, str]], Awaitable[None]]
 
-    def __init__(
-        self,
-        owner_id: int,
-        before: Character | None,
-        given: Callable[[discord.Interaction, Character | None, dict[str, str]], Awaitable[None]],
-    ) -> None:
+
+class SheetModal(discord.ui.Modal):
+    """``/character form``'s text: name, Prowess, HP, the four modifiers and proficiency."""
+
+    def __init__(self, owner_id: int, title: str, values: dict[str, str], given: FormGiven) -> None:
         # No timeout, so a form filled in slowly is still read; one per user (by its id) is kept at
         # most, as a user's next form replaces it.
-        super().__init__(
-            title=modal_title(before), timeout=None, custom_id=form_input_id(f"modal-{owner_id}")
-        )
-        self.before = before
+        super().__init__(title=title, timeout=None, custom_id=form_input_id(f"modal-{owner_id}"))
         self.given = given
-        self.inputs = modal_inputs(before)
+        self.inputs = modal_inputs(values)
         for label in self.inputs:
             self.add_item(label)
 
@@ -469,7 +480,22 @@ class SheetModal(discord.ui.Modal):
             for label in self.inputs
             if isinstance(label.component, discord.ui.TextInput)
         }
-        await _form_step(interaction, lambda: self.given(interaction, self.before, values))
+        await _form_step(interaction, lambda: self.given(interaction, values))
+
+
+class CorrectForm(discord.ui.View):
+    """Under a refused form: opens it again, holding what was written."""
+
+    def __init__(self, modal: SheetModal) -> None:
+        super().__init__(timeout=FORM_MINUTES * 60)
+        self.modal = modal
+
+    @discord.ui.button(label="Correct it", style=discord.ButtonStyle.primary)
+    async def correct(self, interaction: discord.Interaction, _: discord.ui.Button[CorrectForm]) -> None:
+        try:
+            await interaction.response.send_modal(self.modal)
+        except Exception as error:
+            await fail(interaction, error)
 
 
 class FormMenu(discord.ui.Select["EquipmentForm"]):
@@ -545,6 +571,25 @@ class EquipmentForm(discord.ui.View):
             self.stop()
 
         await _form_step(interaction, saving)
+
+    @discord.ui.button(label="Change name or numbers", style=discord.ButtonStyle.secondary, row=4)
+    async def renumber(self, interaction: discord.Interaction, _: discord.ui.Button[EquipmentForm]) -> None:
+        modal = SheetModal(
+            interaction.user.id, modal_title(self.before), form_values(self.fields), self.numbers_given
+        )
+        try:
+            await interaction.response.send_modal(modal)
+        except Exception as error:
+            await fail(interaction, error)
+
+    async def numbers_given(self, interaction: discord.Interaction, values: dict[str, str]) -> None:
+        """The form's text written again from its menus: the same message shows the new numbers, the
+        equipment picked so far kept; a refusal keeps the form as it was."""
+        self.fields |= read_sheet_form(values)
+        await answer_by_editing(
+            interaction, content=form_text(self.fields, self.before, self.cog.bot.catalog), view=self.drawn()
+        )
+        self.last = interaction
 
     @discord.ui.button(label="Cancel", style=discord.ButtonStyle.secondary, row=4)
     async def cancel(self, interaction: discord.Interaction, _: discord.ui.Button[EquipmentForm]) -> None:

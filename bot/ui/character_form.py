@@ -11,7 +11,7 @@ from typing import Any
 import discord
 
 from ..catalog import Catalog
-from ..character_form import FORM_LABELS, WeaponGroup, form_values, other_hand_entries
+from ..character_form import FORM_LABELS, WeaponGroup, other_hand_entries
 from ..characters import MAX_HP, MAX_NAME_LENGTH, MAX_PROFICIENCY, MAX_PROWESS, Character
 from ..encounter.log_lines import signed
 from ..rules.errors import shown
@@ -46,9 +46,8 @@ def modal_title(before: Character | None) -> str:
     return title if len(title) <= MODAL_TITLE_LIMIT else f"{title[: MODAL_TITLE_LIMIT - 1]}…"
 
 
-def modal_inputs(before: Character | None) -> list[discord.ui.Label[Any]]:
-    """The modal's five text inputs, each under its label, holding an edited sheet's values."""
-    values = form_values(before)
+def modal_inputs(values: dict[str, str]) -> list[discord.ui.Label[Any]]:
+    """The modal's five text inputs, each under its label, holding ``values`` (by field) to begin with."""
     return [
         discord.ui.Label(
             text=label,
@@ -132,7 +131,12 @@ def other_hand_options(catalog: Catalog, fields: dict[str, Any]) -> list[discord
 
 def form_text(fields: dict[str, Any], before: Character | None, catalog: Catalog) -> str:
     """The form's message: the numbers given, the equipment picked so far, and what to do next."""
-    heading = "New character" if before is None else f"Editing {shown(before.name)}"
+    if before is None:
+        heading = f"New character: {shown(fields['name'])}"
+    elif fields["name"] == before.name:
+        heading = f"Editing {shown(before.name)}"
+    else:
+        heading = f"Editing {shown(before.name)}, renamed {shown(fields['name'])}"
     numbers = " · ".join(
         [
             f"Prowess {fields['prowess']}",
@@ -149,14 +153,15 @@ def form_text(fields: dict[str, Any], before: Character | None, catalog: Catalog
     in_hand = _in_hand(fields, catalog)
     return "\n".join(
         [
-            f"**{heading}: {shown(fields['name'])}**",
+            f"**{heading}**",
             numbers,
             f"Weapon: {shown(weapon.name) if weapon else 'not chosen yet'} · "
             f"Armor: {shown(armor.name) if armor else 'none'} · Off hand: {in_hand}",
             "",
-            "Pick the equipment below (one weapon, from either menu), then press **Save**. "
-            f"Nothing is saved until then. This form is kept for {FORM_MINUTES} minutes after its last "
-            "use, and not if Pommel restarts; after that, open it again with `/character form`.",
+            "Pick the equipment below (one weapon, from either menu), then press **Save**; **Change name "
+            "or numbers** opens the first part again. Nothing is saved until Save. This form is kept "
+            f"for {FORM_MINUTES} minutes after its last use, and not if Pommel restarts; after that, open "
+            "it again with `/character form`.",
         ]
     )
 
@@ -171,6 +176,7 @@ def _in_hand(fields: dict[str, Any], catalog: Catalog) -> str:
     return "nothing"
 
 
+CORRECT_IT = "Press **Correct it** to open the form again with what you wrote."
 FORM_CLOSED = "Form closed; nothing was saved."
 FORM_EXPIRED = (
     f"This form expired ({FORM_MINUTES} minutes without use); nothing was saved. "

@@ -94,7 +94,7 @@ async def test_a_new_sheet_from_the_form_is_the_sheet_the_slash_options_make(
     assert "New character: Ansel" in step.content
     assert "Prowess 2 · DEX +3 · INT +0 · WIS +1 · CHA -1 · Proficiency +2 · HP 24" in step.content
     assert "Weapon: not chosen yet" in step.content
-    assert "not if Pommel restarts" in step.content
+    assert "This form is kept for 14 minutes after its last use, and not if Pommel restarts" in step.content
     assert await saved(pommel, world) == []
 
     await pommel.select(step, ONE_HANDED, ["arming_sword"], user=world.player)
@@ -182,8 +182,26 @@ async def test_a_bad_value_is_refused_naming_the_field_and_nothing_is_saved(
         assert refused.content.startswith(named), refused.content
         assert said in refused.content
         assert "Nothing was saved" in refused.content
-        assert refused.components == []
+        assert "Press **Correct it** to open the form again with what you wrote." in refused.content
+        assert list(buttons(refused)) == ["Correct it"]
     assert await saved(pommel, world) == []
+
+
+async def test_correct_it_opens_the_form_again_with_what_was_written(world: World, start_bot: Any) -> None:
+    pommel = await start_bot()
+    refused = await open_form(pommel, world, modifiers="+3 0 +1", name="Brigid")
+    reopened = await pommel.click(refused, buttons(refused)["Correct it"], user=world.player)
+    assert reopened.callback_type == 9
+    assert reopened.modal["title"] == "New character"
+    written = {custom_id: i.get("value") for custom_id, i in inputs(reopened).items()}
+    assert written == {**ANSEL_FORM, f"{FORM}name": "Brigid", f"{FORM}modifiers": "+3 0 +1"}
+    step = await pommel.submit_modal(reopened, {f"{FORM}modifiers": "+3 0 +1 +2"})
+    assert "New character: Brigid" in step.content
+    assert "CHA +2" in step.content
+    picked = await pommel.select(step, ONE_HANDED, ["arming_sword"], user=world.player)
+    await pommel.click(step, buttons(picked)["Save"], user=world.player)
+    [character] = await saved(pommel, world)
+    assert (character.name, character.charisma) == ("Brigid", 2)
 
 
 async def test_save_without_a_weapon_or_with_a_shield_on_a_two_handed_weapon_is_refused(
@@ -194,7 +212,7 @@ async def test_save_without_a_weapon_or_with_a_shield_on_a_two_handed_weapon_is_
     save = buttons(step)["Save"]
     refused = await pommel.click(step, save, user=world.player)
     assert refused.ephemeral
-    assert "Pick a main weapon before saving" in refused.content
+    assert "Pick a main weapon (from either weapon menu) before pressing Save" in refused.content
     await pommel.select(step, OFF_HAND, ["shield:heater"], user=world.player)
     await pommel.select(step, OTHER_WEAPONS, ["longsword"], user=world.player)
     refused = await pommel.click(step, save, user=world.player)
@@ -203,7 +221,9 @@ async def test_save_without_a_weapon_or_with_a_shield_on_a_two_handed_weapon_is_
     assert "Weapon: Longsword" in step.content, "the form stays open to be corrected"
 
 
-async def test_a_name_taken_is_refused_at_save(world: World, start_bot: Any) -> None:
+async def test_a_name_taken_is_refused_at_save_and_changed_in_the_same_form(
+    world: World, start_bot: Any
+) -> None:
     pommel = await start_bot()
     await create(pommel, world)
     step = await open_form(pommel, world, name="ANSEL")
@@ -212,6 +232,28 @@ async def test_a_name_taken_is_refused_at_save(world: World, start_bot: Any) -> 
     assert refused.ephemeral
     assert "already have a character called Ansel" in refused.content
     assert len(await saved(pommel, world)) == 1
+
+    reopened = await pommel.click(step, buttons(picked)["Change name or numbers"], user=world.player)
+    assert reopened.callback_type == 9
+    assert {custom_id: i.get("value") for custom_id, i in inputs(reopened).items()} == {
+        **ANSEL_FORM,
+        f"{FORM}name": "ANSEL",
+        f"{FORM}modifiers": "+3 +0 +1 -1",
+    }
+    bad = await pommel.submit_modal(reopened, {f"{FORM}hp": "1000"})
+    assert bad.content.startswith("**Maximum HP**: write a whole number from 1 to 999")
+    assert "New character: ANSEL" in step.content, "a refusal leaves the form as it was"
+
+    reopened = await pommel.click(step, buttons(picked)["Change name or numbers"], user=world.player)
+    renamed = await pommel.submit_modal(reopened, {f"{FORM}name": "Brigid", f"{FORM}hp": "30"})
+    assert renamed.callback_type == 7
+    assert renamed.message is step.message, "the same form, its equipment kept"
+    assert "New character: Brigid" in step.content
+    assert "HP 30" in step.content
+    assert chosen(renamed)[ONE_HANDED] == ["arming_sword"]
+    done = await pommel.click(step, buttons(renamed)["Save"], user=world.player)
+    assert "Saved **Brigid**" in done.content
+    assert sorted((c.name, c.hp) for c in await saved(pommel, world)) == [("Ansel", 24), ("Brigid", 30)]
 
 
 async def test_editing_a_sheet_prefills_the_form_and_keeps_what_it_does_not_show(
@@ -230,7 +272,7 @@ async def test_editing_a_sheet_prefills_the_form_and_keeps_what_it_does_not_show
         f"{FORM}proficiency": "2",
     }
     step = await pommel.submit_modal(opened, {f"{FORM}prowess": "3", f"{FORM}name": "Sir Ansel"})
-    assert "Editing Ansel: Sir Ansel" in step.content
+    assert "**Editing Ansel, renamed Sir Ansel**" in step.content
     assert chosen(step) == {
         ONE_HANDED: ["arming_sword"],
         OTHER_WEAPONS: [],
