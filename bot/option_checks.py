@@ -79,8 +79,19 @@ class CheckedTree(app_commands.CommandTree[Any]):
         check_options(self, interaction)
         if interaction.type is discord.InteractionType.application_command:
             cast("PommelClient", self.client).in_flight.refuse_if_closing()
-            await watch_the_clock(interaction)  # a command that waits is deferred rather than forgotten
+            if not _answers_with_a_modal(interaction):
+                await watch_the_clock(interaction)  # a command that waits is deferred rather than forgotten
         return True
+
+
+ANSWERS_WITH_A_MODAL = "answers_with_a_modal"
+"""A command's ``extras`` key: its first answer is a modal, which a deferral would forbid, so it is
+never deferred (it reads little before opening the modal)."""
+
+
+def _answers_with_a_modal(interaction: discord.Interaction[Any]) -> bool:
+    command = interaction.command
+    return command is not None and bool(command.extras.get(ANSWERS_WITH_A_MODAL))
 
 
 def check_options(tree: app_commands.CommandTree[Any], interaction: discord.Interaction[Any]) -> None:

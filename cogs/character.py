@@ -8,6 +8,8 @@ lookup is by the user's id, so another player's character simply is not there. `
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -17,6 +19,7 @@ from pydantic import ValidationError
 
 from bot.app import Pommel
 from bot.catalog import Catalog
+from bot.character_form import FormRefused, equipment_missing, form_values, read_sheet_form, weapon_groups
 from bot.characters import (
     MAX_HP,
     MAX_MODIFIER,
@@ -33,17 +36,36 @@ from bot.characters import (
 from bot.interactions import (
     CatalogKey,
     answer,
+    answer_by_editing,
     armor_choices,
+    fail,
     off_hand_choices,
     own_character_choices,
     shield_choices,
     shield_or_nothing_choices,
+    stop_the_clock,
+    watch_the_clock,
     weapon_choices,
 )
+from bot.option_checks import ANSWERS_WITH_A_MODAL
 from bot.rules.armor_class import MAX_MAGIC_AC
 from bot.rules.errors import RulesError, shown
 from bot.rules.feats import MartialFeat
 from bot.rules.hands import check_hands
+from bot.ui.character_form import (
+    CORRECT_IT,
+    FORM_CLOSED,
+    FORM_EXPIRED,
+    FORM_MINUTES,
+    armor_options,
+    form_input_id,
+    form_saved_text,
+    form_text,
+    modal_inputs,
+    modal_title,
+    other_hand_options,
+    weapon_options,
+)
 from bot.ui.character_sheet import changes_text, roster_embed, sheet_embed
 from bot.ui.encounter_views import FEAT_CHOICE_NAMES
 
@@ -149,10 +171,92 @@ class CharacterCommands(
         await self.bot.store.create_character(guild_id, user_id, character)
         await answer(
             interaction,
-            f"Saved **{shown(character.name)}**. Bring it into this channel's fight with `/join`.",
+            form_saved_text(character.name),
             embed=sheet_embed(character, self.bot.catalog, user_id),
             ephemeral=True,
         )
+
+    # ------------------------------------------------------------------------------ form
+
+    @app_commands.command(
+        name="form",
+        description="Make or change a character in a form: numbers first, then equipment from menus",
+        extras={ANSWERS_WITH_A_MODAL: True},
+    )
+    @app_commands.describe(name="One of your characters to change (leave empty to make a new one)")
+    @app_commands.autocomplete(name=own_character_choices)
+    async def form(self, interaction: discord.Interaction, name: Name | None = None) -> None:
+        guild_id, user_id = _guild(interaction), interaction.user.id
+        before = None
+        if name is not None:
+            before = await self.bot.store.character(guild_id, user_id, name)
+            if before is None:
+                raise NoSuchCharacter(name)
+        values = form_values(before.model_dump()) if before is not None else {}
+        await interaction.response.send_modal(self._sheet_modal(user_id, before, values))
+
+    def _sheet_modal(self, owner_id: int, before: Character | None, values: dict[str, str]) -> SheetModal:
+        async def given(interaction: discord.Interaction, values: dict[str, str]) -> None:
+            await self._sheet_given(interaction, before, values)
+
+        return SheetModal(owner_id, modal_title(before), values, given)
+
+    async def _sheet_given(
+        self, interaction: discord.Interaction, before: Character | None, values: dict[str, str]
+    ) -> None:
+        """The form's first step is filled in: its numbers are read (a refusal names the field), and the
+        equipment menus are offered, holding the edited sheet's equipment. A refusal offers the form
+        again, holding what was written, to be corrected rather than written again."""
+        try:
+            fields = read_sheet_form(values)
+        except FormRefused as refused:
+            retry = CorrectForm(self._sheet_modal(interaction.user.id, before, values))
+            await answer(interaction, f"{refused}\n{CORRECT_IT}", view=retry, ephemeral=True)
+            return
+        if before is None:
+            fields |= {"weapon": None, "armor": "none", "shield": None, "off_hand": None}
+        else:
+            fields = {**before.model_dump(), **fields}
+        view = EquipmentForm(self, before, fields)
+        view.last = interaction
+        await answer(
+            interaction, form_text(fields, before, self.bot.catalog), view=view.drawn(), ephemeral=True
+        )
+
+    async def _save_form(
+        self, interaction: discord.Interaction, before: Character | None, fields: dict[str, Any]
+    ) -> Character:
+        guild_id, user_id = _guild(interaction), interaction.user.id
+        missing = equipment_missing(fields)
+        if missing:
+            raise RulesError(
+                f"Pick {' and '.join(missing)} (from either weapon menu) before pressing Save; nothing "
+                "was saved yet."
+            )
+        after = _checked(
+            self.bot.catalog,
+            {**fields, "shield": _slot(fields["shield"]), "off_hand": _slot(fields["off_hand"])},
+        )
+        if before is None:
+            await self.bot.store.create_character(guild_id, user_id, after)
+            await answer_by_editing(
+                interaction,
+                content=form_saved_text(after.name),
+                embed=sheet_embed(after, self.bot.catalog, user_id),
+                view=None,
+            )
+            return after
+        if after == before:
+            raise RulesError(f"{shown(before.name)} already has those values; nothing was changed.")
+        await self.bot.store.replace_character(guild_id, user_id, before, after)
+        await answer_by_editing(
+            interaction,
+            content=f"Updated **{shown(before.name)}**: {changes_text(before, after, self.bot.catalog)}. "
+            "A fight it already joined keeps the sheet it joined with.",
+            embed=sheet_embed(after, self.bot.catalog, user_id),
+            view=None,
+        )
+        return after
 
     # ------------------------------------------------------------------------------ edit
 
@@ -335,6 +439,172 @@ class CharacterCommands(
             "(`/leave`) or the fight ends.",
             ephemeral=True,
         )
+
+
+FormStep = Callable[[], Awaitable[None]]
+
+
+async def _form_step(interaction: discord.Interaction, step: FormStep) -> None:
+    """A form's submission or a menu's choice, run as a button's click is (``PommelButton.callback``):
+    counted in flight, deferred if slow, and its failure answered privately, changing nothing."""
+    client: Any = interaction.client
+    try:
+        with client.in_flight.running():
+            client.in_flight.refuse_if_closing()
+            await watch_the_clock(interaction)
+            await step()
+    except Exception as error:
+        await fail(interaction, error)
+    finally:
+        stop_the_clock(interaction)
+
+
+FormGiven = Callable[[discord.Interaction, dict[str, str]], Awaitable[None]]
+
+
+class SheetModal(discord.ui.Modal):
+    """``/character form``'s text: name, Prowess, HP, the four modifiers and proficiency."""
+
+    def __init__(self, owner_id: int, title: str, values: dict[str, str], given: FormGiven) -> None:
+        # No timeout, so a form filled in slowly is still read; one per user (by its id) is kept at
+        # most, as a user's next form replaces it.
+        super().__init__(title=title, timeout=None, custom_id=form_input_id(f"modal-{owner_id}"))
+        self.given = given
+        self.inputs = modal_inputs(values)
+        for label in self.inputs:
+            self.add_item(label)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        values = {
+            label.component.custom_id.rsplit(":", 1)[-1]: label.component.value
+            for label in self.inputs
+            if isinstance(label.component, discord.ui.TextInput)
+        }
+        await _form_step(interaction, lambda: self.given(interaction, values))
+
+
+class CorrectForm(discord.ui.View):
+    """Under a refused form: opens it again, holding what was written."""
+
+    def __init__(self, modal: SheetModal) -> None:
+        super().__init__(timeout=FORM_MINUTES * 60)
+        self.modal = modal
+
+    @discord.ui.button(label="Correct it", style=discord.ButtonStyle.primary)
+    async def correct(self, interaction: discord.Interaction, _: discord.ui.Button[CorrectForm]) -> None:
+        try:
+            await interaction.response.send_modal(self.modal)
+        except Exception as error:
+            await fail(interaction, error)
+
+
+class FormMenu(discord.ui.Select["EquipmentForm"]):
+    """One of the form's equipment menus; a choice goes to :meth:`EquipmentForm.chose`."""
+
+    def __init__(self, slot: str, placeholder: str, row: int) -> None:
+        super().__init__(custom_id=form_input_id(slot), placeholder=placeholder, row=row)
+        self.slot = slot
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        assert isinstance(self.view, EquipmentForm)
+        await self.view.chose(interaction, self.slot, self.values[0])
+
+
+class EquipmentForm(discord.ui.View):
+    """``/character form``'s second step: the equipment from menus, and Save. The sheet so far lives
+    here, in the running bot, for :data:`FORM_MINUTES` after its last use."""
+
+    def __init__(self, cog: CharacterCommands, before: Character | None, fields: dict[str, Any]) -> None:
+        super().__init__(timeout=FORM_MINUTES * 60)
+        self.cog = cog
+        self.before = before
+        self.fields = fields
+        self.last: discord.Interaction | None = None
+        """The form's last use that drew its message (a refusal answers with a message of its own),
+        whose token can still edit the form when it expires."""
+        self.groups = weapon_groups(cog.bot.catalog)
+        self.weapon_menus = [
+            FormMenu(f"weapon-{index}", f"{group.heading}…", row=index)
+            for index, group in enumerate(self.groups)
+        ]
+        self.armor_menu = FormMenu("armor", "Armor…", row=2)
+        self.hand_menu = FormMenu("off-hand", "Off hand: a shield or a second weapon…", row=3)
+        for menu in (*self.weapon_menus, self.armor_menu, self.hand_menu):
+            self.add_item(menu)
+
+    def drawn(self) -> EquipmentForm:
+        """The menus showing what the sheet holds now."""
+        catalog = self.cog.bot.catalog
+        for menu, group in zip(self.weapon_menus, self.groups, strict=True):
+            menu.options = weapon_options(group, self.fields.get("weapon"))
+        self.armor_menu.options = armor_options(catalog, self.fields["armor"])
+        self.hand_menu.options = other_hand_options(catalog, self.fields)
+        return self
+
+    async def chose(self, interaction: discord.Interaction, slot: str, value: str) -> None:
+        if slot.startswith("weapon-"):
+            change: dict[str, Any] = {"weapon": value}
+        elif slot == "armor":
+            change = {"armor": value}
+        else:
+            kind, _, key = value.partition(":")
+            change = {
+                "shield": key if kind == "shield" else None,
+                "off_hand": key if kind == "weapon" else None,
+            }
+
+        async def redraw() -> None:
+            self.fields |= change
+            await answer_by_editing(
+                interaction,
+                content=form_text(self.fields, self.before, self.cog.bot.catalog),
+                view=self.drawn(),
+            )
+            self.last = interaction
+
+        await _form_step(interaction, redraw)
+
+    @discord.ui.button(label="Save", style=discord.ButtonStyle.success, row=4)
+    async def save(self, interaction: discord.Interaction, _: discord.ui.Button[EquipmentForm]) -> None:
+        async def saving() -> None:
+            await self.cog._save_form(interaction, self.before, self.fields)
+            self.stop()
+
+        await _form_step(interaction, saving)
+
+    @discord.ui.button(label="Change name or numbers", style=discord.ButtonStyle.secondary, row=4)
+    async def renumber(self, interaction: discord.Interaction, _: discord.ui.Button[EquipmentForm]) -> None:
+        modal = SheetModal(
+            interaction.user.id, modal_title(self.before), form_values(self.fields), self.numbers_given
+        )
+        try:
+            await interaction.response.send_modal(modal)
+        except Exception as error:
+            await fail(interaction, error)
+
+    async def numbers_given(self, interaction: discord.Interaction, values: dict[str, str]) -> None:
+        """The form's text written again from its menus: the same message shows the new numbers, the
+        equipment picked so far kept; a refusal keeps the form as it was."""
+        self.fields |= read_sheet_form(values)
+        await answer_by_editing(
+            interaction, content=form_text(self.fields, self.before, self.cog.bot.catalog), view=self.drawn()
+        )
+        self.last = interaction
+
+    @discord.ui.button(label="Cancel", style=discord.ButtonStyle.secondary, row=4)
+    async def cancel(self, interaction: discord.Interaction, _: discord.ui.Button[EquipmentForm]) -> None:
+        self.stop()
+        await _form_step(
+            interaction, lambda: answer_by_editing(interaction, content=FORM_CLOSED, embed=None, view=None)
+        )
+
+    async def on_timeout(self) -> None:
+        """Say so in the form's message, while Discord still lets the last drawing's token edit it."""
+        if self.last is None:
+            return
+        # The message may be gone (dismissed) or the token run out: then there is nothing left to correct.
+        with contextlib.suppress(discord.HTTPException):
+            await self.last.edit_original_response(content=FORM_EXPIRED, view=None)
 
 
 def _guild(interaction: discord.Interaction) -> int:

@@ -79,6 +79,7 @@ FAMILIES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         "Your sheets on this server, used when you join a fight.",
         (
             "character create",
+            "character form",
             "character edit",
             "character feat",
             "character show",
@@ -111,7 +112,8 @@ FAMILIES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
 """Every command, by family, in the order a table meets them."""
 
 FIRST_FIGHT = (
-    "{character create} — each player makes a sheet once (Prowess, modifiers, HP, weapon, armor).",
+    "{character create} (or {character form}, as a form) — each player makes a sheet once (Prowess, "
+    "modifiers, HP, weapon, armor).",
     "{encounter start} — the GM starts a fight in the channel; its tracker appears.",
     "{join} — players bring their characters in; the GM adds foes with {npc add}.",
     "{init deal} — round 1: every combatant gets a card, every pool refills.",

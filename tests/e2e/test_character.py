@@ -52,6 +52,7 @@ async def test_character_commands_are_synced_guild_only(
     synced = fake_discord.find_command("character", world.guild)
     assert {option["name"] for option in synced["options"]} == {
         "create",
+        "form",
         "edit",
         "feat",
         "show",
