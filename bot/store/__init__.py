@@ -42,6 +42,7 @@ from .base import (
     Store,
     StoreBusy,
     StoreUnavailable,
+    UnreadableCharacter,
     log_entries,
 )
 from .sqlite import SqliteStore
@@ -80,6 +81,7 @@ __all__ = [
     "Store",
     "StoreBusy",
     "StoreUnavailable",
+    "UnreadableCharacter",
     "is_postgres_url",
     "log_entries",
     "open_store",

@@ -97,6 +97,20 @@ class StaleCharacter(RulesError):
         self.deleted = deleted
 
 
+class UnreadableCharacter(RulesError):
+    """A stored character that does not read, even upgraded (hand-edited, or saved by a newer Pommel): it
+    is kept as it is, and nothing reads or writes it. ``reason`` says why, in plain words."""
+
+    def __init__(self, name: str, reason: str) -> None:
+        super().__init__(
+            f"Your character {shown(name)} was saved in a form this version of Pommel cannot read ({reason}),"
+            " so it can be neither used nor changed now; it is kept exactly as it was. Tell whoever runs"
+            " the bot; your other characters are not affected."
+        )
+        self.name = name
+        self.reason = reason
+
+
 class InvalidDocument(RulesError):
     """A write of a document that does not validate (a value out of its range, say); nothing was written.
 

@@ -56,7 +56,6 @@ from .base import (
     StoreBusy,
     StoreUnavailable,
 )
-from .documents import checked
 from .shared import (
     FORGET_GUILD_COUNTED,
     FORGET_GUILD_FIRST,
@@ -66,11 +65,15 @@ from .shared import (
     Unreadable,
     bundled_migrations,
     character_document,
+    character_from,
+    characters_from,
     check_numbering,
     check_page,
     checked_change,
     past_fight,
     readable_fight,
+    settings_document,
+    settings_from,
     step_user,
     undone_fight,
 )
@@ -793,7 +796,7 @@ class PostgresStore(DocumentStore):
             user_id,
             name_key(name),
         )
-        return Character.model_validate_json(rows[0][0]) if rows else None
+        return character_from(rows[0][0], name) if rows else None
 
     async def characters(self, guild_id: int, user_id: int) -> list[Character]:
         # COLLATE "C": the keys sorted by code point, as SQLite sorts them, whatever the server's locale.
@@ -803,7 +806,7 @@ class PostgresStore(DocumentStore):
             guild_id,
             user_id,
         )
-        return [Character.model_validate_json(row[0]) for row in rows]
+        return characters_from([row[0] for row in rows], guild_id, user_id)
 
     async def delete_character(self, guild_id: int, user_id: int, name: str) -> bool:
         async def delete(db: Connection) -> str:
@@ -824,11 +827,10 @@ class PostgresStore(DocumentStore):
         rows = await self._fetch("SELECT document FROM guild_settings WHERE guild_id = $1", guild_id)
         if not rows:
             return GuildSettings(guild_id=guild_id)
-        return GuildSettings.model_validate_json(rows[0][0])
+        return settings_from(guild_id, rows[0][0])
 
     async def save_guild_settings(self, settings: GuildSettings, *, events: Sequence[LogEntry] = ()) -> None:
-        document = settings.model_dump_json()
-        checked(GuildSettings, "guild settings", document)
+        document = settings_document(settings)
         rows = _log_rows(events)
 
         async def save(db: Connection) -> None:
@@ -1055,7 +1057,7 @@ async def _stored_character(
         user_id,
         key,
     )
-    return None if document is None else Character.model_validate_json(document)
+    return None if document is None else character_from(document, key)
 
 
 async def _stale(db: Connection, encounter: Encounter) -> StaleEncounter:

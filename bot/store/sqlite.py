@@ -72,9 +72,7 @@ from .base import (
     StaleEncounter,
     StoreBusy,
 )
-from .documents import checked
 from .shared import (
-    FIGHT,
     FORGET_GUILD_COUNTED,
     FORGET_GUILD_FIRST,
     FORGET_GUILD_LOG,
@@ -83,16 +81,20 @@ from .shared import (
     Unreadable,
     bundled_migrations,
     character_document,
+    character_from,
+    characters_from,
     check_numbering,
     check_page,
     checked_change,
     past_fight,
     readable_fight,
+    settings_document,
+    settings_from,
     step_user,
     undone_fight,
 )
 
-__all__ = ["FIGHT", "Migration", "SqliteStore", "bundled_migrations", "check_numbering", "sql_statements"]
+__all__ = ["Migration", "SqliteStore", "bundled_migrations", "check_numbering", "sql_statements"]
 
 if sys.platform != "win32":
     import fcntl
@@ -756,14 +758,14 @@ class SqliteStore(DocumentStore):
             "SELECT document FROM characters WHERE guild_id = ? AND user_id = ? AND name_key = ?",
             (guild_id, user_id, name_key(name)),
         )
-        return Character.model_validate_json(rows[0][0]) if rows else None
+        return character_from(rows[0][0], name) if rows else None
 
     async def characters(self, guild_id: int, user_id: int) -> list[Character]:
         rows = await self._fetch_all(
             "SELECT document FROM characters WHERE guild_id = ? AND user_id = ? ORDER BY name_key",
             (guild_id, user_id),
         )
-        return [Character.model_validate_json(row[0]) for row in rows]
+        return characters_from([row[0] for row in rows], guild_id, user_id)
 
     async def delete_character(self, guild_id: int, user_id: int, name: str) -> bool:
         key = (guild_id, user_id, name_key(name))
@@ -782,11 +784,10 @@ class SqliteStore(DocumentStore):
         rows = await self._fetch_all("SELECT document FROM guild_settings WHERE guild_id = ?", (guild_id,))
         if not rows:
             return GuildSettings(guild_id=guild_id)
-        return GuildSettings.model_validate_json(rows[0][0])
+        return settings_from(guild_id, rows[0][0])
 
     async def save_guild_settings(self, settings: GuildSettings, *, events: Sequence[LogEntry] = ()) -> None:
-        document = settings.model_dump_json()
-        checked(GuildSettings, "guild settings", document)
+        document = settings_document(settings)
         row = (settings.guild_id, document, _now())
         rows = _log_rows(events)
 
@@ -1043,7 +1044,7 @@ def _stored_character(db: sqlite3.Connection, guild_id: int, user_id: int, key: 
         "SELECT document FROM characters WHERE guild_id = ? AND user_id = ? AND name_key = ?",
         (guild_id, user_id, key),
     ).fetchone()
-    return None if row is None else Character.model_validate_json(row[0])
+    return None if row is None else character_from(row[0], key)
 
 
 def _is_busy(error: sqlite3.OperationalError) -> bool:
