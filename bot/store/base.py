@@ -103,9 +103,9 @@ class UnreadableCharacter(RulesError):
 
     def __init__(self, name: str, reason: str) -> None:
         super().__init__(
-            f"Your character {shown(name)} was saved in a form this version of Pommel cannot read ({reason}),"
-            " so it can be neither used nor changed now; it is kept exactly as it was. Tell whoever runs"
-            " the bot; your other characters are not affected."
+            f"Your character {shown(name)} can't be read by this version of Pommel ({reason}), so it can be"
+            " neither used nor changed for now; it is kept exactly as it was. Tell whoever runs the bot."
+            " Your other characters are not affected."
         )
         self.name = name
         self.reason = reason

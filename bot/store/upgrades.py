@@ -53,8 +53,8 @@ class TooNew(Exception):
 
     def __init__(self, kind: Kind, version: int) -> None:
         super().__init__(
-            f"it was saved by a newer version of Pommel ({kind.what} of version {version}; this one reads"
-            f" up to version {kind.current})"
+            f"it was saved by a newer version of Pommel: {kind.what} of version {version}, where this one"
+            f" reads up to version {kind.current}"
         )
         self.version = version
 
