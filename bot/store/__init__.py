@@ -36,6 +36,7 @@ from .base import (
     PastUnreadable,
     Redoable,
     SetAsideFight,
+    SetAsideGone,
     ShardTaken,
     StaleCharacter,
     StaleEncounter,
@@ -45,6 +46,7 @@ from .base import (
     UnreadableCharacter,
     log_entries,
 )
+from .shared import reads_fight
 from .sqlite import SqliteStore
 
 __all__ = [
@@ -74,6 +76,7 @@ __all__ = [
     "PastUnreadable",
     "Redoable",
     "SetAsideFight",
+    "SetAsideGone",
     "ShardTaken",
     "SqliteStore",
     "StaleCharacter",
@@ -85,6 +88,7 @@ __all__ = [
     "is_postgres_url",
     "log_entries",
     "open_store",
+    "reads_fight",
 ]
 
 

@@ -231,6 +231,15 @@ class NothingToRedo(RulesError):
         )
 
 
+class SetAsideGone(RulesError):
+    """A fight set aside that is no longer kept aside (brought back by another command meanwhile)."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "That fight was already brought back (or is no longer kept aside); nothing was changed."
+        )
+
+
 class PastUnreadable(RulesError):
     """An undo or a redo of a fight the history kept that no longer reads (kept by an older Pommel whose
     documents this one does not read, or damaged); nothing was written."""
@@ -591,6 +600,23 @@ class Store(ABC):
         after the undo) leaves it redoable. Refuses with :class:`NothingToRedo` unless ``undo_id`` is
         the channel's last undo and still redoable (no change logged since), and with
         :class:`PastUnreadable`. Returns the fight as saved and the steps redone, newest first.
+        """
+
+    @abstractmethod
+    async def set_aside_fight(self, channel_id: int) -> tuple[SetAsideFight, str] | None:
+        """The channel's latest fight set aside (told or not), with its document exactly as it was kept;
+        None when none is kept aside."""
+
+    @abstractmethod
+    async def restore_set_aside(
+        self, set_aside: SetAsideFight, document: str, *, events: Sequence[LogEntry] = ()
+    ) -> Encounter:
+        """Bring a fight set aside (``document`` as :meth:`set_aside_fight` gave it) back as its channel's
+        running fight, now that this Pommel reads it: written at the current schema as a new fight
+        (version 1) and no longer kept aside, with ``events``, in one transaction.
+
+        Refuses with a :class:`RulesError` saying why when it still does not read, :class:`StaleEncounter`
+        when the channel has a fight, :class:`SetAsideGone` when it was brought back meanwhile.
         """
 
     @abstractmethod

@@ -50,6 +50,7 @@ from .base import (
     NothingToUndo,
     Redoable,
     SetAsideFight,
+    SetAsideGone,
     ShardTaken,
     StaleCharacter,
     StaleEncounter,
@@ -597,6 +598,40 @@ class PostgresStore(DocumentStore):
             *parameters,
         )
         return DiceTally(tuple(int(row[2 + n]) for n in range(20)), int(row[0]), int(row[1]))
+
+    async def set_aside_fight(self, channel_id: int) -> tuple[SetAsideFight, str] | None:
+        rows = await self._fetch(
+            "SELECT id, channel_id, guild_id, gm_id, version, reason, set_aside_at, acknowledged_at, document"
+            " FROM set_aside_encounters WHERE channel_id = $1 ORDER BY id DESC LIMIT 1",
+            channel_id,
+        )
+        if not rows:
+            return None
+        id_, channel, guild_id, gm_id, version, reason, at, acknowledged, document = rows[0]
+        kept = SetAsideFight(
+            id=id_,
+            channel_id=channel,
+            guild_id=guild_id,
+            gm_id=gm_id,
+            version=version,
+            reason=reason,
+            set_aside_at=at,
+            acknowledged=acknowledged is not None,
+        )
+        return kept, document
+
+    async def _restore_aside(
+        self, set_aside_id: int, encounter: Encounter, document: str, events: Sequence[LogEntry]
+    ) -> None:
+        rows = _log_rows(events)
+
+        async def restore(db: Connection) -> None:
+            await _write_fight(db, encounter, document, rows)
+            deleted = await db.execute("DELETE FROM set_aside_encounters WHERE id = $1", set_aside_id)
+            if _count(deleted) != 1:
+                raise SetAsideGone()
+
+        await self._transaction(restore)
 
     async def pending_set_aside(self, channel_id: int) -> SetAsideFight | None:
         rows = await self._fetch(

@@ -26,6 +26,7 @@ from .base import (
     EndedEncounter,
     LogEntry,
     PastUnreadable,
+    SetAsideFight,
     StaleEncounter,
     Store,
     UnreadableCharacter,
@@ -93,6 +94,15 @@ def fight_from(version: int, document: str) -> Encounter:
     """A stored fight, with its version (kept in a column of its own, never in the document); raises
     :class:`NotRead`."""
     return read(FIGHT, Encounter, document).model_copy(update={"version": version})
+
+
+def reads_fight(document: str) -> bool:
+    """Whether this Pommel reads a stored fight's ``document`` (upgrading it if need be)."""
+    try:
+        fight_from(0, document)
+    except NotRead:
+        return False
+    return True
 
 
 def fight_document(encounter: Encounter) -> tuple[str, Encounter]:
@@ -253,6 +263,14 @@ class DocumentStore(Store):
         and document; the id of its row, or None when it was set aside or written anew meanwhile."""
 
     @abstractmethod
+    async def _restore_aside(
+        self, set_aside_id: int, encounter: Encounter, document: str, events: Sequence[LogEntry]
+    ) -> None:
+        """Write ``encounter`` (version 0) as the channel's new fight and delete set-aside row
+        ``set_aside_id``, in one transaction: :class:`StaleEncounter` when the channel has a fight,
+        :class:`~bot.store.base.SetAsideGone` when the row is gone."""
+
+    @abstractmethod
     async def _ended_document(self, ended_id: int) -> tuple[EndedEncounter, str] | None:
         """An ended fight as kept, and its document, or None."""
 
@@ -299,6 +317,28 @@ class DocumentStore(Store):
                 moved,
                 unreadable.reason,
             )
+
+    async def restore_set_aside(
+        self, set_aside: SetAsideFight, document: str, *, events: Sequence[LogEntry] = ()
+    ) -> Encounter:
+        try:
+            fight = fight_from(0, document)
+        except NotRead as error:
+            raise RulesError(
+                f"This version of Pommel still can't read that fight ({error.reason}), so it stays set aside;"
+                " download it with `/encounter recover` to keep a copy."
+            ) from None
+        if fight.channel_id != set_aside.channel_id:
+            raise RulesError("That fight was set aside from another channel; bring it back there.")
+        written, saved = fight_document(fight)
+        try:
+            await self._restore_aside(set_aside.id, fight, written, events)
+        except StaleEncounter:
+            # A fight in the way that no longer reads is set aside by loading it; then this goes on.
+            if await self.load_encounter(set_aside.channel_id) is not None:
+                raise
+            await self._restore_aside(set_aside.id, fight, written, events)
+        return saved.model_copy(update={"version": 1})
 
     async def ended_encounter(self, ended_id: int) -> EndedEncounter | None:
         kept = await self._ended_document(ended_id)

@@ -68,6 +68,7 @@ from .base import (
     NothingToUndo,
     Redoable,
     SetAsideFight,
+    SetAsideGone,
     StaleCharacter,
     StaleEncounter,
     StoreBusy,
@@ -616,6 +617,39 @@ class SqliteStore(DocumentStore):
 
         async with self.lock(channel_id):
             return await self._transaction(work)
+
+    async def set_aside_fight(self, channel_id: int) -> tuple[SetAsideFight, str] | None:
+        rows = await self._fetch_all(
+            "SELECT id, channel_id, guild_id, gm_id, version, reason, set_aside_at, acknowledged_at, document"
+            " FROM set_aside_encounters WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
+            (channel_id,),
+        )
+        if not rows:
+            return None
+        id_, channel, guild_id, gm_id, version, reason, at, acknowledged, document = rows[0]
+        kept = SetAsideFight(
+            id=id_,
+            channel_id=channel,
+            guild_id=guild_id,
+            gm_id=gm_id,
+            version=version,
+            reason=reason,
+            set_aside_at=datetime.fromisoformat(at),
+            acknowledged=acknowledged is not None,
+        )
+        return kept, document
+
+    async def _restore_aside(
+        self, set_aside_id: int, encounter: Encounter, document: str, events: Sequence[LogEntry]
+    ) -> None:
+        rows = _log_rows(events)
+
+        def restore(db: sqlite3.Connection) -> None:
+            _write_fight(db, encounter, document, rows)
+            if db.execute("DELETE FROM set_aside_encounters WHERE id = ?", (set_aside_id,)).rowcount != 1:
+                raise SetAsideGone()
+
+        await self._transaction(restore)
 
     async def pending_set_aside(self, channel_id: int) -> SetAsideFight | None:
         rows = await self._fetch_all(

@@ -25,6 +25,8 @@ from typing import Any
 from ..encounter.document import fight_tag
 
 SCHEMA_KEY = "schema"
+NEWER = "it was saved by a newer version of Pommel"
+"""How the reason a document is not read starts when a newer Pommel wrote it (:class:`TooNew`)."""
 
 Document = dict[str, Any]
 Upgrade = Callable[[Document], Document]
@@ -53,8 +55,7 @@ class TooNew(Exception):
 
     def __init__(self, kind: Kind, version: int) -> None:
         super().__init__(
-            f"it was saved by a newer version of Pommel: {kind.what} of version {version}, where this one"
-            f" reads up to version {kind.current}"
+            f"{NEWER}: {kind.what} of version {version}, where this one reads up to version {kind.current}"
         )
         self.version = version
 

@@ -16,7 +16,16 @@ from bot.encounter.history import restored
 from bot.encounter.records import Exchange
 from bot.guild_settings import GuildSettings
 from bot.rules.errors import RulesError
-from bot.store import LogEntry, PastUnreadable, Store, UnreadableCharacter, shared
+from bot.store import (
+    LogEntry,
+    PastUnreadable,
+    SetAsideGone,
+    StaleEncounter,
+    Store,
+    UnreadableCharacter,
+    reads_fight,
+    shared,
+)
 from bot.store.upgrades import CHARACTER, FIGHT, SETTINGS, Kind, TooNew, current_json, stamped, upgraded
 from tests.sheets import character
 
@@ -239,3 +248,42 @@ async def test_server_settings_that_do_not_read_fall_back_to_the_defaults_with_a
         assert await opened.guild_settings(GUILD) == GuildSettings(guild_id=GUILD)
     assert "settings of guild 10 could not be read" in caplog.text
     assert "gm role is not something it can have" in caplog.text
+
+
+# ---------------------------------------------------------------------------------- brought back
+
+
+async def test_a_fight_set_aside_comes_back_once_read_in_one_transaction_and_only_once(
+    opened: Store, database: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await opened.save_encounter(fight())
+    newer = (await stored(database)).replace('{"schema":1,', '{"schema":2,', 1)
+    await store_as(database, newer)
+    assert await opened.load_encounter(CHANNEL) is None
+    kept = await opened.set_aside_fight(CHANNEL)
+    assert kept is not None
+    set_aside, document = kept
+    assert document == newer
+    assert not reads_fight(document)
+    with pytest.raises(RulesError, match="still can't read that fight"):
+        await opened.restore_set_aside(set_aside, document)
+
+    monkeypatch.setattr(shared, "FIGHT", Kind("a fight", (*FIGHT.upgrades, lambda data: data)))
+    assert reads_fight(document)
+    running = await opened.save_encounter(fight())
+    with pytest.raises(StaleEncounter):  # a fight runs here: nothing changes
+        await opened.restore_set_aside(set_aside, document, events=[event("brought back")])
+    assert await opened.load_encounter(CHANNEL) == running
+    assert await opened.read_log() == []
+    await opened.delete_encounter(running)
+
+    back = await opened.restore_set_aside(set_aside, document, events=[event("brought back")])
+    assert back.version == 1
+    assert [c.name for c in back.combatants] == ["Bob"]
+    assert await opened.load_encounter(CHANNEL) == back
+    assert [entry.text for entry in await opened.read_log()] == ["brought back"]
+    assert await opened.set_aside_fight(CHANNEL) is None
+    await opened.delete_encounter(back)
+    with pytest.raises(SetAsideGone):
+        await opened.restore_set_aside(set_aside, document)
+    assert await opened.load_encounter(CHANNEL) is None
