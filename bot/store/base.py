@@ -625,7 +625,7 @@ class Store(ABC):
 
         A fight is set aside when it is read (:meth:`load_encounter`, :meth:`update_encounter`, or a new
         fight saved over it): the channel then has no fight, so a command answers as without one and
-        ``/encounter start`` begins a new one. The document is kept as it was, for the developers.
+        ``/encounter start`` begins a new one. The document is kept as it was (see :meth:`set_aside_fight`).
         """
 
     @abstractmethod
