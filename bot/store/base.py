@@ -111,6 +111,18 @@ class UnreadableCharacter(RulesError):
         self.reason = reason
 
 
+class NewerSettings(RulesError):
+    """A change of a server's settings over ones a newer Pommel saved, which this one does not read: they
+    are never overwritten (the newer Pommel's choices would be lost); nothing was written."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(
+            f"This server's settings can't be changed by this version of Pommel ({reason}), so nothing was"
+            " saved and they are kept as they are; until then fights here start with the defaults. Tell"
+            " whoever runs the bot."
+        )
+
+
 class InvalidDocument(RulesError):
     """A write of a document that does not validate (a value out of its range, say); nothing was written.
 

@@ -73,6 +73,7 @@ from .shared import (
     checked_change,
     past_fight,
     readable_fight,
+    refuse_newer_settings,
     settings_document,
     settings_from,
     step_user,
@@ -869,6 +870,10 @@ class PostgresStore(DocumentStore):
         rows = _log_rows(events)
 
         async def save(db: Connection) -> None:
+            stored = await db.fetchval(
+                "SELECT document FROM guild_settings WHERE guild_id = $1 FOR UPDATE", settings.guild_id
+            )
+            refuse_newer_settings(stored)
             await db.execute(
                 "INSERT INTO guild_settings (guild_id, document, updated_at) VALUES ($1, $2, $3)"
                 " ON CONFLICT (guild_id) DO UPDATE SET document = excluded.document,"

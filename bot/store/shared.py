@@ -25,6 +25,7 @@ from .base import (
     EncounterChange,
     EndedEncounter,
     LogEntry,
+    NewerSettings,
     PastUnreadable,
     SetAsideFight,
     StaleEncounter,
@@ -202,6 +203,19 @@ def settings_from(guild_id: int, document: str) -> GuildSettings:
             error.reason,
         )
         return GuildSettings(guild_id=guild_id)
+
+
+def refuse_newer_settings(stored: str | None) -> None:
+    """A server's settings as stored (``stored``; None when there are none) are never overwritten when a
+    newer Pommel wrote them: :class:`NewerSettings`."""
+    if stored is None:
+        return
+    try:
+        current_json(SETTINGS, stored)
+    except TooNew as error:
+        raise NewerSettings(str(error)) from None
+    except UnknownVersion:
+        return  # hand-edited: setting them again mends them
 
 
 def settings_document(settings: GuildSettings) -> str:

@@ -89,6 +89,7 @@ from .shared import (
     checked_change,
     past_fight,
     readable_fight,
+    refuse_newer_settings,
     settings_document,
     settings_from,
     step_user,
@@ -826,6 +827,10 @@ class SqliteStore(DocumentStore):
         rows = _log_rows(events)
 
         def save(db: sqlite3.Connection) -> None:
+            stored = db.execute(
+                "SELECT document FROM guild_settings WHERE guild_id = ?", (settings.guild_id,)
+            ).fetchone()
+            refuse_newer_settings(None if stored is None else stored[0])
             db.execute(
                 "INSERT INTO guild_settings (guild_id, document, updated_at) VALUES (?, ?, ?)"
                 " ON CONFLICT (guild_id) DO UPDATE SET document = excluded.document,"

@@ -18,6 +18,7 @@ from bot.guild_settings import GuildSettings
 from bot.rules.errors import RulesError
 from bot.store import (
     LogEntry,
+    NewerSettings,
     PastUnreadable,
     SetAsideGone,
     StaleEncounter,
@@ -287,3 +288,25 @@ async def test_a_fight_set_aside_comes_back_once_read_in_one_transaction_and_onl
     with pytest.raises(SetAsideGone):
         await opened.restore_set_aside(set_aside, document)
     assert await opened.load_encounter(CHANNEL) is None
+
+
+async def test_server_settings_a_newer_pommel_saved_are_never_overwritten(
+    opened: Store, database: Database
+) -> None:
+    await opened.save_guild_settings(GuildSettings(guild_id=GUILD, gm_role_id=55))
+    [(document,)] = await database.fetch("SELECT document FROM guild_settings")
+    newer = document.replace('{"schema":1,', '{"schema":2,"gm_roles":[55, 56],', 1)
+    await database.fetch("UPDATE guild_settings SET document = ?", newer)
+    assert await opened.guild_settings(GUILD) == GuildSettings(guild_id=GUILD)  # commands go on
+    with pytest.raises(NewerSettings) as refused:
+        await opened.save_guild_settings(
+            GuildSettings(guild_id=GUILD, gm_role_id=7), events=[event("GM role")]
+        )
+    assert str(refused.value) == (
+        "This server's settings can't be changed by this version of Pommel (it was saved by a newer version"
+        " of Pommel: guild settings of version 2, where this one reads up to version 1), so nothing was saved"
+        " and they are kept as they are; until then fights here start with the defaults. Tell whoever runs"
+        " the bot."
+    )
+    assert await database.fetch("SELECT document FROM guild_settings") == [(newer,)]
+    assert await opened.read_log() == []
