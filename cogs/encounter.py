@@ -37,7 +37,7 @@ from bot.channel_access import TRACKER_NEEDS, require_may_post
 from bot.encounter import history, roster
 from bot.encounter.document import Encounter
 from bot.encounter.errors import NoFight, OtherFight
-from bot.encounter.permissions import is_gm, require_fight, require_may_undo
+from bot.encounter.permissions import is_gm, require_fight, require_may_recover, require_may_undo
 from bot.encounter.roster import EndedFight
 from bot.interactions import (
     PommelButton,
@@ -58,9 +58,11 @@ from bot.store import (
     LogEntry,
     NothingToRedo,
     NothingToUndo,
+    SetAsideGone,
     StaleEncounter,
     Store,
     log_entries,
+    reads_fight,
 )
 from bot.ui.encounter_views import (
     OVERVIEW_BUTTON,
@@ -69,7 +71,11 @@ from bot.ui.encounter_views import (
     options_changed_reply,
     options_embed,
     overview_page,
+    recover_reply,
+    recovered_line,
+    recovered_reply,
     reopened_reply,
+    set_aside_filename,
     set_aside_note,
     started_reply,
     who_runs_fights,
@@ -116,6 +122,7 @@ logger = logging.getLogger(__name__)
 
 REOPENING = "the last one can be reopened"
 NOTHING_TO_REOPEN = "No fight has ended in this channel that could be reopened."
+NOTHING_SET_ASIDE = "Pommel has set no fight aside in this channel, so there is nothing to recover."
 FORGOTTEN = "That fight is no longer kept here (it was reopened, or more have ended since)."
 
 CLOCK_SLACK = timedelta(minutes=1)
@@ -551,6 +558,50 @@ class EncounterCog(
             raise RulesError(FORGOTTEN)
         ended = EndedFight.of(kept.encounter)
         await self.send_ended_log(interaction, channel_id, ended, kept.ended_at, kept.last_log_id, last=False)
+
+    @app_commands.command(
+        name="recover",
+        description="GM: download the fight Pommel set aside here, or bring it back once Pommel reads it",
+    )
+    @app_commands.describe(
+        bring_back="Bring it back as this channel's running fight, as it was when it was set aside"
+    )
+    async def recover(self, interaction: discord.Interaction, bring_back: bool = False) -> None:
+        guild_id, channel_id = encounter_place(interaction)
+        kept = await self.bot.store.set_aside_fight(channel_id)
+        if kept is None:
+            raise RulesError(NOTHING_SET_ASIDE)
+        set_aside, document = kept
+        actor, by = actor_of(interaction), interaction.user.display_name
+        require_may_recover(set_aside.gm_id, actor, "recover the fight set aside here")
+        if not bring_back:
+            readable = reads_fight(document)
+            running = await self.bot.store.load_encounter(channel_id) is not None
+            file = discord.File(io.BytesIO(document.encode()), filename=set_aside_filename(set_aside))
+            reply = recover_reply(set_aside, readable=readable, running=running)
+            await answer(interaction, reply, file=file, ephemeral=True)
+            return
+        require_may_post(
+            interaction,
+            "the fight's tracker",
+            TRACKER_NEEDS,
+            then="`/encounter recover bring_back:True` again.",
+        )
+        line = LogEntry(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            user_id=actor.user_id,
+            kind="encounter",
+            text=recovered_line(by, set_aside),
+        )
+        try:
+            saved = await self.bot.store.restore_set_aside(set_aside, document, events=[line])
+        except StaleEncounter:
+            raise await self.already_running(channel_id, "the fight set aside can come back") from None
+        except SetAsideGone:
+            raise RulesError(NOTHING_SET_ASIDE) from None
+        await answer(interaction, recovered_reply(by, set_aside, saved))
+        await self.bot.trackers.publish(saved, repost=True)
 
     @app_commands.command(
         name="reopen", description="GM: bring back the last fight that ended here, as it ended"

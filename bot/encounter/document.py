@@ -333,6 +333,11 @@ class TrackerMessage(BaseModel):
     message_id: int
 
 
+def fight_tag(started_at: datetime) -> str:
+    """The :attr:`Encounter.tag` of a fight started at ``started_at``."""
+    return format(int(started_at.timestamp() * 1000) % 16**8, "x")
+
+
 class Encounter(BaseModel):
     """Everything a fight needs to carry on after a restart.
 
@@ -386,7 +391,7 @@ class Encounter(BaseModel):
     def tag(self) -> str:
         """A short mark of this fight, another for the next fight in the same channel: buttons that act
         on a fight carry it, so a button left from an ended fight cannot act on the new one."""
-        return format(int(self.started_at.timestamp() * 1000) % 16**8, "x")
+        return fight_tag(self.started_at)
 
     # ----------------------------------------------------------------------------- roster
 

@@ -62,6 +62,14 @@ def require_may_undo(encounter: Encounter, actor: Actor, made_by: Sequence[int],
         )
 
 
+def require_may_recover(gm_id: int | None, actor: Actor, doing: str) -> None:
+    """A fight set aside is its GM's (as far as its document still tells) and Manage Server's to recover."""
+    if actor.manages_server or (gm_id is not None and actor.user_id == gm_id):
+        return
+    gm = f"its GM (<@{gm_id}>)" if gm_id is not None else "its GM"
+    raise NotAllowed(f"Only {gm} or someone with Manage Server can {doing}.")
+
+
 def may_run_fights(settings: GuildSettings, actor: Actor) -> bool:
     """Whether the server lets this member start a fight or be handed one."""
     if settings.gm_role_id is None or actor.manages_server:

@@ -31,19 +31,23 @@ from .base import (
     HistoryStep,
     InvalidDocument,
     LogEntry,
+    NewerSettings,
     NothingToRedo,
     NothingToUndo,
     PastUnreadable,
     Redoable,
     SetAsideFight,
+    SetAsideGone,
     ShardTaken,
     StaleCharacter,
     StaleEncounter,
     Store,
     StoreBusy,
     StoreUnavailable,
+    UnreadableCharacter,
     log_entries,
 )
+from .shared import reads_fight
 from .sqlite import SqliteStore
 
 __all__ = [
@@ -68,11 +72,13 @@ __all__ = [
     "HistoryStep",
     "InvalidDocument",
     "LogEntry",
+    "NewerSettings",
     "NothingToRedo",
     "NothingToUndo",
     "PastUnreadable",
     "Redoable",
     "SetAsideFight",
+    "SetAsideGone",
     "ShardTaken",
     "SqliteStore",
     "StaleCharacter",
@@ -80,9 +86,11 @@ __all__ = [
     "Store",
     "StoreBusy",
     "StoreUnavailable",
+    "UnreadableCharacter",
     "is_postgres_url",
     "log_entries",
     "open_store",
+    "reads_fight",
 ]
 
 

@@ -97,6 +97,32 @@ class StaleCharacter(RulesError):
         self.deleted = deleted
 
 
+class UnreadableCharacter(RulesError):
+    """A stored character that does not read, even upgraded (hand-edited, or saved by a newer Pommel): it
+    is kept as it is, and nothing reads or writes it. ``reason`` says why, in plain words."""
+
+    def __init__(self, name: str, reason: str) -> None:
+        super().__init__(
+            f"Your character {shown(name)} can't be read by this version of Pommel ({reason}), so it can be"
+            " neither used nor changed for now; it is kept exactly as it was. Tell whoever runs the bot."
+            " Your other characters are not affected."
+        )
+        self.name = name
+        self.reason = reason
+
+
+class NewerSettings(RulesError):
+    """A change of a server's settings over ones a newer Pommel saved, which this one does not read: they
+    are never overwritten (the newer Pommel's choices would be lost); nothing was written."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(
+            f"This server's settings can't be changed by this version of Pommel ({reason}), so nothing was"
+            " saved and they are kept as they are; until then fights here start with the defaults. Tell"
+            " whoever runs the bot."
+        )
+
+
 class InvalidDocument(RulesError):
     """A write of a document that does not validate (a value out of its range, say); nothing was written.
 
@@ -214,6 +240,15 @@ class NothingToRedo(RulesError):
         super().__init__(
             "There is nothing to redo: no undo was made since the fight's last change "
             "(a change after an undo keeps what it undid undone)."
+        )
+
+
+class SetAsideGone(RulesError):
+    """A fight set aside that is no longer kept aside (brought back by another command meanwhile)."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "That fight was already brought back (or is no longer kept aside); nothing was changed."
         )
 
 
@@ -580,12 +615,29 @@ class Store(ABC):
         """
 
     @abstractmethod
+    async def set_aside_fight(self, channel_id: int) -> tuple[SetAsideFight, str] | None:
+        """The channel's latest fight set aside (told or not), with its document exactly as it was kept;
+        None when none is kept aside."""
+
+    @abstractmethod
+    async def restore_set_aside(
+        self, set_aside: SetAsideFight, document: str, *, events: Sequence[LogEntry] = ()
+    ) -> Encounter:
+        """Bring a fight set aside (``document`` as :meth:`set_aside_fight` gave it) back as its channel's
+        running fight, now that this Pommel reads it: written at the current schema as a new fight
+        (version 1) and no longer kept aside, with ``events``, in one transaction.
+
+        Refuses with a :class:`RulesError` saying why when it still does not read, :class:`StaleEncounter`
+        when the channel has a fight, :class:`SetAsideGone` when it was brought back meanwhile.
+        """
+
+    @abstractmethod
     async def pending_set_aside(self, channel_id: int) -> SetAsideFight | None:
         """The channel's latest fight that was set aside as unreadable and not yet acknowledged, or None.
 
         A fight is set aside when it is read (:meth:`load_encounter`, :meth:`update_encounter`, or a new
         fight saved over it): the channel then has no fight, so a command answers as without one and
-        ``/encounter start`` begins a new one. The document is kept as it was, for the developers.
+        ``/encounter start`` begins a new one. The document is kept as it was (see :meth:`set_aside_fight`).
         """
 
     @abstractmethod

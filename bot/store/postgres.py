@@ -50,13 +50,13 @@ from .base import (
     NothingToUndo,
     Redoable,
     SetAsideFight,
+    SetAsideGone,
     ShardTaken,
     StaleCharacter,
     StaleEncounter,
     StoreBusy,
     StoreUnavailable,
 )
-from .documents import checked
 from .shared import (
     FORGET_GUILD_COUNTED,
     FORGET_GUILD_FIRST,
@@ -66,11 +66,16 @@ from .shared import (
     Unreadable,
     bundled_migrations,
     character_document,
+    character_from,
+    characters_from,
     check_numbering,
     check_page,
     checked_change,
     past_fight,
     readable_fight,
+    refuse_newer_settings,
+    settings_document,
+    settings_from,
     step_user,
     undone_fight,
 )
@@ -595,6 +600,40 @@ class PostgresStore(DocumentStore):
         )
         return DiceTally(tuple(int(row[2 + n]) for n in range(20)), int(row[0]), int(row[1]))
 
+    async def set_aside_fight(self, channel_id: int) -> tuple[SetAsideFight, str] | None:
+        rows = await self._fetch(
+            "SELECT id, channel_id, guild_id, gm_id, version, reason, set_aside_at, acknowledged_at, document"
+            " FROM set_aside_encounters WHERE channel_id = $1 ORDER BY id DESC LIMIT 1",
+            channel_id,
+        )
+        if not rows:
+            return None
+        id_, channel, guild_id, gm_id, version, reason, at, acknowledged, document = rows[0]
+        kept = SetAsideFight(
+            id=id_,
+            channel_id=channel,
+            guild_id=guild_id,
+            gm_id=gm_id,
+            version=version,
+            reason=reason,
+            set_aside_at=at,
+            acknowledged=acknowledged is not None,
+        )
+        return kept, document
+
+    async def _restore_aside(
+        self, set_aside_id: int, encounter: Encounter, document: str, events: Sequence[LogEntry]
+    ) -> None:
+        rows = _log_rows(events)
+
+        async def restore(db: Connection) -> None:
+            await _write_fight(db, encounter, document, rows)
+            deleted = await db.execute("DELETE FROM set_aside_encounters WHERE id = $1", set_aside_id)
+            if _count(deleted) != 1:
+                raise SetAsideGone()
+
+        await self._transaction(restore)
+
     async def pending_set_aside(self, channel_id: int) -> SetAsideFight | None:
         rows = await self._fetch(
             "SELECT id, channel_id, guild_id, gm_id, version, reason, set_aside_at, acknowledged_at"
@@ -793,7 +832,7 @@ class PostgresStore(DocumentStore):
             user_id,
             name_key(name),
         )
-        return Character.model_validate_json(rows[0][0]) if rows else None
+        return character_from(rows[0][0], name) if rows else None
 
     async def characters(self, guild_id: int, user_id: int) -> list[Character]:
         # COLLATE "C": the keys sorted by code point, as SQLite sorts them, whatever the server's locale.
@@ -803,7 +842,7 @@ class PostgresStore(DocumentStore):
             guild_id,
             user_id,
         )
-        return [Character.model_validate_json(row[0]) for row in rows]
+        return characters_from([row[0] for row in rows], guild_id, user_id)
 
     async def delete_character(self, guild_id: int, user_id: int, name: str) -> bool:
         async def delete(db: Connection) -> str:
@@ -824,14 +863,17 @@ class PostgresStore(DocumentStore):
         rows = await self._fetch("SELECT document FROM guild_settings WHERE guild_id = $1", guild_id)
         if not rows:
             return GuildSettings(guild_id=guild_id)
-        return GuildSettings.model_validate_json(rows[0][0])
+        return settings_from(guild_id, rows[0][0])
 
     async def save_guild_settings(self, settings: GuildSettings, *, events: Sequence[LogEntry] = ()) -> None:
-        document = settings.model_dump_json()
-        checked(GuildSettings, "guild settings", document)
+        document = settings_document(settings)
         rows = _log_rows(events)
 
         async def save(db: Connection) -> None:
+            stored = await db.fetchval(
+                "SELECT document FROM guild_settings WHERE guild_id = $1 FOR UPDATE", settings.guild_id
+            )
+            refuse_newer_settings(stored)
             await db.execute(
                 "INSERT INTO guild_settings (guild_id, document, updated_at) VALUES ($1, $2, $3)"
                 " ON CONFLICT (guild_id) DO UPDATE SET document = excluded.document,"
@@ -1055,7 +1097,7 @@ async def _stored_character(
         user_id,
         key,
     )
-    return None if document is None else Character.model_validate_json(document)
+    return None if document is None else character_from(document, key)
 
 
 async def _stale(db: Connection, encounter: Encounter) -> StaleEncounter:

@@ -12,26 +12,32 @@ from abc import abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib.resources import files
+from typing import TypeVar
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from ..characters import Character
 from ..encounter.document import Encounter
+from ..guild_settings import GuildSettings
 from ..rules.errors import RulesError
 from .base import (
     MAX_LOG_PAGE,
     EncounterChange,
     EndedEncounter,
     LogEntry,
+    NewerSettings,
     PastUnreadable,
+    SetAsideFight,
     StaleEncounter,
     Store,
+    UnreadableCharacter,
 )
 from .documents import checked, problems
+from .upgrades import CHARACTER, FIGHT, SETTINGS, Kind, TooNew, UnknownVersion, current_json, stamped
 
 logger = logging.getLogger("bot.store")
 
-FIGHT = "a fight"
+Model = TypeVar("Model", bound=BaseModel)
 MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 
 
@@ -63,24 +69,60 @@ def check_numbering(migrations: Sequence[Migration]) -> None:
             raise ValueError(f"migration {migration.name} should be number {expected:04d}")
 
 
+class NotRead(Exception):
+    """A stored document that does not read, even upgraded: ``reason`` says why, in plain words."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def read(kind: Kind, model: type[Model], document: str) -> Model:
+    """A stored document of ``kind`` as ``model``, upgraded first when an older Pommel wrote it
+    (:mod:`bot.store.upgrades`); :class:`NotRead` when it does not read even so, or a newer Pommel
+    wrote it."""
+    try:
+        upgraded = current_json(kind, document)
+    except (TooNew, UnknownVersion) as error:
+        raise NotRead(str(error)) from None
+    try:
+        return model.model_validate_json(upgraded)
+    except ValidationError as error:
+        raise NotRead("; ".join(problems(error, upgraded, kind.what))) from None
+
+
 def fight_from(version: int, document: str) -> Encounter:
-    """A stored fight, with its version (kept in a column of its own, never in the document)."""
-    return Encounter.model_validate_json(document).model_copy(update={"version": version})
+    """A stored fight, with its version (kept in a column of its own, never in the document); raises
+    :class:`NotRead`."""
+    return read(FIGHT, Encounter, document).model_copy(update={"version": version})
+
+
+def reads_fight(document: str) -> bool:
+    """Whether this Pommel reads a stored fight's ``document`` (upgrading it if need be)."""
+    try:
+        fight_from(0, document)
+    except NotRead:
+        return False
+    return True
+
+
+def fight_document(encounter: Encounter) -> tuple[str, Encounter]:
+    """A fight's document as stored (without its version, which has a column of its own), checked by
+    reading back the very JSON to be written; and that reading, a copy that shares nothing (reading JSON
+    is several times faster than deep-copying the models), without its version."""
+    document = encounter.model_dump_json(exclude={"version"})
+    return stamped(FIGHT, document), checked(Encounter, FIGHT.what, document)
 
 
 class Unreadable(Exception):
-    """A stored fight that does not validate, met inside a transaction (which it rolls back)."""
+    """A stored fight that does not read, met inside a transaction (which it rolls back)."""
 
-    def __init__(self, version: int, document: str, error: ValidationError) -> None:
+    def __init__(self, version: int, document: str, reason: str) -> None:
         super().__init__(f"unreadable fight at version {version}")
         self.version = version
         self.document = document
-        self.error = error
-
-    @property
-    def reason(self) -> str:
+        self.reason = reason
         """Why it does not read, in plain words."""
-        return "; ".join(problems(self.error, self.document, FIGHT))
 
     @property
     def gm_id(self) -> int | None:
@@ -97,8 +139,8 @@ def readable_fight(version: int, document: str) -> Encounter:
     """:func:`fight_from`, raising :class:`Unreadable` for a document that does not validate."""
     try:
         return fight_from(version, document)
-    except ValidationError as error:
-        raise Unreadable(version, document, error) from None
+    except NotRead as error:
+        raise Unreadable(version, document, error.reason) from None
 
 
 def past_fight(version: int, document: str) -> Encounter:
@@ -106,15 +148,81 @@ def past_fight(version: int, document: str) -> Encounter:
     back: :class:`PastUnreadable` when it no longer reads, so nothing is changed."""
     try:
         return fight_from(version, document)
-    except ValidationError:
+    except NotRead:
         raise PastUnreadable() from None
 
 
 def character_document(character: Character) -> str:
-    """The character's JSON, checked before it is written."""
+    """The character's document as stored, checked before it is written."""
     document = character.model_dump_json()
-    checked(Character, "a character", document)
-    return document
+    checked(Character, CHARACTER.what, document)
+    return stamped(CHARACTER, document)
+
+
+def character_from(document: str, name: str) -> Character:
+    """A stored character, upgraded if need be; :class:`UnreadableCharacter` (named ``name``, as the
+    player asked for it) when it does not read."""
+    try:
+        return read(CHARACTER, Character, document)
+    except NotRead as error:
+        try:
+            stored_name = json.loads(document).get("name")
+        except (ValueError, AttributeError):
+            stored_name = None
+        raise UnreadableCharacter(
+            stored_name if isinstance(stored_name, str) else name, error.reason
+        ) from None
+
+
+def characters_from(documents: Sequence[str], guild_id: int, user_id: int) -> list[Character]:
+    """A player's stored characters that read; any that does not is left out (kept as it is), with a
+    warning, so the player's other characters stay at hand."""
+    characters = []
+    for document in documents:
+        try:
+            characters.append(read(CHARACTER, Character, document))
+        except NotRead as error:
+            logger.warning(
+                "A character of user %d in guild %d could not be read and is left out: %s",
+                user_id,
+                guild_id,
+                error.reason,
+            )
+    return characters
+
+
+def settings_from(guild_id: int, document: str) -> GuildSettings:
+    """A server's stored settings, upgraded if need be; the defaults, with a warning, when they do not
+    read, so that no command of the server fails on them."""
+    try:
+        return read(SETTINGS, GuildSettings, document)
+    except NotRead as error:
+        logger.warning(
+            "The settings of guild %d could not be read; the defaults apply until they are set again: %s",
+            guild_id,
+            error.reason,
+        )
+        return GuildSettings(guild_id=guild_id)
+
+
+def refuse_newer_settings(stored: str | None) -> None:
+    """A server's settings as stored (``stored``; None when there are none) are never overwritten when a
+    newer Pommel wrote them: :class:`NewerSettings`."""
+    if stored is None:
+        return
+    try:
+        current_json(SETTINGS, stored)
+    except TooNew as error:
+        raise NewerSettings(str(error)) from None
+    except UnknownVersion:
+        return  # hand-edited: setting them again mends them
+
+
+def settings_document(settings: GuildSettings) -> str:
+    """A server's settings as stored, checked before they are written."""
+    document = settings.model_dump_json()
+    checked(GuildSettings, SETTINGS.what, document)
+    return stamped(SETTINGS, document)
 
 
 def checked_change(channel_id: int, wanted: EncounterChange) -> tuple[str, Encounter] | None:
@@ -126,8 +234,7 @@ def checked_change(channel_id: int, wanted: EncounterChange) -> tuple[str, Encou
     if wanted.encounter.channel_id != channel_id:
         other = wanted.encounter.channel_id
         raise ValueError(f"a change of channel {channel_id} returned the fight of {other}")
-    document = wanted.encounter.model_dump_json(exclude={"version"})
-    return document, checked(Encounter, FIGHT, document)
+    return fight_document(wanted.encounter)
 
 
 def step_user(wanted: EncounterChange) -> int:
@@ -143,8 +250,7 @@ def undone_fight(
     """An undo's fight to write over ``current`` (at its version), its checked document, and the fight
     as it will read once saved (at the next version)."""
     fight = restore(earlier, current).model_copy(update={"version": current.version})
-    document = fight.model_dump_json(exclude={"version"})
-    saved = checked(Encounter, FIGHT, document)
+    document, saved = fight_document(fight)
     return fight, document, saved.model_copy(update={"version": current.version + 1})
 
 
@@ -171,6 +277,14 @@ class DocumentStore(Store):
         and document; the id of its row, or None when it was set aside or written anew meanwhile."""
 
     @abstractmethod
+    async def _restore_aside(
+        self, set_aside_id: int, encounter: Encounter, document: str, events: Sequence[LogEntry]
+    ) -> None:
+        """Write ``encounter`` (version 0) as the channel's new fight and delete set-aside row
+        ``set_aside_id``, in one transaction: :class:`StaleEncounter` when the channel has a fight,
+        :class:`~bot.store.base.SetAsideGone` when the row is gone."""
+
+    @abstractmethod
     async def _ended_document(self, ended_id: int) -> tuple[EndedEncounter, str] | None:
         """An ended fight as kept, and its document, or None."""
 
@@ -187,18 +301,15 @@ class DocumentStore(Store):
             version, document = stored
             try:
                 return fight_from(version, document)
-            except ValidationError as error:
-                await self._set_aside(channel_id, Unreadable(version, document, error))
+            except NotRead as error:
+                await self._set_aside(channel_id, Unreadable(version, document, error.reason))
 
     async def save_encounter(self, encounter: Encounter, *, events: Sequence[LogEntry] = ()) -> Encounter:
         if encounter.version < 0:
             raise ValueError(f"an encounter's version is never negative (got {encounter.version})")
-        # The version lives in its own column only, so the document cannot disagree with it.
-        document = encounter.model_dump_json(exclude={"version"})
-        # Checked by reading back the very JSON to be written, before writing it. The copy returned is
-        # that reading: it shares nothing with the argument, and reading JSON is several times faster
-        # than deep-copying the models.
-        saved = checked(Encounter, FIGHT, document)
+        # The version lives in its own column only, so the document cannot disagree with it; checked
+        # before it is written, and the copy returned is that check's reading.
+        document, saved = fight_document(encounter)
         try:
             await self._save_fight(encounter, document, events)
         except StaleEncounter:
@@ -221,6 +332,28 @@ class DocumentStore(Store):
                 unreadable.reason,
             )
 
+    async def restore_set_aside(
+        self, set_aside: SetAsideFight, document: str, *, events: Sequence[LogEntry] = ()
+    ) -> Encounter:
+        try:
+            fight = fight_from(0, document)
+        except NotRead as error:
+            raise RulesError(
+                f"This version of Pommel still can't read that fight ({error.reason}), so it stays set aside;"
+                " download it with `/encounter recover` to keep a copy."
+            ) from None
+        if fight.channel_id != set_aside.channel_id:
+            raise RulesError("That fight was set aside from another channel; bring it back there.")
+        written, saved = fight_document(fight)
+        try:
+            await self._restore_aside(set_aside.id, fight, written, events)
+        except StaleEncounter:
+            # A fight in the way that no longer reads is set aside by loading it; then this goes on.
+            if await self.load_encounter(set_aside.channel_id) is not None:
+                raise
+            await self._restore_aside(set_aside.id, fight, written, events)
+        return saved.model_copy(update={"version": 1})
+
     async def ended_encounter(self, ended_id: int) -> EndedEncounter | None:
         kept = await self._ended_document(ended_id)
         if kept is None:
@@ -228,9 +361,8 @@ class DocumentStore(Store):
         ended, document = kept
         try:
             encounter = fight_from(ended.version, document)
-        except ValidationError as error:
-            reason = "; ".join(problems(error, document, FIGHT))
-            unreadable = f"That ended fight was kept in a form that no longer reads ({reason})."
+        except NotRead as error:
+            unreadable = f"That ended fight was kept in a form this Pommel cannot read ({error.reason})."
             raise RulesError(unreadable) from None
         return dataclasses.replace(ended, encounter=encounter)
 

@@ -68,13 +68,12 @@ from .base import (
     NothingToUndo,
     Redoable,
     SetAsideFight,
+    SetAsideGone,
     StaleCharacter,
     StaleEncounter,
     StoreBusy,
 )
-from .documents import checked
 from .shared import (
-    FIGHT,
     FORGET_GUILD_COUNTED,
     FORGET_GUILD_FIRST,
     FORGET_GUILD_LOG,
@@ -83,16 +82,21 @@ from .shared import (
     Unreadable,
     bundled_migrations,
     character_document,
+    character_from,
+    characters_from,
     check_numbering,
     check_page,
     checked_change,
     past_fight,
     readable_fight,
+    refuse_newer_settings,
+    settings_document,
+    settings_from,
     step_user,
     undone_fight,
 )
 
-__all__ = ["FIGHT", "Migration", "SqliteStore", "bundled_migrations", "check_numbering", "sql_statements"]
+__all__ = ["Migration", "SqliteStore", "bundled_migrations", "check_numbering", "sql_statements"]
 
 if sys.platform != "win32":
     import fcntl
@@ -615,6 +619,39 @@ class SqliteStore(DocumentStore):
         async with self.lock(channel_id):
             return await self._transaction(work)
 
+    async def set_aside_fight(self, channel_id: int) -> tuple[SetAsideFight, str] | None:
+        rows = await self._fetch_all(
+            "SELECT id, channel_id, guild_id, gm_id, version, reason, set_aside_at, acknowledged_at, document"
+            " FROM set_aside_encounters WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
+            (channel_id,),
+        )
+        if not rows:
+            return None
+        id_, channel, guild_id, gm_id, version, reason, at, acknowledged, document = rows[0]
+        kept = SetAsideFight(
+            id=id_,
+            channel_id=channel,
+            guild_id=guild_id,
+            gm_id=gm_id,
+            version=version,
+            reason=reason,
+            set_aside_at=datetime.fromisoformat(at),
+            acknowledged=acknowledged is not None,
+        )
+        return kept, document
+
+    async def _restore_aside(
+        self, set_aside_id: int, encounter: Encounter, document: str, events: Sequence[LogEntry]
+    ) -> None:
+        rows = _log_rows(events)
+
+        def restore(db: sqlite3.Connection) -> None:
+            _write_fight(db, encounter, document, rows)
+            if db.execute("DELETE FROM set_aside_encounters WHERE id = ?", (set_aside_id,)).rowcount != 1:
+                raise SetAsideGone()
+
+        await self._transaction(restore)
+
     async def pending_set_aside(self, channel_id: int) -> SetAsideFight | None:
         rows = await self._fetch_all(
             "SELECT id, channel_id, guild_id, gm_id, version, reason, set_aside_at, acknowledged_at"
@@ -756,14 +793,14 @@ class SqliteStore(DocumentStore):
             "SELECT document FROM characters WHERE guild_id = ? AND user_id = ? AND name_key = ?",
             (guild_id, user_id, name_key(name)),
         )
-        return Character.model_validate_json(rows[0][0]) if rows else None
+        return character_from(rows[0][0], name) if rows else None
 
     async def characters(self, guild_id: int, user_id: int) -> list[Character]:
         rows = await self._fetch_all(
             "SELECT document FROM characters WHERE guild_id = ? AND user_id = ? ORDER BY name_key",
             (guild_id, user_id),
         )
-        return [Character.model_validate_json(row[0]) for row in rows]
+        return characters_from([row[0] for row in rows], guild_id, user_id)
 
     async def delete_character(self, guild_id: int, user_id: int, name: str) -> bool:
         key = (guild_id, user_id, name_key(name))
@@ -782,15 +819,18 @@ class SqliteStore(DocumentStore):
         rows = await self._fetch_all("SELECT document FROM guild_settings WHERE guild_id = ?", (guild_id,))
         if not rows:
             return GuildSettings(guild_id=guild_id)
-        return GuildSettings.model_validate_json(rows[0][0])
+        return settings_from(guild_id, rows[0][0])
 
     async def save_guild_settings(self, settings: GuildSettings, *, events: Sequence[LogEntry] = ()) -> None:
-        document = settings.model_dump_json()
-        checked(GuildSettings, "guild settings", document)
+        document = settings_document(settings)
         row = (settings.guild_id, document, _now())
         rows = _log_rows(events)
 
         def save(db: sqlite3.Connection) -> None:
+            stored = db.execute(
+                "SELECT document FROM guild_settings WHERE guild_id = ?", (settings.guild_id,)
+            ).fetchone()
+            refuse_newer_settings(None if stored is None else stored[0])
             db.execute(
                 "INSERT INTO guild_settings (guild_id, document, updated_at) VALUES (?, ?, ?)"
                 " ON CONFLICT (guild_id) DO UPDATE SET document = excluded.document,"
@@ -1043,7 +1083,7 @@ def _stored_character(db: sqlite3.Connection, guild_id: int, user_id: int, key: 
         "SELECT document FROM characters WHERE guild_id = ? AND user_id = ? AND name_key = ?",
         (guild_id, user_id, key),
     ).fetchone()
-    return None if row is None else Character.model_validate_json(row[0])
+    return None if row is None else character_from(row[0], key)
 
 
 def _is_busy(error: sqlite3.OperationalError) -> bool:

@@ -22,6 +22,7 @@ from ..rules.cards import Card
 from ..rules.feats import MartialFeat
 from ..rules.options import DEFAULT_OPTIONS, RuleOptions
 from ..store import SetAsideFight
+from ..store.upgrades import NEWER
 from .announcements import Announcement
 from .buttons import view_of
 from .morale_views import proposal_line
@@ -413,16 +414,66 @@ def edit_reply(combatant_name: str, changes: Sequence[Change]) -> str:
     return f"✏️ **{name(combatant_name)}** changed:\n{listed}"
 
 
+RECOVER = "`/encounter recover`"
+BRING_BACK = "`/encounter recover bring_back:True`"
+
+
+def _why_unread(set_aside: SetAsideFight) -> str:
+    """Why a fight was set aside, in the table's words (the exact fault is in the log and the file)."""
+    if set_aside.reason.startswith(NEWER):
+        return "it was saved by a newer version of Pommel than the one running now"
+    return "its saved copy holds something this version of Pommel does not understand"
+
+
 def set_aside_note(set_aside: SetAsideFight, *, starting: bool) -> str:
-    """A fight whose stored document could not be read was set aside (kept whole, for whoever runs the
-    bot): say so to the channel, why, and that a new fight starts afresh."""
+    """A fight whose stored document could not be read was set aside (kept whole): say so to the channel,
+    why in the table's words, how its GM gets it back, and that a new fight starts afresh."""
     gm = f" (GM <@{set_aside.gm_id}>)" if set_aside.gm_id is not None else ""
     head = (
-        f"⚠️ The fight that was running here{gm} could not be read ({set_aside.reason}), so it was set aside"
+        f"⚠️ Pommel could not read the fight that was running here{gm}: {_why_unread(set_aside)}. It was set"
+        f" aside, kept whole: its GM (or anyone with Manage Server) can download it with {RECOVER}, and bring"
+        " it back with the same command once Pommel reads it again."
     )
     if starting:
-        return f"{head}; it is kept for whoever runs the bot. This new fight starts afresh."
-    return (
-        f"{head}; it is kept for whoever runs the bot. There is no fight in this channel now: the GM "
-        "starts a new one with `/encounter start`."
+        return f"{head} This new fight starts afresh."
+    return f"{head} There is no fight in this channel now: the GM starts a new one with `/encounter start`."
+
+
+def set_aside_filename(set_aside: SetAsideFight) -> str:
+    return f"pommel-fight-set-aside-{set_aside.channel_id}-{set_aside.id}.json"
+
+
+def recover_reply(set_aside: SetAsideFight, *, readable: bool, running: bool) -> str:
+    """``/encounter recover``'s private answer, with the fight's file: what it is, why it was set aside
+    (the exact fault, for whoever runs the bot), and whether it can come back now."""
+    when = f"<t:{int(set_aside.set_aside_at.timestamp())}:f>"
+    gm = f", GM <@{set_aside.gm_id}>" if set_aside.gm_id is not None else ""
+    head = (
+        f"📦 The fight set aside in this channel on {when}{gm}, exactly as it was kept (attached). Pommel"
+        f" set it aside because {set_aside.reason}."
     )
+    if not readable:
+        return (
+            f"{head} This version of Pommel still can't read it; once a later one does, bring it back with"
+            f" {BRING_BACK}."
+        )
+    if running:
+        return (
+            f"{head} This version of Pommel reads it now: end the fight running here (`/encounter end`), then"
+            f" bring it back with {BRING_BACK}."
+        )
+    return f"{head} This version of Pommel reads it now: bring it back with {BRING_BACK}."
+
+
+def recovered_reply(by: str, set_aside: SetAsideFight, encounter: Encounter) -> str:
+    """The channel is told a fight set aside is running again, as it was when it was set aside."""
+    when = f"<t:{int(set_aside.set_aside_at.timestamp())}:f>"
+    return (
+        f"♻️ **{name(by)}** brought back the fight set aside here on {when} (GM <@{encounter.gm_id}>): it goes"
+        " on as it was then."
+    )
+
+
+def recovered_line(by: str, set_aside: SetAsideFight) -> str:
+    """The log line of a fight brought back."""
+    return f"{by} brought back the fight set aside on {set_aside.set_aside_at:%Y-%m-%d %H:%M} UTC"

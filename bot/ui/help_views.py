@@ -30,6 +30,7 @@ FAMILIES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
             "encounter reopen",
             "encounter log",
             "encounter history",
+            "encounter recover",
         ),
     ),
     (

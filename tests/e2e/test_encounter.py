@@ -662,13 +662,74 @@ async def test_a_fight_that_can_no_longer_be_read_is_set_aside_and_the_channel_t
         )
     shown = await pommel.slash("encounter show", user=world.gm)
     assert shown.ephemeral
-    assert "could not be read" in shown.content
+    assert "Pommel could not read the fight that was running here" in shown.content
+    assert "does not understand" in shown.content
+    assert "not something it can have" not in shown.content  # the table's words, not the developers'
     assert "the GM starts a new one with `/encounter start`" in shown.content
     started = await pommel.slash("encounter start", user=world.gm)
     assert not started.ephemeral, started.content
     assert "This new fight starts afresh." in started.content
     again = await pommel.slash("encounter show", user=world.gm)
-    assert "could not be read" not in again.content  # told once; this fight is readable
+    assert "could not read" not in again.content  # told once; this fight is readable
+
+
+async def test_a_fight_a_newer_pommel_saved_is_set_aside_downloaded_and_brought_back_once_read(
+    world: World, start_bot: Any, bot_runner: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server that went back to an older Pommel: the fight a newer one saved is set aside, not dropped
+    and not rewritten; its GM downloads it exactly as kept, and brings it back once a Pommel reads it."""
+    from bot.store import shared
+    from bot.store.upgrades import FIGHT, Kind
+
+    pommel = await start_bot()
+    await seed_fight(pommel, world, players=[(world.player, "Alice")])
+    with sqlite3.connect(bot_runner.database_path) as db:  # as a newer Pommel would have written it
+        [(document,)] = db.execute("SELECT document FROM encounters WHERE channel_id = ?", (world.table.id,))
+        newer = document.replace('{"schema":1,', '{"schema":2,', 1)
+        db.execute("UPDATE encounters SET document = ? WHERE channel_id = ?", (newer, world.table.id))
+    db.close()
+
+    shown = await pommel.slash("encounter show", user=world.player)
+    assert shown.ephemeral
+    assert "it was saved by a newer version of Pommel than the one running now" in shown.content
+    assert "can download it with `/encounter recover`" in shown.content
+
+    refused = await pommel.slash("encounter recover", user=world.player)
+    assert refused.ephemeral
+    assert f"Only its GM (<@{world.gm.id}>) or someone with Manage Server can recover" in refused.content
+
+    kept = await pommel.slash("encounter recover", user=world.gm)
+    assert kept.ephemeral
+    assert kept.message is not None
+    [attachment] = kept.message.attachments
+    assert attachment.data.decode() == newer  # exactly as it was kept
+    assert attachment.filename.endswith(".json")
+    assert "a fight of version 2, where this one reads up to version 1" in kept.content
+    assert "still can't read it" in kept.content
+
+    too_soon = await pommel.slash("encounter recover", user=world.gm, options={"bring_back": True})
+    assert too_soon.ephemeral
+    assert "still can't read that fight" in too_soon.content
+    assert "no fight" in (await pommel.slash("encounter show", user=world.gm)).content.lower()
+
+    later = Kind("a fight", (*FIGHT.upgrades, lambda fight: fight))  # a later release: it reads version 2
+    monkeypatch.setattr(shared, "FIGHT", later)
+    readable = await pommel.slash("encounter recover", user=world.gm)
+    assert "reads it now: bring it back with `/encounter recover bring_back:True`" in readable.content
+    back = await pommel.slash("encounter recover", user=world.gm, options={"bring_back": True})
+    assert not back.ephemeral, back.content
+    assert "brought back the fight set aside here" in back.content
+    assert "it goes on as it was then" in back.content
+    fight = await fight_of(pommel, world)
+    assert [combatant.name for combatant in fight.combatants] == ["Alice"]
+    with sqlite3.connect(bot_runner.database_path) as db:  # written again at the (later) current version
+        [(stored,)] = db.execute("SELECT document FROM encounters WHERE channel_id = ?", (world.table.id,))
+    db.close()
+    assert stored.startswith('{"schema":2,')
+    log = await channel_log(pommel, world)
+    assert "brought back the fight set aside on" in log[-1].text
+    again = await pommel.slash("encounter recover", user=world.gm)
+    assert "nothing to recover" in again.content
 
 
 async def test_a_preset_sets_the_habits_of_a_play_by_post_table_and_options_given_win(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from bot.catalog import load_catalog
 from bot.characters import MAX_NAME_LENGTH, Character
 from bot.encounter.document import (
@@ -22,6 +24,7 @@ from bot.rules.engagement import Range
 from bot.rules.feats import MartialFeat
 from bot.rules.morale import MoraleTriggerReason
 from bot.rules.options import CriticalDamage, RuleOptions
+from bot.store import SetAsideFight
 from bot.ui.encounter_views import (
     OVERVIEW_PAGE_LIMIT,
     RULE_OPTION_HELP,
@@ -40,6 +43,8 @@ from bot.ui.encounter_views import (
     overview_embed,
     overview_page,
     overview_pages,
+    recover_reply,
+    set_aside_note,
     table_line,
     tracker_url,
     who_runs_fights,
@@ -307,3 +312,50 @@ def test_the_overview_names_the_martial_feats_a_combatant_holds() -> None:
     assert "feats: missile parrying" in gm_view
     player_view = overview_embed(encounter, CATALOG, guild_id=1, gm=False).description or ""
     assert "feats: missile parrying" not in player_view  # an NPC's numbers are the GM's
+
+
+NEWER_REASON = "it was saved by a newer version of Pommel: a fight of version 2, where this one reads up to 1"
+
+
+def _set_aside(reason: str, gm_id: int | None = 5) -> SetAsideFight:
+    return SetAsideFight(
+        id=3,
+        channel_id=9,
+        guild_id=1,
+        gm_id=gm_id,
+        version=4,
+        reason=reason,
+        set_aside_at=datetime(2026, 12, 2, 12, 0, tzinfo=UTC),
+        acknowledged=False,
+    )
+
+
+def test_a_fight_set_aside_is_told_in_the_tables_words_with_the_way_back() -> None:
+    newer = _set_aside(
+        "it was saved by a newer version of Pommel: a fight of version 2, where this one reads up to 1"
+    )
+    said = set_aside_note(newer, starting=False)
+    assert "Pommel could not read the fight that was running here (GM <@5>)" in said
+    assert "it was saved by a newer version of Pommel than the one running now" in said
+    assert (
+        "version 2" not in said
+    )  # the numbers are for whoever runs the bot: in /encounter recover's file reply
+    assert "`/encounter recover`" in said
+    assert said.endswith("the GM starts a new one with `/encounter start`.")
+    damaged = set_aside_note(_set_aside("the groups is not something it can have", gm_id=None), starting=True)
+    assert "not something it can have" not in damaged
+    assert "something this version of Pommel does not understand" in damaged
+    assert "(GM" not in damaged
+    assert damaged.endswith("This new fight starts afresh.")
+
+
+def test_recover_says_whether_the_fight_can_come_back_now() -> None:
+    kept = _set_aside(
+        "it was saved by a newer version of Pommel: a fight of version 2, where this one reads up to 1"
+    )
+    assert "still can't read it" in recover_reply(kept, readable=False, running=False)
+    assert "end the fight running here" in recover_reply(kept, readable=True, running=True)
+    assert recover_reply(kept, readable=True, running=False).endswith(
+        "reads it now: bring it back with `/encounter recover bring_back:True`."
+    )
+    assert "<t:1796212800:f>" in recover_reply(kept, readable=True, running=False)
