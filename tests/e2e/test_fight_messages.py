@@ -280,3 +280,25 @@ async def test_roll_morale_goes_from_an_hp_change_once_rolled_from_the_proposals
     assert not rolled.ephemeral, rolled.content
     assert hurt.message.custom_ids() == []
     assert listed.message.custom_ids() == []
+
+
+async def test_a_reopened_fight_gives_its_messages_their_buttons_back(world: World, start_bot: Any) -> None:
+    """The end took every button away; the reopen brought the fight back waiting for Alice's defense,
+    listed on the tracker with a link to its request, which kept no button: nobody could answer it."""
+    pommel = await dealt_fight(world, start_bot, faces=[15, 4], cards=BANDIT_FIRST, edit=play_by_post)
+    asked = await pommel.slash("attack", user=world.gm, options={"target": "Alice"})
+    assert asked.message is not None
+    live = asked.message.custom_ids()
+    assert exchange_button(asked, "passive") in live
+    ending = await pommel.slash("encounter end", user=world.gm)
+    [end] = [c for c in ending.message.custom_ids() if c.endswith(":end")]  # type: ignore[union-attr]
+    await pommel.click(ending, end, user=world.gm)
+    assert asked.message.custom_ids() == []
+
+    reopened = await pommel.slash("encounter reopen", user=world.gm)
+    assert not reopened.ephemeral, reopened.content
+    assert asked.message.custom_ids() == live
+    assert link_to(world, asked.message) in tracker_message(world.table).embed_text
+    answered = await pommel.click(asked, exchange_button(asked, "passive"), user=world.player)
+    assert not answered.ephemeral, answered.content
+    assert not (await fight_of(pommel, world)).exchanges[0].pending
