@@ -452,6 +452,18 @@ class Attack(commands.Cog):
                 )
             else:
                 self.bot.fight_messages.shown(after.channel_id, exchange.message_id, None)
+        for exchange in history.shown_again(before, after):
+            # a redo made the exchange's first message its own again: it no longer says "asked again"
+            assert exchange.message_id is not None
+            content = put_back_exchange_content(
+                after, exchange, self.bot.catalog.weapon(exchange.weapon).name, now=exchange, asked_again=None
+            )
+            try:
+                await channel.get_partial_message(exchange.message_id).edit(content=content)
+            except DISCORD_FAILURES:
+                log.warning(
+                    "could not mark the redone exchange %s in channel %s", exchange.id, after.channel_id
+                )
         await self.bot.fight_messages.redraw(after)  # what the fight accepts now, on every message
 
     # ------------------------------------------------------------------------------ timeouts

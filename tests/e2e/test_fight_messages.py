@@ -20,6 +20,7 @@ from .fights import (
     StackedDice,
     button_id,
     dealt_fight,
+    exchange_action,
     exchange_button,
     fight_of,
     seed_fight,
@@ -302,3 +303,29 @@ async def test_a_reopened_fight_gives_its_messages_their_buttons_back(world: Wor
     answered = await pommel.click(asked, exchange_button(asked, "passive"), user=world.player)
     assert not answered.ephemeral, answered.content
     assert not (await fight_of(pommel, world)).exchanges[0].pending
+
+
+async def test_a_redone_defense_shows_its_choices_on_its_own_message_which_no_longer_says_asked_again(
+    world: World, start_bot: Any
+) -> None:
+    """Alice's active defense failed, leaving her a desperation defense. After an undo and a redo, her
+    first message still read "Put back: the defense is asked again, in this message" while carrying
+    the result's buttons, and the message it pointed to said "Redone" and carried them too."""
+    pommel = await dealt_fight(world, start_bot, faces=[15, 3, 4, 2], cards=BANDIT_FIRST, edit=play_by_post)
+    asked = await pommel.slash("attack", user=world.gm, options={"target": "Alice"})
+    assert asked.message is not None
+    answered = await pommel.click(asked, exchange_button(asked, "active:2"), user=world.player)
+    assert "desperation defense" in answered.content
+    posted = len(world.table.history)
+    await undo(pommel, world)
+    [again] = posted_since(world, posted, ASKED_AGAIN)
+    assert "asked again" in asked.message.content
+
+    await undo_and_redo(pommel, world)
+    assert "asked again" not in asked.message.content
+    assert "Redone" in asked.message.content
+    assert [exchange_action(c) for c in not_turns(asked.message)] == ["desperate"]
+    assert "Redone" in again.content
+    assert again.custom_ids() == []
+    tracker = tracker_message(world.table)
+    assert link_to(world, asked.message) in tracker.embed_text  # the choice still open, where it is
