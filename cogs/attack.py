@@ -309,7 +309,9 @@ class Attack(commands.Cog):
         notice = answered_notice(
             saved, report.exchange, report, actor_id=actor.user_id, now=now, result_url=url
         )
-        if notice is not None:  # an edited message notifies nobody: the news goes in a message of its own
+        # An edited message notifies nobody: the news goes in a message of its own, when it pings someone
+        # (else the edited result already says it all).
+        if notice is not None and notice.ping:
             await interaction.followup.send(notice.content, allowed_mentions=notice.allowed_mentions)
         await self.bot.trackers.publish(saved)
 
