@@ -24,7 +24,7 @@ from bot.rules.cards import Card
 from bot.rules.dice import RandomDice
 
 from .fake_discord import FakeDiscord, FakeMessage, FakeUser, World
-from .fights import edit_fight, exchange_action, fight_of, tracker_message
+from .fights import edit_fight, exchange_action, fight_of, join, tracker_message
 from .harness import InteractionResult, RunningBot
 
 JOURNAL = os.environ.get("POMMEL_CAMPAIGN_JOURNAL")
@@ -336,3 +336,47 @@ def _end(asked: InteractionResult) -> str:
         c for c in asked.message.custom_ids() if c.startswith("pommel:end:") and c.endswith(":end")
     ]
     return custom_id
+
+
+async def test_a_voice_fight_played_from_the_buttons(world: World, start_bot: Any) -> None:
+    """The default table (voice): the tracker is edited in place, and the round is played from its
+    buttons and the results' own Next."""
+    gm, alice, bob = world.gm, world.player, world.player2
+    table = Table(await start_bot(dice=Campaign(3, ["KS", "QH", "2C"])), world)
+    started = await table.slash("encounter start", gm)
+    assert not started.ephemeral
+    for user, name in ((alice, "Alice"), (bob, "Bob")):
+        await join(table.pommel, world, user, name)
+    await table.slash("npc add", gm, template="bandit", name="Bandit")
+    tracker = tracker_message(world.table)
+
+    dealt = await table.click(tracker, "deal", gm)
+    assert "▶️ **Alice**'s turn" in dealt.text
+    assert [pinged(m) for m in dealt.messages if m.mentions] == [[alice.id]]
+    assert tracker_message(world.table) is tracker  # edited in place, not posted again
+
+    asked = await table.slash("attack", alice, target="Bandit")
+    assert pinged(asked) == [gm.id]
+    await table.click(asked, "passive", gm)
+    assert actions(asked) == ["next"]
+    turned = await table.click(asked, "next", alice)  # Next on her own result: no scrolling up
+    assert "▶️ **Bob**'s turn" in turned.text
+    assert actions(asked) == []
+    assert [pinged(m) for m in turned.messages if m.mentions] == [[bob.id]]
+
+    held = await table.click(tracker, "hold", bob)
+    assert "▶️ **Bandit**'s turn" in held.text
+    assert alice.id not in [u for m in held.messages for u in pinged(m)]
+    assert bob.id not in [u for m in held.messages for u in pinged(m)]  # he held it himself
+    acted = await table.click(tracker, "act", bob)
+    assert "**Bob** claims the next turn: it starts when **Bandit**'s turn ends" in acted.content
+    assert pinged(acted) == []
+    claimed = await table.click(tracker, "next", gm)
+    assert "▶️ **Bob**'s turn" in claimed.text
+    assert [pinged(m) for m in claimed.messages if m.mentions] == [[bob.id]]
+    fight = await fight_of(table.pommel, world)
+    assert live_turn_buttons(world) == {str(fight.flow.step)}  # no button of an older step is live
+    table.note("the voice fight: every message as it reads now")
+    for message in world.table.history:
+        table.lines.append(shown(message, "now"))
+    table.note("")
