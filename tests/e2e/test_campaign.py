@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import random
 from collections.abc import MutableSequence, Sequence
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from bot.encounter.document import Encounter
@@ -213,6 +213,18 @@ async def test_a_play_by_post_fight_over_days(
 
     # ------------------------------------------------------------------ day 2
     await table.slash("init next", bob)
+    reminders: Any = table.pommel.bot.get_cog("Reminders")
+    morning = datetime.now(UTC)
+    await reminders.sweep(morning)
+    posted = len(world.table.history)
+    await reminders.sweep(morning + timedelta(hours=13))
+    table.note("day 2: Carol has not played for 13 hours")
+    [reminder] = table.posted_since(posted)
+    assert pinged(reminder) == [carol.id]  # only whoever must act, with the message to act on
+    assert "since your turn (**Carol**, J♦) began" in reminder.content
+    assert link(world, tracker_message(world.table)) in reminder.content
+    await reminders.sweep(morning + timedelta(hours=30))
+    assert len(world.table.history) == posted + 1  # once
     before = await fight_of(table.pommel, world)
     ghost = await table.slash("attack", carol, target="Ghost")
     assert ghost.ephemeral  # refused, saying what would work
