@@ -294,6 +294,10 @@ async def test_a_play_by_post_fight_over_days(
     await table.pommel.close()
     table.pommel = await start_bot(dice=Campaign(8))
     table.note("the bot restarted")
+    fight = await fight_of(table.pommel, world)
+    [waiting] = [e for e in fight.exchanges if e.pending and e.defender == fight.combatant("Dave").id]
+    restarted: Any = table.pommel.bot.get_cog("Attack")
+    assert (world.table.id, waiting.id) in restarted.timers  # Dave's day to answer still runs
     assert asked_dave.message is not None
     dave_answers = await table.click(world.table.messages[asked_dave.message.id], "passive", dave)
     assert not dave_answers.ephemeral
