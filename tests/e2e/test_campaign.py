@@ -327,6 +327,12 @@ async def test_a_play_by_post_fight_over_days(
     assert shown_alice.ephemeral  # an NPC's numbers are the GM's
     assert "Prowess 1 ·" not in shown_alice.text
 
+    stats = await table.slash("stats dice", alice, of="fight")
+    assert "10 d20s from 8 rolls" in stats.content  # 7 attacks and defenses, 3 bandits' morale
+    log = await table.slash("encounter log", alice)
+    assert log.ephemeral
+    assert "Carol did not defend in time; the GM is asked" in log.text
+
     # ------------------------------------------------------------------ day 5: ended by mistake
     ending = await table.pommel.slash("encounter end", user=gm)
     ended = await table.pommel.click(ending, _end(ending), user=gm)
