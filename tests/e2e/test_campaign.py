@@ -238,7 +238,11 @@ async def test_a_play_by_post_fight_over_days(
     assert "**Now:** 9♠ **Bandits**" in tracker.embed_text
     asked_alice = await table.slash("attack", gm, target="Alice", who="Bandit Captain")
     assert pinged(asked_alice) == [alice.id]
-    assert "⏰ If nobody picks by" in asked_alice.content
+    fight = await fight_of(table.pommel, world)
+    [asking] = [e for e in fight.exchanges if e.pending]
+    assert asking.deadline is not None
+    # a day to answer: the deadline with its date, or "by 14:03" reads as gone the next morning
+    assert f"⏰ If nobody picks by <t:{int(asking.deadline.timestamp())}:f>" in asked_alice.content
     assert "(+1 free die with the shield)" in asked_alice.content
     answered = await table.click(asked_alice, "active:1", alice)
     assert pinged(answered) == []
