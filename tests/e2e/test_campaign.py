@@ -350,6 +350,7 @@ async def test_a_play_by_post_fight_over_days(
     assert not decided.ephemeral, decided.content
     fight = await fight_of(table.pommel, world)
     assert not any(exchange.pending for exchange in fight.exchanges)
+    assert live_turn_buttons(world) == {str(fight.flow.step)}  # the reposted trackers left none behind
     table.note("the end: every message as it reads now")
     for message in world.table.history:
         table.lines.append(shown(message, "now"))
