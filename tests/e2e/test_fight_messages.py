@@ -329,3 +329,6 @@ async def test_a_redone_defense_shows_its_choices_on_its_own_message_which_no_lo
     assert again.custom_ids() == []
     tracker = tracker_message(world.table)
     assert link_to(world, asked.message) in tracker.embed_text  # the choice still open, where it is
+    assert f"🎯 <@{world.player.id}>: choices still open after **Bandit**'s attack on **Alice**" in (
+        tracker.embed_text
+    )  # and whose it is
