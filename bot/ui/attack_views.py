@@ -734,6 +734,8 @@ def answered_notice(
     came late (R13, R14: the result is above), the GM when it proposes a morale check (R22).
     ``result_url`` links the result's message, when the notice is a message of its own."""
     above = f"[the result]({result_url})" if result_url is not None else "the result above"
+    # in a message of its own, the buttons are on the result it links; in the result itself, below
+    buttons = f"on {above}" if result_url is not None else "below"
     notice = Announcement()
     attacker = encounter.combatant(exchange.attacker)
     defender = encounter.combatant(exchange.defender)
@@ -751,9 +753,9 @@ def answered_notice(
         who = notice.notify(saver, actor_id)
         notice.lines.append(
             f"😵 {who}: **{name(defender.name)}** must make a Will save against a Knock-Out threat (R16); "
-            f"its buttons are on {above}."
+            f"its buttons are {buttons}."
         )
     if report.proposals:
         gm = notice.notify(encounter.gm_id, actor_id)
-        notice.lines.append(f"🏳️ {gm}: a morale check is proposed (R22); its buttons are on {above}.")
+        notice.lines.append(f"🏳️ {gm}: a morale check is proposed (R22); its buttons are {buttons}.")
     return notice if notice.lines else None

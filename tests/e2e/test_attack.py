@@ -994,7 +994,7 @@ async def test_r22_the_leader_going_down_proposes_a_morale_check_and_the_gm_roll
     assert lines[-2:] == [
         "😨 #1 **Bandits** should check morale (R22) (round 1): Bandit 1, the leader, is down. "
         "1 of 2 are out of the fight.",
-        f"🏳️ <@{world.gm.id}>: a morale check is proposed (R22); its buttons are on the result above.",
+        f"🏳️ <@{world.gm.id}>: a morale check is proposed (R22); its buttons are below.",
     ]
     assert [user.id for user in result.message.mentions] == [world.gm.id]  # type: ignore[union-attr]
     encounter = await fight_of(pommel, world)
