@@ -130,6 +130,12 @@ class FightMessageBoard:
                 except DISCORD_FAILURES:
                     log.warning("could not close message %s in channel %s", message.id, encounter.channel_id)
 
+    def reopened(self, encounter: Encounter) -> None:
+        """An ended fight was brought back: its messages carry no button since the end (:meth:`close`),
+        whatever the fight kept of them (the store brings it back exactly as it ended), so the next
+        :meth:`redraw` gives each the buttons the fight accepts again."""
+        self._shown.setdefault(encounter.channel_id, {}).update({m.id: [] for m in encounter.messages})
+
     async def check_requests(self, encounter: Encounter) -> Encounter:
         """Every defense the fight waits for has its request on the channel: one that is missing (never
         delivered, or deleted by a moderator) is posted again. Returns the fight as it now stands."""

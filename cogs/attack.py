@@ -309,7 +309,9 @@ class Attack(commands.Cog):
         notice = answered_notice(
             saved, report.exchange, report, actor_id=actor.user_id, now=now, result_url=url
         )
-        if notice is not None:  # an edited message notifies nobody: the news goes in a message of its own
+        # An edited message notifies nobody: the news goes in a message of its own, when it pings someone
+        # (else the edited result already says it all).
+        if notice is not None and notice.ping:
             await interaction.followup.send(notice.content, allowed_mentions=notice.allowed_mentions)
         await self.bot.trackers.publish(saved)
 
@@ -452,6 +454,18 @@ class Attack(commands.Cog):
                 )
             else:
                 self.bot.fight_messages.shown(after.channel_id, exchange.message_id, None)
+        for exchange in history.shown_again(before, after):
+            # a redo made the exchange's first message its own again: it no longer says "asked again"
+            assert exchange.message_id is not None
+            content = put_back_exchange_content(
+                after, exchange, self.bot.catalog.weapon(exchange.weapon).name, now=exchange, asked_again=None
+            )
+            try:
+                await channel.get_partial_message(exchange.message_id).edit(content=content)
+            except DISCORD_FAILURES:
+                log.warning(
+                    "could not mark the redone exchange %s in channel %s", exchange.id, after.channel_id
+                )
         await self.bot.fight_messages.redraw(after)  # what the fight accepts now, on every message
 
     # ------------------------------------------------------------------------------ timeouts

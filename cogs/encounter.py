@@ -626,6 +626,7 @@ class EncounterCog(
             raise RulesError(NOTHING_TO_REOPEN) from None
         await answer(interaction, reopened_reply(saved, by, kept.ended_at))
         self.bot.trackers.reopened(saved)
+        self.bot.fight_messages.reopened(saved)
         await self.bot.trackers.publish(saved, repost=True)
 
     # ------------------------------------------------------------------------------ options

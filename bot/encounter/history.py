@@ -58,6 +58,21 @@ def asked_again(before: Encounter, after: Encounter) -> list[Exchange]:
     return [e for e in after.exchanges if e.pending and (e.id, e.step) not in open_before]
 
 
+def shown_again(before: Encounter, after: Encounter) -> list[Exchange]:
+    """The exchanges of ``after`` (decided) whose message an undo or a redo (``before`` → ``after``)
+    made theirs again, a message that said the defense was asked anew elsewhere: a redo of a defense
+    whose undo had asked it again."""
+    then = {exchange.id: exchange.message_id for exchange in before.exchanges}
+    return [
+        exchange
+        for exchange in after.exchanges
+        if not exchange.pending
+        and exchange.message_id is not None
+        and exchange.id in then
+        and then[exchange.id] != exchange.message_id
+    ]
+
+
 def superseded(before: Encounter, after: Encounter) -> list[Exchange]:
     """The exchanges of ``before`` whose message (a request for a defense, or the result it became) an
     undo or a redo (``before`` → ``after``) made untrue: their attack was undone, their defense is

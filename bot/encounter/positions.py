@@ -449,6 +449,8 @@ def _forfeits(encounter: Encounter, rider: Combatant, quick: QuickCheck | None, 
     name = shown(rider.name)
     if quick is QuickCheck.PASSED:
         return f"{doing} as a quick action: the Riding or Acrobatics check passed (R25)."
+    if not encounter.initiative.round and quick is None:  # no round yet: the field is set up for free
+        return f"{doing} takes a whole round (R25); before the first deal it costs {name} nothing."
     rider.moves = max(rider.moves, 3)
     rider.forfeit_round = encounter.initiative.round
     encounter.initiative.use_turn(rider.holder)

@@ -278,15 +278,24 @@ def request_content(encounter: Encounter, exchange: Exchange, weapon: str, passi
     if exchange.deadline is not None and not exchange.gm_pinged:
         fallback = encounter.table.defense_policy
         then = "the GM is asked" if fallback is DefensePolicy.ASK_GM else f"the defense is {fallback.value}"
-        lines.append(f"⏰ If nobody picks by <t:{int(exchange.deadline.timestamp())}:t>, {then}.")
+        lines.append(f"⏰ If nobody picks by {deadline_shown(exchange)}, {then}.")
     return clip("\n".join(lines))
+
+
+def deadline_shown(exchange: Exchange) -> str:
+    """A defense's deadline as Discord shows it, in each reader's time zone: the time alone for a wait
+    within the hour (a voice table's minutes), with its date for a longer one (a play-by-post table's
+    day, read the next morning: "by 14:03" alone would read as a time already gone)."""
+    assert exchange.deadline is not None
+    style = "t" if exchange.deadline - exchange.asked_at <= timedelta(hours=1) else "f"
+    return f"<t:{int(exchange.deadline.timestamp())}:{style}>"
 
 
 def expired_request_content(encounter: Encounter, exchange: Exchange, weapon: str, *, where: str) -> str:
     """The request for a defense once its time ran out: the attack as it was asked, and what happened
     instead, pointing at the message (``where``, its link) that now carries the defense or its result.
     Its buttons go with this edit, so nobody answers a question that is closed."""
-    deadline = f" by <t:{int(exchange.deadline.timestamp())}:t>" if exchange.deadline is not None else ""
+    deadline = f" by {deadline_shown(exchange)}" if exchange.deadline is not None else ""
     if exchange.pending:
         then = f"the GM decides, in {where}."
     else:
@@ -725,6 +734,8 @@ def answered_notice(
     came late (R13, R14: the result is above), the GM when it proposes a morale check (R22).
     ``result_url`` links the result's message, when the notice is a message of its own."""
     above = f"[the result]({result_url})" if result_url is not None else "the result above"
+    # in a message of its own, the buttons are on the result it links; in the result itself, below
+    buttons = f"on {above}" if result_url is not None else "below"
     notice = Announcement()
     attacker = encounter.combatant(exchange.attacker)
     defender = encounter.combatant(exchange.defender)
@@ -742,9 +753,9 @@ def answered_notice(
         who = notice.notify(saver, actor_id)
         notice.lines.append(
             f"😵 {who}: **{name(defender.name)}** must make a Will save against a Knock-Out threat (R16); "
-            f"its buttons are on {above}."
+            f"its buttons are {buttons}."
         )
     if report.proposals:
         gm = notice.notify(encounter.gm_id, actor_id)
-        notice.lines.append(f"🏳️ {gm}: a morale check is proposed (R22); its buttons are on {above}.")
+        notice.lines.append(f"🏳️ {gm}: a morale check is proposed (R22); its buttons are {buttons}.")
     return notice if notice.lines else None

@@ -42,7 +42,10 @@ def message_buttons(
         if exchange.message_id != message.id:
             return []  # the defense is asked in another message now
         return defense_buttons(encounter, exchange, passive(exchange.id))
-    rows = follow_up_buttons(encounter, exchange) if exchange is not None else _owed(encounter, message)
+    if exchange is not None and exchange.message_id != message.id:
+        rows = []  # its result's choices are on the exchange's own message (a redo's, a timeout's)
+    else:
+        rows = follow_up_buttons(encounter, exchange) if exchange is not None else _owed(encounter, message)
     if open_proposals:
         rows.append([proposal_button(proposal, encounter.tag) for proposal in open_proposals[:ROW]])
     if exchange is not None and exchange.message_id == message.id:

@@ -14,6 +14,12 @@ FORGET_BUTTON = re.compile(r"pommel:forget:(?P<guild>\d+):(?P<action>forget|keep
 
 KEPT = "Nothing was deleted: this server's fights, log, characters and settings are as they were."
 
+FORGOTTEN_FIGHT = (
+    "🗑️ This fight was deleted with the rest of the server's data (`/server forget`): nothing of it is "
+    "kept, and its buttons are gone. The GM starts a new one with `/encounter start`."
+)
+"""What the tracker of a running fight says once ``/server forget`` deleted it."""
+
 
 def forget_custom_id(guild_id: int, action: str) -> str:
     return f"pommel:forget:{guild_id}:{action}"

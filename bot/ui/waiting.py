@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import discord
 
-from ..encounter.document import Encounter
+from ..encounter.attacks import may_declare_bind, may_desperately_defend
+from ..encounter.document import Combatant, Encounter
 from ..encounter.permissions import player_of
 from ..encounter.records import Exchange
 from ..rules.errors import shown as name
@@ -62,7 +63,9 @@ def _exchange_line(encounter: Encounter, exchange: Exchange) -> str | None:
         saver = player_of(encounter, defender)
         return f"😵 <@{saver}>: **{name(defender.name)}**'s Will save after {against} (R16){link}"
     if exchange.follow_ups and exchange.result is not None:
-        return f"🎯 Choices still open after {against} on **{name(defender.name)}** (R9, R15){link}"
+        still_open = f"still open after {against} on **{name(defender.name)}** (R9, R15){link}"
+        who = " ".join(f"<@{user}>" for user in _choosers(encounter, exchange, attacker, defender))
+        return f"🎯 {who}: choices {still_open}" if who else f"🎯 Choices {still_open}"
     return None
 
 
@@ -84,3 +87,23 @@ def add_waiting(embed: discord.Embed, encounter: Encounter) -> discord.Embed:
             break
         kept.append(line)
     return embed.add_field(name=WAITING_TITLE, value="\n".join(kept), inline=False)
+
+
+def _choosers(
+    encounter: Encounter, exchange: Exchange, attacker: Combatant, defender: Combatant
+) -> list[int]:
+    """Whose choices are still open after a result (R9, R15): the defender's desperation defense or its
+    other die, the attacker's other die, a Bind either side may declare; each player once."""
+    result = exchange.result
+    assert result is not None
+    sides = []
+    if result.attacker_bind_choice is not None or may_declare_bind(result, attacker):
+        sides.append(attacker)
+    if (
+        may_desperately_defend(result, defender)
+        or result.defender_bind_choice is not None
+        or may_declare_bind(result, defender)
+    ):
+        sides.append(defender)
+    users = [player_of(encounter, side) for side in sides]
+    return [user for index, user in enumerate(users) if user not in users[:index]]

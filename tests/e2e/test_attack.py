@@ -960,6 +960,24 @@ def bandits_led_by_the_first(encounter: Encounter) -> None:
     leader.leader, leader.hp = True, 2
 
 
+async def test_r22_the_gm_whose_own_defense_click_proposes_a_morale_check_gets_no_second_message(
+    world: World, start_bot: Any
+) -> None:
+    """The GM picked the leader's passive defense and it went down: besides the result, which names the
+    proposal and carries its button, a message was posted that pinged nobody and said the same."""
+    pommel = await dealt_fight(
+        world, start_bot, faces=[15, 6], npcs=[("bandit", 2, "Bandits")], edit=bandits_led_by_the_first
+    )
+    asked = await attack(pommel, world, target="Bandit 1")
+    assert asked.message is not None
+    posted = len(world.table.history)
+    result = await pommel.click(asked, exchange_button(asked, "passive"), user=world.gm)
+    assert "😨 #1 **Bandits** should check morale (R22)" in result.content
+    assert actions(result) == [f"pommel:morale:1:{(await fight_of(pommel, world)).tag}"]
+    assert world.table.history[posted:] == []
+    assert not result.followups
+
+
 async def test_r22_the_leader_going_down_proposes_a_morale_check_and_the_gm_rolls_it_r21(
     world: World, start_bot: Any
 ) -> None:
@@ -976,7 +994,7 @@ async def test_r22_the_leader_going_down_proposes_a_morale_check_and_the_gm_roll
     assert lines[-2:] == [
         "😨 #1 **Bandits** should check morale (R22) (round 1): Bandit 1, the leader, is down. "
         "1 of 2 are out of the fight.",
-        f"🏳️ <@{world.gm.id}>: a morale check is proposed (R22); its buttons are on the result above.",
+        f"🏳️ <@{world.gm.id}>: a morale check is proposed (R22); its buttons are below.",
     ]
     assert [user.id for user in result.message.mentions] == [world.gm.id]  # type: ignore[union-attr]
     encounter = await fight_of(pommel, world)

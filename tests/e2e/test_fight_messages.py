@@ -20,6 +20,7 @@ from .fights import (
     StackedDice,
     button_id,
     dealt_fight,
+    exchange_action,
     exchange_button,
     fight_of,
     seed_fight,
@@ -280,3 +281,54 @@ async def test_roll_morale_goes_from_an_hp_change_once_rolled_from_the_proposals
     assert not rolled.ephemeral, rolled.content
     assert hurt.message.custom_ids() == []
     assert listed.message.custom_ids() == []
+
+
+async def test_a_reopened_fight_gives_its_messages_their_buttons_back(world: World, start_bot: Any) -> None:
+    """The end took every button away; the reopen brought the fight back waiting for Alice's defense,
+    listed on the tracker with a link to its request, which kept no button: nobody could answer it."""
+    pommel = await dealt_fight(world, start_bot, faces=[15, 4], cards=BANDIT_FIRST, edit=play_by_post)
+    asked = await pommel.slash("attack", user=world.gm, options={"target": "Alice"})
+    assert asked.message is not None
+    live = asked.message.custom_ids()
+    assert exchange_button(asked, "passive") in live
+    ending = await pommel.slash("encounter end", user=world.gm)
+    [end] = [c for c in ending.message.custom_ids() if c.endswith(":end")]  # type: ignore[union-attr]
+    await pommel.click(ending, end, user=world.gm)
+    assert asked.message.custom_ids() == []
+
+    reopened = await pommel.slash("encounter reopen", user=world.gm)
+    assert not reopened.ephemeral, reopened.content
+    assert asked.message.custom_ids() == live
+    assert link_to(world, asked.message) in tracker_message(world.table).embed_text
+    answered = await pommel.click(asked, exchange_button(asked, "passive"), user=world.player)
+    assert not answered.ephemeral, answered.content
+    assert not (await fight_of(pommel, world)).exchanges[0].pending
+
+
+async def test_a_redone_defense_shows_its_choices_on_its_own_message_which_no_longer_says_asked_again(
+    world: World, start_bot: Any
+) -> None:
+    """Alice's active defense failed, leaving her a desperation defense. After an undo and a redo, her
+    first message still read "Put back: the defense is asked again, in this message" while carrying
+    the result's buttons, and the message it pointed to said "Redone" and carried them too."""
+    pommel = await dealt_fight(world, start_bot, faces=[15, 3, 4, 2], cards=BANDIT_FIRST, edit=play_by_post)
+    asked = await pommel.slash("attack", user=world.gm, options={"target": "Alice"})
+    assert asked.message is not None
+    answered = await pommel.click(asked, exchange_button(asked, "active:2"), user=world.player)
+    assert "desperation defense" in answered.content
+    posted = len(world.table.history)
+    await undo(pommel, world)
+    [again] = posted_since(world, posted, ASKED_AGAIN)
+    assert "asked again" in asked.message.content
+
+    await undo_and_redo(pommel, world)
+    assert "asked again" not in asked.message.content
+    assert "Redone" in asked.message.content
+    assert [exchange_action(c) for c in not_turns(asked.message)] == ["desperate"]
+    assert "Redone" in again.content
+    assert again.custom_ids() == []
+    tracker = tracker_message(world.table)
+    assert link_to(world, asked.message) in tracker.embed_text  # the choice still open, where it is
+    assert f"🎯 <@{world.player.id}>: choices still open after **Bandit**'s attack on **Alice**" in (
+        tracker.embed_text
+    )  # and whose it is

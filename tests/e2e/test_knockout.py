@@ -53,7 +53,7 @@ async def knockout_blow(
     # The GM plays the Bandit: asked in the message, and pinged (the player attacked).
     assert (
         f"😵 <@{world.gm.id}>: **Bandit** must make a Will save against a Knock-Out threat (R16); its "
-        "buttons are on the result above."
+        "buttons are below."
     ) in lines
     assert result.message is not None
     assert [user.id for user in result.message.mentions] == [world.gm.id]
@@ -139,7 +139,7 @@ async def test_r16_a_players_character_makes_its_own_will_save(world: World, sta
     lines = result.content.splitlines()
     assert (
         f"😵 <@{world.player.id}>: **Alice** must make a Will save against a Knock-Out threat (R16); its "
-        "buttons are on the result above."
+        "buttons are below."
     ) in lines
     assert result.message is not None
     assert [user.id for user in result.message.mentions] == [world.player.id]

@@ -19,7 +19,7 @@ from bot.store import LogEntry
 from tests.sheets import character
 
 from .fake_discord import CommandNotVisible, FakeDiscord, World
-from .fights import fight_of, start
+from .fights import fight_of, start, tracker_message
 from .harness import RunningBot
 
 OTHER_GUILD = 4242
@@ -208,6 +208,24 @@ async def test_server_forget_deletes_this_servers_data_once_confirmed(world: Wor
     await nothing_of_this_server_is_left(pommel, world)
     # The channel plays on: a new fight starts afresh.
     assert not (await start(pommel, world)).ephemeral
+
+
+async def test_server_forget_closes_the_trackers_of_the_fights_it_deleted(
+    world: World, start_bot: Any
+) -> None:
+    """The running fight was deleted, but its tracker went on showing "Round 1, Now: Alice" with live
+    Next, Hold and Act buttons, which answered "There is no fight in this channel"."""
+    pommel = await start_bot()
+    await start(pommel, world)
+    await pommel.slash("init deal", user=world.gm)
+    tracker = tracker_message(world.table)
+    assert tracker.custom_ids()
+    asked = await pommel.slash("server forget", user=world.admin)
+    assert asked.message is not None
+    await pommel.click(asked, asked.message.custom_ids()[0], user=world.admin)
+    assert tracker.custom_ids() == []
+    assert "This fight was deleted with the rest of the server's data" in tracker.embed_text
+    assert await pommel.bot.store.load_encounter(world.table.id) is None
 
 
 async def test_a_server_pommel_left_is_forgotten_after_30_days(

@@ -466,6 +466,20 @@ def test_situation_mount_costs_the_round_and_a_failed_quick_mount_leaves_the_rid
         positions.mount(encounter, Actor(user_id=12), "bob", "Bob", "Destrier", None)
 
 
+def test_r25_mounting_before_the_first_deal_costs_nothing_and_says_so() -> None:
+    """The GM sets the field up before round 1: the note read "no quick, move or active action left
+    this round" when no round had begun, and round 1 was the rider's whole."""
+    encounter = skirmish()
+    encounter.initiative.round = 0
+    done = positions.mount(encounter, GM, "gm", "Alice", "Destrier", None)
+    alice = encounter.combatant("Alice")
+    assert alice.position.mount == encounter.combatant("Destrier").id
+    assert alice.moves == 0
+    assert done.result.notes == [
+        "Mounting takes a whole round (R25); before the first deal it costs Alice nothing."
+    ]
+
+
 def test_situation_dismount_takes_a_move() -> None:
     encounter = skirmish()
     alice = encounter.combatant("Alice")
