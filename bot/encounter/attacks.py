@@ -363,17 +363,21 @@ def _require_steed_may_strike(
 ) -> None:
     """R25 mounted, a mount's attack of its own on its turn (a trample or an attack owed is not one):
     "A warhorse ... will strike out with its hooves any combat round when it does not move", and
-    carrying its rider is moving, so a warhorse that moved, or whose rider moved, this round does not
-    strike. A riding horse, mule, pony or draft horse "will only attack if they are attacked, cannot
-    flee, and have no rider": it attacks only a foe that attacked it (this round, or as that foe's last
-    attack); whether it could flee is the GM's, who runs it."""
+    carrying its rider is moving, so a warhorse that moved, or whose rider moved or charged on it, this
+    round does not strike (its trample on the charge is owed apart). A riding horse, mule, pony or draft
+    horse "will only attack if they are attacked, cannot flee, and have no rider": it attacks only a foe
+    that attacked it (this round, or as that foe's last attack); whether it could flee is the GM's, who
+    runs it."""
     if horse.steed is None:
         return
     name = shown(horse.name)
     if horse.steed.warhorse:
         carried = rider is not None and rider.moves > 0
-        if horse.moves > 0 or carried:
-            why = f"carried {shown(rider.name)}, who moved" if carried and rider is not None else "moved"
+        charged = rider is not None and any(b.by == rider.id and b.charge for b in encounter.blows)
+        if horse.moves > 0 or carried or charged:
+            why = "moved"
+            if rider is not None and (carried or charged):
+                why = f"carried {shown(rider.name)}, who {'charged' if charged else 'moved'}"
             raise IllegalAction(
                 f"{name} {why} this round: a warhorse strikes with its hooves only in a round it does not "
                 "move (R25). It tramples when its rider charges."
@@ -459,7 +463,7 @@ def declare_attack(
     attack = planned.attack
     check_attack(attacking, defending, attack)
     attacker.pool.spend(declared.dice, _SPEND[kind])
-    record_blow(encounter, attacker, target, planned)
+    record_blow(encounter, attacker, target, planned, charge=declared.charge)
     mount = planned.state.mount
     if mount is not None and tramples(declared, mount) and may_take_attack_owed(mount):
         owe(encounter, ReactionKind.TRAMPLE, mount, target, "tramples on the charge")
@@ -495,9 +499,12 @@ def declare_attack(
     return awaiting(exchange, target, defending)
 
 
-def record_blow(encounter: Encounter, attacker: Combatant, target: Combatant, planned: PlannedAttack) -> None:
-    """R25: remember the attack for this round's numbers, and as the attacker's last target. Made on
-    its own turn, it uses the turn: the card can no longer be held (R4)."""
+def record_blow(
+    encounter: Encounter, attacker: Combatant, target: Combatant, planned: PlannedAttack, *, charge: bool
+) -> None:
+    """R25: remember the attack for this round's numbers (and whether it was a mounted charge, which
+    moved the mount), and as the attacker's last target. Made on its own turn, it uses the turn: the
+    card can no longer be held (R4)."""
     encounter.initiative.use_turn(attacker.holder)
     encounter.blows.append(
         Blow(
@@ -505,6 +512,7 @@ def record_blow(encounter: Encounter, attacker: Combatant, target: Combatant, pl
             against=target.id,
             mounted=planned.state.mount is not None,
             long_spear_or_bill=planned.state.facts.attacker.long_spear_or_bill,
+            charge=charge and planned.state.mount is not None,
         )
     )
     attacker.last_target = target.id
@@ -1065,7 +1073,7 @@ def attack_armor_class(
     attack, situations = planned.attack, planned.situations
     check_attack(attacking, defending, attack)
     attacker.pool.spend(1, _SPEND[kind])
-    record_blow(encounter, attacker, target, planned)
+    record_blow(encounter, attacker, target, planned, charge=declared.charge)
     encounter.engagement(attacker, target).record_attack(1, missile=weapon.is_missile)
     ac = defender_armor_class(
         defending.armor,

@@ -126,6 +126,8 @@ class Blow(BaseModel):
     against: str
     mounted: bool = False
     long_spear_or_bill: bool = False
+    charge: bool = False
+    """A mounted charge: the mount carrying the rider moved (R25), so a warhorse does not strike too."""
 
 
 class ReactionKind(StrEnum):

@@ -613,6 +613,30 @@ def test_r25_a_warhorse_strikes_only_in_a_round_it_does_not_move_and_carrying_it
     declare_attack(encounter, CATALOG, GM, destrier, bandit, Declaration(dice=1), RandomDice.seeded(1), NOW)
 
 
+def test_r25_a_warhorse_whose_rider_charged_on_it_does_not_strike_with_its_hooves_too() -> None:
+    """Lords of Hack: a warhorse "will strike out with its hooves any combat round when it does not
+    move", and a charge carries the rider: the Destrier tramples on Alice's charge (an attack owed), but
+    struck with its hooves on its own card as well. Now that is refused, in /odds as in /attack."""
+    encounter = skirmish()
+    destrier, alice = encounter.combatant("Destrier"), encounter.combatant("Alice")
+    bandit = encounter.combatant("Bandit 1")
+    alice.position.mount = destrier.id
+    encounter.blows.append(Blow(by=alice.id, against=bandit.id, mounted=True, charge=True))
+    encounter.initiative.turn_of = destrier.holder
+    with pytest.raises(
+        RulesError, match="Destrier carried Alice, who charged this round: a warhorse strikes"
+    ):
+        encounter_odds(
+            encounter, CATALOG, destrier, bandit, dice=1, attack_type=None, extra=Advantage.NONE, void=False
+        )
+    with pytest.raises(RulesError, match="Destrier carried Alice, who charged this round"):
+        declare_attack(
+            encounter, CATALOG, GM, destrier, bandit, Declaration(dice=1), RandomDice.seeded(1), NOW
+        )
+    encounter.blows = [Blow(by=alice.id, against=bandit.id, mounted=True)]  # a blow without a charge
+    declare_attack(encounter, CATALOG, GM, destrier, bandit, Declaration(dice=1), RandomDice.seeded(1), NOW)
+
+
 NEW_COMBATANT_FIELDS = ("knightly_combat", "steed", "constructed", "position", "forfeit_round", "last_target")
 
 
