@@ -298,8 +298,9 @@ def history_reply(ended: Sequence[EndedEncounter]) -> tuple[str, discord.ui.View
 
 
 def log_line(entry: LogEntry) -> str:
-    """One entry as a channel shows it: the time in each reader's own time zone, then the line."""
-    stamp = f"<t:{int(entry.at.timestamp())}:T>"
+    """One entry as a channel shows it: the date and time in each reader's own time zone (a
+    play-by-post fight runs over days), then the line."""
+    stamp = f"<t:{int(entry.at.timestamp())}:f>"
     private = " *(private)*" if is_private(entry) else ""
     return f"{stamp} {_struck(entry, escaped_within(entry.text, ENTRY_LIMIT))}{private}"
 

@@ -11,8 +11,9 @@ from .tracker import TRACKER_COLOUR
 
 FAMILIES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     (
-        "Running a fight (GM)",
-        "Start and end it, add foes, fix mistakes, change its rulings.",
+        "Running a fight",
+        "The GM starts and ends it, adds foes, fixes mistakes and changes its rulings; anyone may look "
+        "at it (`show`, `log`, `history`).",
         (
             "encounter start",
             "npc add",

@@ -107,7 +107,7 @@ def test_only_the_gm_and_the_roller_see_a_private_roll() -> None:
 def test_a_log_line_shows_the_time_in_each_readers_zone_and_escapes_the_text() -> None:
     line = log_line(entry("Bob rolled `1d20` **loud**", private=True))
     stamp = int((STARTED + timedelta(minutes=1)).timestamp())
-    assert line == f"<t:{stamp}:T> Bob rolled \\`1d20\\` \\*\\*loud\\*\\* *(private)*"
+    assert line == f"<t:{stamp}:f> Bob rolled \\`1d20\\` \\*\\*loud\\*\\* *(private)*"
 
 
 def test_log_lines_keep_the_latest_that_fit_and_say_what_is_missing() -> None:
