@@ -10,9 +10,9 @@ from collections.abc import AsyncIterator
 import asyncpg
 import pytest
 
-from bot.store import DatabaseTooNew, ShardTaken, StoreUnavailable, open_store
+from bot.store import DatabaseTooNew, MigrationFailed, ShardTaken, StoreUnavailable, open_store
 from bot.store.postgres import PostgresStore, holder_name, postgres_migrations, shown_url
-from bot.store.sqlite import Migration, bundled_migrations
+from bot.store.schema import Migration, bundled_migrations
 from tests.postgres import fresh_schema
 
 
@@ -43,7 +43,7 @@ COUNTING = [
 def test_the_postgres_migrations_are_numbered_from_one_without_gaps() -> None:
     migrations = postgres_migrations()
     assert [m.version for m in migrations] == list(range(1, len(migrations) + 1))
-    assert migrations[0].name == "0001_initial.sql"
+    assert migrations[0].name == "0001_initial"
 
 
 async def test_a_new_database_gets_the_tables_the_sqlite_store_has(url: str) -> None:
@@ -102,7 +102,7 @@ async def test_a_failing_script_leaves_the_database_as_it_was(url: str) -> None:
     store = await PostgresStore.open(url, migrations=COUNTING[:1])
     await store.close()
     broken = [*COUNTING, Migration(3, "0003_broken.sql", "CREATE TABLE half (x int); SELECT * FROM nowhere;")]
-    with pytest.raises(asyncpg.UndefinedTableError):
+    with pytest.raises(MigrationFailed, match=r"0003_broken\.sql failed .*nowhere"):
         await PostgresStore.open(url, migrations=broken)
     assert "half" not in await tables(url)
     store = await PostgresStore.open(url, migrations=COUNTING[:1])
