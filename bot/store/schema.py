@@ -20,6 +20,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib.resources import files
+from importlib.resources.abc import Traversable
 from typing import Literal
 
 Dialect = Literal["sqlite", "postgres"]
@@ -63,12 +64,12 @@ class Recorded:
     applied_at: str | None = None
 
 
-def bundled_migrations(dialect: Dialect = "sqlite") -> list[Migration]:
-    """The scripts of ``dialect`` shipped in ``bot/store/migrations``, in order, numbered 1, 2, 3...
-    without gaps, each with its other dialect beside it."""
+def bundled_migrations(dialect: Dialect = "sqlite", folder: Traversable | None = None) -> list[Migration]:
+    """The scripts of ``dialect`` shipped in ``bot/store/migrations`` (or ``folder``), in order, numbered
+    1, 2, 3... without gaps, each with its other dialect beside it under the same name."""
     found: dict[Dialect, dict[int, str]] = {"sqlite": {}, "postgres": {}}
     texts: dict[int, str] = {}
-    for entry in files(__package__).joinpath("migrations").iterdir():
+    for entry in (folder or files(__package__).joinpath("migrations")).iterdir():
         matched = MIGRATION_FILE.match(entry.name)
         if matched is None:
             continue
@@ -219,9 +220,11 @@ def legacy_postgres(rows: Sequence[Recorded]) -> list[Recorded]:
     had stays as it is (and is unknown)."""
     records = []
     for row in rows:
-        for name in LEGACY_POSTGRES.get(row.name, (row.name,)):
-            version = int(name[:4]) if name[:4].isdigit() and row.name in LEGACY_POSTGRES else row.version
-            records.append(Recorded(version, name, None, row.applied_at))
+        names = LEGACY_POSTGRES.get(row.name)
+        if names is None:
+            records.append(Recorded(row.version, row.name, None, row.applied_at))
+        else:
+            records.extend(Recorded(int(name[:4]), name, None, row.applied_at) for name in names)
     return records
 
 

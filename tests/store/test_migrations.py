@@ -36,6 +36,24 @@ def test_the_bundled_migrations_are_numbered_from_one_without_gaps() -> None:
     assert [m.name for m in postgres] == [m.name for m in migrations]  # one sequence, both dialects
 
 
+@pytest.mark.parametrize(
+    ("files", "refused"),
+    [
+        (["0001_a.sqlite.sql", "0001_a.postgres.sql", "0002_b.sqlite.sql"], "0002 needs both dialects"),
+        (["0001_a.sqlite.sql", "0001_a.postgres.sql", "0002_b.sqlite.sql", "0002_c.postgres.sql"], "0002"),
+        (["0001_a.sqlite.sql", "0001_b.sqlite.sql"], "two sqlite migrations are numbered 0001"),
+        (["0001_a.sqlite.sql", "0001_a.postgres.sql", "0003_b.sqlite.sql", "0003_b.postgres.sql"], "0002"),
+    ],
+)
+def test_each_migration_has_both_dialects_under_one_number(
+    tmp_path: Path, files: list[str], refused: str
+) -> None:
+    for name in files:
+        (tmp_path / name).write_text("-- nothing", encoding="utf-8")
+    with pytest.raises(ValueError, match=refused):
+        bundled_migrations("sqlite", tmp_path)
+
+
 def test_a_gap_in_the_numbering_is_refused() -> None:
     with pytest.raises(ValueError, match="0002"):
         check_numbering([COUNTING[0], Migration(3, "0003_third.sql", "")])

@@ -112,6 +112,33 @@ async def test_a_failing_script_leaves_the_database_as_it_was(url: str) -> None:
         await store.close()
 
 
+async def test_a_renumbered_migration_is_not_applied_again(
+    url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Two branches merged: the second script became 0003, a new one took 0002 (the record's version is
+    PostgreSQL's primary key, so the record is written again under the new numbers)."""
+    store = await PostgresStore.open(url, migrations=COUNTING)
+    await store.close()
+    merged = [
+        COUNTING[0],
+        Migration(2, "0002_other_branch", "INSERT INTO applied VALUES (20);"),
+        Migration(3, "0003_second.sql", COUNTING[1].sql),
+    ]
+    store = await PostgresStore.open(url, migrations=merged)
+    await store.close()
+    connection = await asyncpg.connect(url)
+    try:
+        applied = [row[0] for row in await connection.fetch("SELECT script FROM applied ORDER BY script")]
+        recorded = [
+            tuple(row) for row in await connection.fetch("SELECT version, name FROM schema_migrations")
+        ]
+    finally:
+        await connection.close()
+    assert applied == [1, 2, 20]
+    assert sorted(recorded) == [(1, "0001_first.sql"), (2, "0002_other_branch"), (3, "0003_second.sql")]
+    assert "migration 0002_second.sql recorded in" in caplog.text
+
+
 async def test_a_database_newer_than_the_code_is_refused(url: str) -> None:
     store = await open_store(url)
     await store.close()
