@@ -211,7 +211,7 @@ def legacy_sqlite(user_version: int, *, has_log_d20: bool, has_redo: bool) -> li
         names = LEGACY_SQLITE[:user_version]
     records = [Recorded(int(name[:4]), name) for name in names]
     if user_version > len(LEGACY_SQLITE):
-        records.append(Recorded(user_version, f"{user_version:04d} (by count)"))
+        records.append(Recorded(user_version, f"up to number {user_version}, counted without names"))
     return records
 
 
