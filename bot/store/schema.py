@@ -72,6 +72,10 @@ def bundled_migrations(dialect: Dialect = "sqlite", folder: Traversable | None =
     for entry in (folder or files(__package__).joinpath("migrations")).iterdir():
         matched = MIGRATION_FILE.match(entry.name)
         if matched is None:
+            if entry.name.endswith(".sql"):  # a script in the layout of before would never run
+                raise ValueError(
+                    f"migration {entry.name} is not named NNNN_<name>.sqlite.sql or NNNN_<name>.postgres.sql"
+                )
             continue
         version, name = int(matched[1]), f"{matched[1]}_{matched[2]}"
         kind: Dialect = "sqlite" if matched[3] == "sqlite" else "postgres"

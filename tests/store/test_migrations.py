@@ -43,6 +43,7 @@ def test_the_bundled_migrations_are_numbered_from_one_without_gaps() -> None:
         (["0001_a.sqlite.sql", "0001_a.postgres.sql", "0002_b.sqlite.sql", "0002_c.postgres.sql"], "0002"),
         (["0001_a.sqlite.sql", "0001_b.sqlite.sql"], "two sqlite migrations are numbered 0001"),
         (["0001_a.sqlite.sql", "0001_a.postgres.sql", "0003_b.sqlite.sql", "0003_b.postgres.sql"], "0002"),
+        (["0001_a.sqlite.sql", "0001_a.postgres.sql", "0002_b.sql"], "0002_b.sql is not named NNNN_<name>"),
     ],
 )
 def test_each_migration_has_both_dialects_under_one_number(
