@@ -21,7 +21,7 @@ from pathlib import Path
 from .config import Settings
 from .heartbeat import STALE_SECONDS, heartbeat_age
 from .store import is_postgres_url
-from .store.shared import Migration, bundled_migrations
+from .store.schema import Plan, bundled_migrations, short
 
 
 class MaintenanceError(Exception):
@@ -87,13 +87,16 @@ def restore(settings: Settings, backup_file: Path) -> str:
     with _connected(backup_file) as copy:
         problems = _integrity(copy)
         version = _schema_version(copy)
-    if problems:
+        found = None if problems else _sqlite_plan(copy)
+    if problems or found is None:
         raise MaintenanceError(f"{backup_file} is damaged ({problems[0]}): restore another backup.")
-    known = len(bundled_migrations())
-    if version > known:
+    if found.unknown:
+        known = bundled_migrations()[-1].version
+        unknown = ", ".join(entry.name for entry in found.unknown)
         raise MaintenanceError(
-            f"{backup_file} has schema version {version}, but this Pommel knows versions up to {known} "
-            "only: restore it with the newer Pommel that made it."
+            f"{backup_file} has schema version {found.found}, with migrations this Pommel does not know "
+            f"({unknown}); this Pommel knows versions up to {known} only: restore it with the newer Pommel "
+            "that made it."
         )
     database = settings.database_path
     from .store.sqlite import _lock_beside, _unlock
@@ -129,50 +132,62 @@ def check(settings: Settings) -> Checked:
     try:
         with _connected(source) as db:
             problems = _integrity(db)
-            version = _schema_version(db)
+            found = None if problems else _sqlite_plan(db)
     except sqlite3.DatabaseError as error:
         return Checked(False, [f"{source}: damaged or not a database ({error}): restore a backup."])
-    if problems:
+    if problems or found is None:
         more = f" and {len(problems) - 1} more" if len(problems) > 1 else ""
         return Checked(False, [f"{source}: damaged: {problems[0]}{more}. Restore a backup."])
     lines = [f"{source}: integrity check passed."]
-    migrations_ok = _migrations_line(lines, version, bundled_migrations())
+    migrations_ok = _migrations_line(lines, found, bundled_migrations()[-1].version)
     return Checked(migrations_ok, lines)
 
 
 async def _check_postgres(url: str) -> Checked:
     import asyncpg
 
-    from .store.postgres import postgres_migrations, shown_url
+    from .store.postgres import postgres_migrations, recorded_migrations, shown_url
 
     where = shown_url(url)
     try:
         db = await asyncpg.connect(url)
     except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
         raise MaintenanceError(f"Can't reach the PostgreSQL database {where}: {error}.") from None
+    known = postgres_migrations()
     try:
-        exists = await db.fetchval("SELECT to_regclass('schema_migrations') IS NOT NULL")
-        version = (
-            int(await db.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_migrations")) if exists else 0
-        )
+        found = await recorded_migrations(db, known)
     finally:
         await db.close()
     lines = [f"{where}: reachable (PostgreSQL checks its own pages; back it up with pg_dump)."]
-    return Checked(_migrations_line(lines, version, postgres_migrations()), lines)
+    return Checked(_migrations_line(lines, found, known[-1].version), lines)
 
 
-def _migrations_line(lines: list[str], version: int, known: list[Migration]) -> bool:
+def _migrations_line(lines: list[str], found: Plan, known: int) -> bool:
     """Says where the schema stands against this Pommel's migrations; False for a newer database."""
-    if version > len(known):
+    if found.unknown:
+        unknown = ", ".join(entry.name for entry in found.unknown)
         lines.append(
-            f"Schema version {version}, but this Pommel knows versions up to {len(known)} only: it was "
-            "written by a newer Pommel, which this one refuses to run on. Run the newer Pommel, or restore "
-            "a backup made by this one."
+            f"Schema version {found.found}, with migrations this Pommel does not know ({unknown}); it "
+            f"knows versions up to {known} only: the database was written by a newer Pommel, which this one "
+            "refuses to run on. Run the newer Pommel, or restore a backup made by this one."
         )
         return False
-    last = f" (last: {known[version - 1].name})" if version else ""
-    lines.append(f"Schema version {version} of {len(known)}{last}.")
-    pending = known[version:]
+    applied = [migration for migration, _ in found.applied]
+    last = f" (last: {applied[-1].name})" if applied else ""
+    lines.append(f"Schema version {found.found} of {known}{last}.")
+    if found.adopted:
+        lines.append("Its migrations are recorded by count: Pommel records them by name at its next start.")
+    for entry, migration in found.renamed:
+        lines.append(
+            f"Migration {entry.name} is this Pommel's {migration.name}, renumbered: it is not applied again, "
+            "and Pommel records its new name at its next start."
+        )
+    for entry, migration in found.edited:
+        lines.append(
+            f"Migration {migration.name} was changed after it was applied (checksum {short(entry.checksum)} "
+            f"then, {short(migration.checksum)} now): it is not applied again."
+        )
+    pending = found.pending
     if pending:
         lines.append(
             f"{len(pending)} migration(s) not applied yet ({', '.join(m.name for m in pending)}): "
@@ -221,6 +236,12 @@ def _connected(path: Path) -> Iterator[sqlite3.Connection]:
 def _integrity(db: sqlite3.Connection) -> list[str]:
     found = [str(row[0]) for row in db.execute("PRAGMA integrity_check")]
     return [] if found == ["ok"] else found
+
+
+def _sqlite_plan(db: sqlite3.Connection) -> Plan:
+    from .store.sqlite import recorded_migrations
+
+    return recorded_migrations(db, bundled_migrations())
 
 
 def _schema_version(db: sqlite3.Connection) -> int:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import os
 import socket
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +17,7 @@ import pytest
 from bot.__main__ import main
 from bot.config import Settings
 from bot.store import LogEntry, open_store
+from bot.store.schema import bundled_migrations
 
 
 def run_bot(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
@@ -165,6 +167,27 @@ def test_a_damaged_database_refuses_to_start(
     assert str(database) in lines[0]
     assert "damaged" in lines[0]
     assert "backup" in lines[0]
+
+
+def test_a_migration_that_fails_is_named_in_one_line_with_what_the_database_said(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """At 3ea8a2f this said "Can't open the database …: duplicate column name: undone_by. Check
+    DATABASE_PATH", for a database whose path was fine."""
+    database = tmp_path / "pommel.sqlite3"
+    with sqlite3.connect(database) as db:  # counted 5 (0005_log_d20), but 0006's column is there already
+        for migration in bundled_migrations()[:4]:
+            db.executescript(migration.sql)
+        db.execute("ALTER TABLE encounter_history ADD COLUMN undone_by INTEGER")
+        db.execute("CREATE TABLE log_d20 (x)")
+        db.execute("PRAGMA user_version = 5")
+    status, lines = main_offline(tmp_path, monkeypatch, capsys, database)
+    assert status == 2
+    assert len(lines) == 1
+    assert lines[0].startswith(
+        f"Migration 0006_redo failed on the database {database}: duplicate column name"
+    )
+    assert "DATABASE_PATH" not in lines[0]
 
 
 def test_shard_ids_without_a_count_are_refused_in_one_line(tmp_path: Path) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import sqlite3
 import time
 from pathlib import Path
@@ -14,7 +15,7 @@ import pytest
 from bot.__main__ import cli
 from bot.heartbeat import STALE_SECONDS, Heartbeat
 from bot.store import LogEntry, open_store
-from bot.store.shared import bundled_migrations
+from bot.store.schema import REDO_STRETCH, bundled_migrations
 
 KNOWN = len(bundled_migrations())
 
@@ -75,7 +76,7 @@ def test_check_says_which_migrations_the_next_start_applies(
 ) -> None:
     make_database(here / "pommel.sqlite3")
     with sqlite3.connect(here / "pommel.sqlite3") as db:
-        db.execute(f"PRAGMA user_version = {KNOWN - 1}")
+        db.execute("DELETE FROM schema_migrations WHERE version = ?", (KNOWN,))
     status, out, _ = pommel("check", capsys=capsys)
     assert status == 0
     assert f"1 migration(s) not applied yet ({bundled_migrations()[-1].name})" in out
@@ -86,10 +87,27 @@ def test_check_of_a_database_from_a_newer_pommel_fails_saying_so(
 ) -> None:
     make_database(here / "pommel.sqlite3")
     with sqlite3.connect(here / "pommel.sqlite3") as db:
-        db.execute("PRAGMA user_version = 99")
+        db.execute("INSERT INTO schema_migrations VALUES (99, '0099_later', 'x', '')")
     status, _, err = pommel("check", capsys=capsys)
     assert status == 1
-    assert f"Schema version 99, but this Pommel knows versions up to {KNOWN} only" in err
+    assert "Schema version 99, with migrations this Pommel does not know (0099_later)" in err
+    assert f"it knows versions up to {KNOWN} only" in err
+
+
+def test_check_of_a_database_recorded_by_count_says_what_the_next_start_records(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The database of the redo stretch (0005_redo, before it became 0006): nothing pending but 0005,
+    the rest recorded by name at the next start."""
+    shutil.copyfile(
+        Path(__file__).parent / "store" / "fixtures" / "redo_stretch.sqlite3", here / "pommel.sqlite3"
+    )
+    status, out, _ = pommel("check", capsys=capsys)
+    assert status == 0
+    assert "Schema version 6 of" in out
+    assert "recorded by count: Pommel records them by name at its next start" in out
+    pending = [m.name for m in bundled_migrations() if m.name not in REDO_STRETCH]
+    assert f"migration(s) not applied yet ({', '.join(pending)})" in out
 
 
 def test_check_of_a_file_that_is_not_a_database_fails(here: Path, capsys: pytest.CaptureFixture[str]) -> None:

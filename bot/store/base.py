@@ -315,15 +315,33 @@ class DatabaseDamaged(StoreUnavailable):
 
 
 class DatabaseTooNew(StoreUnavailable):
-    """The database was migrated by a newer Pommel; this one refuses to run rather than damage it."""
+    """The database was migrated by a newer Pommel; this one refuses to run rather than damage it.
 
-    def __init__(self, location: str, found: int, known: int) -> None:
+    ``unknown`` names the migrations it records that this Pommel does not know."""
+
+    def __init__(self, location: str, found: int, known: int, unknown: Sequence[str] = ()) -> None:
+        which = f", with migrations this Pommel does not know ({', '.join(unknown)})" if unknown else ""
         super().__init__(
-            f"The database {location} has schema version {found}, but this Pommel knows versions up to "
-            f"{known} only. Run the newer Pommel that wrote it, or restore a backup made by this one."
+            f"The database {location} has schema version {found}{which}, but this Pommel knows versions up "
+            f"to {known} only. Run the newer Pommel that wrote it, or restore a backup made by this one."
         )
         self.found = found
         self.known = known
+        self.unknown = tuple(unknown)
+
+
+class MigrationFailed(StoreUnavailable):
+    """A migration failed at start-up; all of that start's migrations were rolled back, so the database is
+    as it was. The message names the migration and what the database said."""
+
+    def __init__(self, location: str, migration: str, error: str) -> None:
+        super().__init__(
+            f"Migration {migration} failed on the database {location}: {error}. Nothing was changed (the "
+            "database is as it was before this start) and Pommel did not start. Run the Pommel that last "
+            "ran on this database, or report this message to Pommel's developers."
+        )
+        self.migration = migration
+        self.error = error
 
 
 def _in_utc(at: datetime) -> datetime:

@@ -7,10 +7,11 @@ compare-and-set, with its log lines in the same transaction. Reads are plain sta
 never wait behind a write. A write that waits longer than :data:`LOCK_TIMEOUT_MS` for a lock another
 connection holds is refused as :class:`~bot.store.base.StoreBusy`.
 
-The schema comes from numbered scripts ``postgres_migrations/NNNN_name.sql``, recorded in
-``schema_migrations``. They are applied in one transaction that first takes a transaction-level advisory
-lock of the schema, so of several processes starting together one migrates and the others wait for it,
-then find nothing left to do. ``DATABASE_URL`` may name a schema (``?search_path=pommel``); tests give
+The schema comes from numbered scripts ``migrations/NNNN_name.postgres.sql`` (the same sequence as
+SQLite's), recorded by name and checksum in ``schema_migrations`` (:mod:`bot.store.schema`). They are
+applied in one transaction that first takes a transaction-level advisory lock of the schema, so of
+several processes starting together one migrates and the others wait for it, then find nothing left to
+do. ``DATABASE_URL`` may name a schema (``?search_path=pommel``); tests give
 each run a schema of its own.
 
 Unlike SQLite's one process per file, any number of processes may open the store: the shard leases
@@ -46,6 +47,7 @@ from .base import (
     ForgottenGuild,
     HistoryStep,
     LogEntry,
+    MigrationFailed,
     NothingToRedo,
     NothingToUndo,
     Redoable,
@@ -57,18 +59,25 @@ from .base import (
     StoreBusy,
     StoreUnavailable,
 )
+from .schema import (
+    Migration,
+    Plan,
+    Recorded,
+    bundled_migrations,
+    check_numbering,
+    legacy_postgres,
+    plan,
+    told_of,
+)
 from .shared import (
     FORGET_GUILD_COUNTED,
     FORGET_GUILD_FIRST,
     FORGET_GUILD_LOG,
     DocumentStore,
-    Migration,
     Unreadable,
-    bundled_migrations,
     character_document,
     character_from,
     characters_from,
-    check_numbering,
     check_page,
     checked_change,
     past_fight,
@@ -85,7 +94,6 @@ logger = logging.getLogger(__name__)
 LOCK_TIMEOUT_MS = 5000
 """How long a write waits for a row another connection has locked before it is refused."""
 POOL_SIZE = 10
-MIGRATIONS = "postgres_migrations"
 _MIGRATION_LOCK = 0x504D4D4C  # "PMML": the advisory lock class of the migrations (with the schema's hash)
 
 _LOG_DATA: TypeAdapter[dict[str, JsonValue]] = TypeAdapter(dict[str, JsonValue])
@@ -96,8 +104,38 @@ Connection = Any
 
 
 def postgres_migrations() -> list[Migration]:
-    """The scripts shipped in ``bot/store/postgres_migrations``, in order, numbered without gaps."""
-    return bundled_migrations(MIGRATIONS)
+    """The PostgreSQL dialect of the migrations shipped in ``bot/store/migrations``, in order."""
+    return bundled_migrations("postgres")
+
+
+RECORD_TABLE = (
+    "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
+    " applied_at TIMESTAMPTZ NOT NULL DEFAULT now(), checksum TEXT)"
+)
+"""The migrations applied, by name and checksum (see :mod:`bot.store.schema`); ``version`` is where
+older Pommels read the last number. A record from before the checksums has none (and old names)."""
+
+
+async def recorded_migrations(db: Connection, migrations: Sequence[Migration]) -> Plan:
+    """What the database records of its migrations, against ``migrations``; a record from before the
+    checksums is read as the scripts it names (:func:`~bot.store.schema.legacy_postgres`)."""
+    columns = {
+        row[0]
+        for row in await db.fetch(
+            "SELECT column_name FROM information_schema.columns"
+            " WHERE table_schema = current_schema() AND table_name = 'schema_migrations'"
+        )
+    }
+    if not columns:
+        return plan(migrations, [])
+    checksum = "checksum" if "checksum" in columns else "NULL"
+    rows = await db.fetch(
+        f"SELECT version, name, {checksum}, applied_at::text FROM schema_migrations ORDER BY version"
+    )
+    recorded = [Recorded(row[0], row[1], row[2], row[3]) for row in rows]
+    if any(entry.checksum is None for entry in recorded):
+        return plan(migrations, legacy_postgres(recorded), adopted=True)
+    return plan(migrations, recorded)
 
 
 def shown_url(url: str) -> str:
@@ -170,31 +208,42 @@ class PostgresStore(DocumentStore):
 
     async def _migrate(self, migrations: Sequence[Migration]) -> None:
         check_numbering(migrations)
-        known = len(migrations)
 
-        async def migrate(db: Connection) -> list[Migration]:
+        async def migrate(db: Connection) -> Plan:
             # Taken first, held to the commit: two processes starting together migrate one after the
             # other, and the second finds every script applied.
             await db.execute("SELECT pg_advisory_xact_lock($1, hashtext(current_schema()))", _MIGRATION_LOCK)
-            await db.execute(
-                "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY,"
-                " name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())"
-            )
-            current = int(await db.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_migrations"))
-            if current > known:
-                raise DatabaseTooNew(shown_url(self._url), current, known)
-            pending = list(migrations[current:])
-            for migration in pending:
-                await db.execute(migration.sql)
+            found = await recorded_migrations(db, migrations)
+            if found.unknown:
+                known = migrations[-1].version if migrations else 0
+                names = [entry.name for entry in found.unknown]
+                raise DatabaseTooNew(shown_url(self._url), found.found, known, names)
+            await db.execute(RECORD_TABLE)
+            await db.execute("ALTER TABLE schema_migrations ADD COLUMN IF NOT EXISTS checksum TEXT")
+            if found.rewrite:
+                await db.execute("DELETE FROM schema_migrations")
+                await db.executemany(
+                    "INSERT INTO schema_migrations (version, name, checksum, applied_at)"
+                    " VALUES ($1, $2, $3, COALESCE($4::text::timestamptz, now()))",
+                    [(m.version, m.name, m.checksum, entry.applied_at) for m, entry in found.applied],
+                )
+            for migration in found.pending:
+                try:
+                    if not migration.does_nothing:
+                        await db.execute(migration.sql)
+                except asyncpg.PostgresError as error:
+                    raise MigrationFailed(
+                        shown_url(self._url), migration.name, f"{error} (PostgreSQL)"
+                    ) from error
                 await db.execute(
-                    "INSERT INTO schema_migrations (version, name) VALUES ($1, $2)",
+                    "INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)",
                     migration.version,
                     migration.name,
+                    migration.checksum,
                 )
-            return pending
+            return found
 
-        for migration in await self._transaction(migrate):
-            logger.info("applied migration %s to %s", migration.name, self)
+        told_of(await self._transaction(migrate), str(self), logger)
 
     async def schema_version(self) -> int:
         """The number of the last migration applied."""

@@ -1,17 +1,14 @@
-"""What the SQLite and the PostgreSQL stores share: their numbered migrations, and the work on documents
-around their SQL (:class:`DocumentStore`), so that both keep the promises of :mod:`bot.store.base` the
-same way and only the statements differ."""
+"""What the SQLite and the PostgreSQL stores share (their migrations are :mod:`.schema`): the work on
+documents around their SQL (:class:`DocumentStore`), so that both keep the promises of
+:mod:`bot.store.base` the same way and only the statements differ."""
 
 from __future__ import annotations
 
 import dataclasses
 import json
 import logging
-import re
 from abc import abstractmethod
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from importlib.resources import files
 from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -38,35 +35,6 @@ from .upgrades import CHARACTER, FIGHT, SETTINGS, Kind, TooNew, UnknownVersion, 
 logger = logging.getLogger("bot.store")
 
 Model = TypeVar("Model", bound=BaseModel)
-MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
-
-
-@dataclass(frozen=True)
-class Migration:
-    """One schema script: ``version`` is its number, the schema version once it is applied."""
-
-    version: int
-    name: str
-    sql: str
-
-
-def bundled_migrations(folder: str = "migrations") -> list[Migration]:
-    """The scripts shipped in ``bot/store/<folder>``, in order; numbered 1, 2, 3... without gaps."""
-    migrations = []
-    for entry in files(__package__).joinpath(folder).iterdir():
-        matched = MIGRATION_NAME.match(entry.name)
-        if matched:
-            migrations.append(Migration(int(matched[1]), entry.name, entry.read_text(encoding="utf-8")))
-    migrations.sort(key=lambda migration: migration.version)
-    check_numbering(migrations)
-    return migrations
-
-
-def check_numbering(migrations: Sequence[Migration]) -> None:
-    """A gap or a duplicate would skip or repeat a script on some databases; refuse both."""
-    for expected, migration in enumerate(migrations, start=1):
-        if migration.version != expected:
-            raise ValueError(f"migration {migration.name} should be number {expected:04d}")
 
 
 class NotRead(Exception):

@@ -16,9 +16,10 @@ Transactions are explicit (``isolation_level=None``, so sqlite3 opens none of it
 the write lock up front, so two processes on one file queue on ``busy_timeout`` instead of failing
 half-way through.
 
-The schema comes from numbered scripts ``migrations/NNNN_name.sql``; its version is ``PRAGMA
-user_version``. Every pending script is applied in one transaction with the new version, so a failing
-script leaves the database exactly as it was.
+The schema comes from numbered scripts ``migrations/NNNN_name.sqlite.sql``, recorded by name and
+checksum in ``schema_migrations`` (:mod:`bot.store.schema`; ``PRAGMA user_version`` keeps the last
+number, for older Pommels). Every pending script is applied in one transaction with its record, so a
+failing script leaves the database exactly as it was.
 
 Opening refuses what it must not run on, before changing anything: a file another Pommel process has
 open (an exclusive ``flock`` on ``<database>.lock`` beside it, held while the store is open and gone with
@@ -64,6 +65,7 @@ from .base import (
     ForgottenGuild,
     HistoryStep,
     LogEntry,
+    MigrationFailed,
     NothingToRedo,
     NothingToUndo,
     Redoable,
@@ -73,18 +75,25 @@ from .base import (
     StaleEncounter,
     StoreBusy,
 )
+from .schema import (
+    Migration,
+    Plan,
+    Recorded,
+    bundled_migrations,
+    check_numbering,
+    legacy_sqlite,
+    plan,
+    told_of,
+)
 from .shared import (
     FORGET_GUILD_COUNTED,
     FORGET_GUILD_FIRST,
     FORGET_GUILD_LOG,
     DocumentStore,
-    Migration,
     Unreadable,
-    bundled_migrations,
     character_document,
     character_from,
     characters_from,
-    check_numbering,
     check_page,
     checked_change,
     past_fight,
@@ -147,6 +156,36 @@ def _only_comments(sql: str) -> bool:
     without_blocks = re.sub(r"/\*.*?\*/", "", sql, flags=re.DOTALL)
     without_lines = re.sub(r"--[^\n]*", "", without_blocks)
     return not without_lines.replace(";", "").strip()
+
+
+RECORD_TABLE = (
+    "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER NOT NULL, name TEXT PRIMARY KEY,"
+    " checksum TEXT NOT NULL, applied_at TEXT NOT NULL)"
+)
+"""The migrations applied, by name and checksum (see :mod:`bot.store.schema`)."""
+
+
+def recorded_migrations(db: sqlite3.Connection, migrations: Sequence[Migration]) -> Plan:
+    """What the database records of its migrations, against ``migrations``: its ``schema_migrations``,
+    or a record by count (``PRAGMA user_version``, before there was one) read as the scripts it ran."""
+    has_record = db.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
+    ).fetchone()
+    if has_record:
+        rows = db.execute(
+            "SELECT version, name, checksum, applied_at FROM schema_migrations ORDER BY version"
+        )
+        return plan(migrations, [Recorded(*row) for row in rows])
+    counted = int(db.execute("PRAGMA user_version").fetchone()[0])
+    if counted == 0:
+        return plan(migrations, [])
+    has_log_d20 = db.execute("SELECT 1 FROM sqlite_master WHERE name = 'log_d20'").fetchone() is not None
+    history = {row[1] for row in db.execute("PRAGMA table_info(encounter_history)")}
+    return plan(
+        migrations,
+        legacy_sqlite(counted, has_log_d20=has_log_d20, has_redo="undone_by" in history),
+        adopted=True,
+    )
 
 
 def _now() -> str:
@@ -256,23 +295,41 @@ class SqliteStore(DocumentStore):
 
     async def _migrate(self, migrations: Sequence[Migration]) -> None:
         check_numbering(migrations)
-        known = len(migrations)
 
-        def migrate(db: sqlite3.Connection) -> list[Migration]:
+        def migrate(db: sqlite3.Connection) -> Plan:
             # Read inside the transaction: two processes starting together cannot both apply a script.
-            current = int(db.execute("PRAGMA user_version").fetchone()[0])
-            if current > known:
-                raise DatabaseTooNew(self._location, current, known)
-            pending = list(migrations[current:])
-            for migration in pending:
-                for statement in sql_statements(migration.sql):
-                    db.execute(statement)
-            if pending:
-                db.execute(f"PRAGMA user_version = {known}")
-            return pending
+            found = recorded_migrations(db, migrations)
+            if found.unknown:
+                known = migrations[-1].version if migrations else 0
+                names = [entry.name for entry in found.unknown]
+                raise DatabaseTooNew(self._location, found.found, known, names)
+            db.execute(RECORD_TABLE)
+            now = _now()
+            if found.rewrite:
+                db.execute("DELETE FROM schema_migrations")
+                db.executemany(
+                    "INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)",
+                    [(m.version, m.name, m.checksum, entry.applied_at or now) for m, entry in found.applied],
+                )
+            for migration in found.pending:
+                try:
+                    for statement in sql_statements(migration.sql):
+                        db.execute(statement)
+                except sqlite3.Error as error:
+                    if isinstance(error, sqlite3.DatabaseError) and _is_damage(error):
+                        raise
+                    raise MigrationFailed(self._location, migration.name, f"{error} (SQLite)") from error
+                db.execute(
+                    "INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)",
+                    (migration.version, migration.name, migration.checksum, now),
+                )
+            if found.pending or found.rewrite:
+                # Where Pommels before the record looked: they refuse a database numbered past theirs.
+                last = max((m.version for m in [*found.pending, *(m for m, _ in found.applied)]), default=0)
+                db.execute(f"PRAGMA user_version = {int(last)}")
+            return found
 
-        for migration in await self._transaction(migrate):
-            logger.info("applied migration %s to %s", migration.name, self)
+        told_of(await self._transaction(migrate), str(self), logger)
 
     async def close(self) -> None:
         if self._closed:

@@ -10,9 +10,9 @@ from collections.abc import AsyncIterator
 import asyncpg
 import pytest
 
-from bot.store import DatabaseTooNew, ShardTaken, StoreUnavailable, open_store
+from bot.store import DatabaseTooNew, MigrationFailed, ShardTaken, StoreUnavailable, open_store
 from bot.store.postgres import PostgresStore, holder_name, postgres_migrations, shown_url
-from bot.store.sqlite import Migration, bundled_migrations
+from bot.store.schema import Migration, bundled_migrations
 from tests.postgres import fresh_schema
 
 
@@ -43,7 +43,7 @@ COUNTING = [
 def test_the_postgres_migrations_are_numbered_from_one_without_gaps() -> None:
     migrations = postgres_migrations()
     assert [m.version for m in migrations] == list(range(1, len(migrations) + 1))
-    assert migrations[0].name == "0001_initial.sql"
+    assert migrations[0].name == "0001_initial"
 
 
 async def test_a_new_database_gets_the_tables_the_sqlite_store_has(url: str) -> None:
@@ -102,7 +102,7 @@ async def test_a_failing_script_leaves_the_database_as_it_was(url: str) -> None:
     store = await PostgresStore.open(url, migrations=COUNTING[:1])
     await store.close()
     broken = [*COUNTING, Migration(3, "0003_broken.sql", "CREATE TABLE half (x int); SELECT * FROM nowhere;")]
-    with pytest.raises(asyncpg.UndefinedTableError):
+    with pytest.raises(MigrationFailed, match=r"0003_broken\.sql failed .*nowhere"):
         await PostgresStore.open(url, migrations=broken)
     assert "half" not in await tables(url)
     store = await PostgresStore.open(url, migrations=COUNTING[:1])
@@ -110,6 +110,33 @@ async def test_a_failing_script_leaves_the_database_as_it_was(url: str) -> None:
         assert await store.schema_version() == 1
     finally:
         await store.close()
+
+
+async def test_a_renumbered_migration_is_not_applied_again(
+    url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Two branches merged: the second script became 0003, a new one took 0002 (the record's version is
+    PostgreSQL's primary key, so the record is written again under the new numbers)."""
+    store = await PostgresStore.open(url, migrations=COUNTING)
+    await store.close()
+    merged = [
+        COUNTING[0],
+        Migration(2, "0002_other_branch", "INSERT INTO applied VALUES (20);"),
+        Migration(3, "0003_second.sql", COUNTING[1].sql),
+    ]
+    store = await PostgresStore.open(url, migrations=merged)
+    await store.close()
+    connection = await asyncpg.connect(url)
+    try:
+        applied = [row[0] for row in await connection.fetch("SELECT script FROM applied ORDER BY script")]
+        recorded = [
+            tuple(row) for row in await connection.fetch("SELECT version, name FROM schema_migrations")
+        ]
+    finally:
+        await connection.close()
+    assert applied == [1, 2, 20]
+    assert sorted(recorded) == [(1, "0001_first.sql"), (2, "0002_other_branch"), (3, "0003_second.sql")]
+    assert "migration 0002_second.sql recorded in" in caplog.text
 
 
 async def test_a_database_newer_than_the_code_is_refused(url: str) -> None:

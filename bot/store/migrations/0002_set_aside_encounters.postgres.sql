@@ -1,0 +1,2 @@
+-- Nothing to do in PostgreSQL: its 0001_initial already made what SQLite's 0002_set_aside_encounters adds
+-- (PostgreSQL's first schema was written after it).

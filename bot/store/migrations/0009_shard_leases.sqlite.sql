@@ -1,0 +1,2 @@
+-- Nothing to do in SQLite: shard leases are for several processes on one PostgreSQL database, and a SQLite
+-- file has one process (its lock beside it).
