@@ -54,7 +54,6 @@ from .log_lines import (
     reopened_log_line,
     started_log_line,
 )
-from .messages import UNKNOWN
 from .morale import group_snapshot, propose_checks
 from .permissions import Actor, is_gm, may_run_fights, require_control, require_gm, require_may_run_fights
 from .records import MoraleProposal
@@ -194,8 +193,6 @@ def reopen(ended: Encounter, actor: Actor, by: str) -> Done[Encounter]:
     at the version after the one it ended at, so what was drawn before the end stays stale), with the
     line "X reopened the fight". Refused to anyone else; the store refuses it while a fight runs."""
     require_gm(ended, actor, "reopen it")
-    for message in ended.messages:  # the end took their buttons away: the next change draws them anew
-        message.drawn = list(UNKNOWN)
     return Done(ended, log=[reopened_log_line(by)])
 
 
