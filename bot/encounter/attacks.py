@@ -30,28 +30,18 @@ from pydantic import BaseModel, Field
 
 from ..catalog import Catalog
 from ..rules.armor_class import armor_class_behind, attack_against_ac, defender_armor_class
-from ..rules.combat import (
-    Attack,
-    AttackKind,
-    AttackResult,
-    Defense,
-    Fighter,
-    Outcome,
-    attack_bonus,
-    check_attack,
-    desperation_defense,
-    passive_defense,
-    resolve_exchange,
-    roll_active_defense,
-    roll_attack,
-    roll_damage,
-)
+from ..rules.attack_rolls import Attack, AttackKind, attack_bonus, check_attack, roll_attack
+from ..rules.damage import roll_damage
+from ..rules.defenses import Defense, passive_defense, roll_active_defense
 from ..rules.dice import Advantage, D20Witness, DiceSource, sum_of
 from ..rules.engagement import Range
 from ..rules.equipment import AttackType, Weapon
 from ..rules.errors import IllegalAction, RulesError, shown
+from ..rules.exchange import AttackResult, desperation_defense, resolve_exchange
 from ..rules.feats import bind_feat
+from ..rules.fighter import Fighter
 from ..rules.initiative import RollKind
+from ..rules.judgement import Outcome
 from ..rules.morale import MoraleStanding
 from ..rules.options import BindFeats
 from ..rules.pool import Spend

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from ..catalog import Catalog
-from ..rules.combat import AttackKind, active_defense_bonus, attack_bonus, check_attack, passive_defense
+from ..rules.attack_rolls import AttackKind, attack_bonus, check_attack
+from ..rules.defenses import active_defense_bonus, passive_defense
 from ..rules.dice import Advantage, Modifier, sum_of
 from ..rules.equipment import AttackType
 from ..rules.errors import IllegalAction, RulesError, shown

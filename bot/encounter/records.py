@@ -13,8 +13,10 @@ from enum import StrEnum
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
-from ..rules.combat import AttackResult, AttackRoll, Defense
+from ..rules.attack_rolls import AttackRoll
+from ..rules.defenses import Defense
 from ..rules.engagement import Range
+from ..rules.exchange import AttackResult
 from ..rules.morale import MoraleTriggerReason
 from ..rules.saves import SaveResult
 

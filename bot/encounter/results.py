@@ -14,9 +14,7 @@ from pydantic import BaseModel, Field
 
 from ..notation import NotationRoll
 from ..rules.armor_class import AcAttackResult
-from ..rules.combat import (
-    DamageRoll,
-)
+from ..rules.damage import DamageRoll
 from ..rules.dice import Advantage, Modifier
 from ..rules.initiative import DealResult
 from ..rules.morale import (

@@ -22,8 +22,12 @@ from ..encounter.log_lines import banishment_line, dice_count, signed
 from ..encounter.permissions import player_of
 from ..encounter.records import DefensePolicy, Exchange, Reaction, ReactionKind
 from ..encounter.results import AcAttack, ExchangeReport
-from ..rules.combat import AttackKind, AttackResult, AttackRoll, DamageRoll, Defense, Judgement, Outcome
+from ..rules.attack_rolls import AttackKind, AttackRoll
+from ..rules.damage import DamageRoll
+from ..rules.defenses import Defense
 from ..rules.dice import Advantage, Modifier, PoolRoll
+from ..rules.exchange import AttackResult
+from ..rules.judgement import Judgement, Outcome
 from ..rules.pool import MAX_POOL
 from .announcements import CONTENT_LIMIT, Announcement, fitted
 from .morale_views import proposal_line

@@ -18,10 +18,11 @@ from ..catalog import Catalog, UnknownEntry
 from ..characters import Character
 from ..encounter.document import Combatant, Encounter, Side, player_holder
 from ..encounter.log_lines import TURN_CUT_SHORT, signed
-from ..rules.combat import Fighter, passive_defense
+from ..rules.defenses import passive_defense
 from ..rules.dice import Modifier
 from ..rules.equipment import Armor, Shield, Weapon
 from ..rules.errors import shown
+from ..rules.fighter import Fighter
 from ..rules.pool import pool_size
 
 _Entry = TypeVar("_Entry", Weapon, Armor, Shield)
