@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 ENCOUNTER = Path(__file__).resolve().parents[2] / "bot" / "encounter"
-MODULES = sorted(ENCOUNTER.glob("*.py"))
+MODULES = sorted(ENCOUNTER.rglob("*.py"))
 ALLOWED_THIRD_PARTY = {"pydantic", "pydantic_core", "d20"}
 FORBIDDEN_STDLIB = {
     "asyncio",
@@ -36,8 +36,14 @@ ALLOWED_PROJECT = {
 }
 
 
+def package_of(path: Path) -> list[str]:
+    """The package ``path`` is in: ``bot.encounter``, or one of its subpackages."""
+    return ["bot", "encounter", *path.relative_to(ENCOUNTER).parent.parts]
+
+
 def imports(path: Path) -> set[str]:
-    """Every module ``path`` imports, relative imports resolved against ``bot.encounter``."""
+    """Every module ``path`` imports, relative imports resolved against the package it is in."""
+    package_parts = package_of(path)
     found: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
@@ -46,17 +52,17 @@ def imports(path: Path) -> set[str]:
             if node.level == 0:
                 found.add(node.module or "")
                 continue
-            package = ["bot", "encounter"][: 3 - node.level]
+            package = package_parts[: len(package_parts) + 1 - node.level]
             found.add(".".join([*package, node.module] if node.module else package))
     return found
 
 
 def test_the_package_has_its_modules() -> None:
-    names = {path.stem for path in MODULES}
+    names = {path.stem if path.stem != "__init__" else path.parent.name for path in MODULES}
     assert {"document", "records", "permissions", "errors", "fighters", "done", "attacks"} <= names
 
 
-@pytest.mark.parametrize("path", MODULES, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(ENCOUNTER)))
 def test_encounter_module_knows_no_discord_database_or_event_loop(path: Path) -> None:
     modules = imports(path)
     roots = {module.split(".")[0] for module in modules}
@@ -68,7 +74,7 @@ def test_encounter_module_knows_no_discord_database_or_event_loop(path: Path) ->
     assert not outside, f"{path.name} imports {outside}"
 
 
-@pytest.mark.parametrize("path", MODULES, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(ENCOUNTER)))
 def test_encounter_module_never_uses_the_global_random(path: Path) -> None:
     """Dice come from an injected source (:class:`~bot.rules.dice.DiceSource`)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
