@@ -81,6 +81,14 @@ class GatewaySession:
         shard = self.identify.get("shard") or [0, 1]
         return int(shard[0]), int(shard[1])
 
+    async def emit(self, event: str, data: Mapping[str, Any]) -> None:
+        """Number a dispatch, keep it for RESUME and send it if connected (the caller holds ``lock``)."""
+        self.seq += 1
+        frame = {"op": 0, "t": event, "s": self.seq, "d": data}
+        self.buffer.append((self.seq, frame))
+        if self.connection is not None:
+            await self.connection.send(frame)
+
     def gets(self, guild_id: int | None) -> bool:
         """Whether this session gets the events of that guild (None: of direct messages, shard 0)."""
         shard_id, count = self.shard
@@ -102,11 +110,7 @@ class Gateway(DiscordState):
             if intent and not session.intents & intent:
                 continue
             async with session.lock:
-                session.seq += 1
-                frame = {"op": 0, "t": event, "s": session.seq, "d": data}
-                session.buffer.append((session.seq, frame))
-                if session.connection is not None:
-                    await session.connection.send(frame)
+                await session.emit(event, data)
 
     async def update_channel(self, channel: FakeChannel) -> None:
         """Tell the bot a channel changed (its overwrites, say), as Discord does with CHANNEL_UPDATE."""
@@ -240,10 +244,7 @@ class Gateway(DiscordState):
                     if session.gets(g.id)
                 ),
             ]:
-                session.seq += 1
-                frame = {"op": 0, "t": event, "s": session.seq, "d": payload}
-                session.buffer.append((session.seq, frame))
-                await conn.send(frame)
+                await session.emit(event, payload)
 
     def _shard_refused(self, shard: Any) -> tuple[int, str] | None:
         """Discord's close code and reason for an IDENTIFY's ``shard`` it would refuse, or None."""

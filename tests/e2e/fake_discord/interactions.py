@@ -5,12 +5,13 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import DiscordError
 from .limits import EPHEMERAL, INTERACTION_FLAGS, LOADING
-from .messages import FakeMessage, Messages
+from .messages import FakeAttachment, FakeMessage, Messages
 from .model import FakeChannel, FakeGuild, FakeMember, FakeUser
 from .records import Call, Handler, Reply
 
@@ -120,7 +121,6 @@ class Interactions(Messages):
             trigger=trigger,
             locale=locale or user.locale,
         )
-        bot_member = guild.members.get(self.bot_user.id) if guild is not None else None
         channel_data = channel.payload()
         channel_data["permissions"] = str(channel.permissions_for(member))
         payload: dict[str, Any] = {
@@ -131,7 +131,7 @@ class Interactions(Messages):
             "version": 1,
             "channel": channel_data,
             "channel_id": str(channel.id),
-            "app_permissions": str(channel.permissions_for(bot_member)),
+            "app_permissions": str(self._bot_permissions(channel).value),
             "locale": inter.locale,
             "entitlements": [],
             "authorizing_integration_owners": {"0": str(guild.id) if guild else "0"},
@@ -212,31 +212,10 @@ class Interactions(Messages):
         created: FakeMessage | None = None
         updated: FakeMessage | None = None
         if kind == 4:
-            created = self._new_message(
-                inter.channel,
-                self.bot_user,
-                data,
-                call.files,
-                type=20 if inter.type == 2 else 0,
-                flags=int(data.get("flags") or 0),
-                interaction=inter,
-                webhook=True,
-            )
-            inter.original = created
+            created = self._respond(inter, data, call.files, flags=int(data.get("flags") or 0))
             resource = {"type": 4, "message": created.payload()}
         elif kind == 5:
-            flags = LOADING | (int(data.get("flags") or 0) & EPHEMERAL)
-            created = self._new_message(
-                inter.channel,
-                self.bot_user,
-                {},
-                [],
-                type=20 if inter.type == 2 else 0,
-                flags=flags,
-                interaction=inter,
-                webhook=True,
-            )
-            inter.original = created
+            created = self._respond(inter, {}, [], flags=LOADING | (int(data.get("flags") or 0) & EPHEMERAL))
             interaction_info |= {"response_message_loading": True}
         elif kind == 8:
             inter.choices = list(data.get("choices") or [])
@@ -264,6 +243,16 @@ class Interactions(Messages):
         if resource is not None:
             answer["resource"] = resource
         return Reply(200, answer)
+
+    def _respond(
+        self, inter: FakeInteraction, body: Mapping[str, Any], files: list[FakeAttachment], *, flags: int
+    ) -> FakeMessage:
+        """The interaction's original response (a deferred one is a loading message until followed up)."""
+        kind = 20 if inter.type == 2 else 0
+        inter.original = self._new_message(
+            inter.channel, self.bot_user, body, files, type=kind, flags=flags, interaction=inter, webhook=True
+        )
+        return inter.original
 
     def _webhook_target(self, call: Call, inter: FakeInteraction) -> tuple[str, FakeMessage]:
         if "message_id" not in call.params:

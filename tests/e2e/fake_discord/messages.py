@@ -341,14 +341,11 @@ class Messages(Gateway):
             parse = set(allowed.get("parse") or [])
             users = {str(u) for u in allowed.get("users") or []}
             roles = {str(r) for r in allowed.get("roles") or []}
-            if "users" in parse and users:
-                raise DiscordError(
-                    400, 50035, "allowed_mentions: parse:users and users are mutually exclusive"
-                )
-            if "roles" in parse and roles:
-                raise DiscordError(
-                    400, 50035, "allowed_mentions: parse:roles and roles are mutually exclusive"
-                )
+            for kind, listed in (("users", users), ("roles", roles)):
+                if kind in parse and listed:
+                    raise DiscordError(
+                        400, 50035, f"allowed_mentions: parse:{kind} and {kind} are mutually exclusive"
+                    )
         content = message.content
         pinged: list[FakeUser] = []
         for match in _USER_MENTION.finditer(content):
@@ -396,13 +393,17 @@ class Messages(Gateway):
             return
         if channel.is_thread:
             needed = tuple("send_messages_in_threads" if name == "send_messages" else name for name in needed)
-        value = channel.permissions_for(channel.guild.members.get(self.bot_user.id))
-        perms = discord.Permissions(value)
+        perms = self._bot_permissions(channel)
         missing = [name for name in needed if not getattr(perms, name)]
         if missing:
             raise DiscordError(
                 403, 50013, f"Missing Permissions ({', '.join(missing)} in #{channel.name})", kind="forbidden"
             )
+
+    def _bot_permissions(self, channel: FakeChannel) -> discord.Permissions:
+        """What the bot may do in ``channel`` (in a direct message: the DM set)."""
+        bot = channel.guild.members.get(self.bot_user.id) if channel.guild is not None else None
+        return discord.Permissions(channel.permissions_for(bot))
 
     async def delete_by_moderator(self, message: FakeMessage) -> None:
         """A moderator deletes ``message`` (the bot is told only if it listens to message events)."""

@@ -28,48 +28,38 @@ def shard_of(guild_id: int | None, shard_count: int) -> int:
 ALL_PERMISSIONS = discord.Permissions.all().value
 ADMINISTRATOR = discord.Permissions(administrator=True).value
 
-DEFAULT_EVERYONE = discord.Permissions(
+CHATTING = discord.Permissions(
     view_channel=True,
-    create_instant_invite=True,
-    change_nickname=True,
     send_messages=True,
-    send_messages_in_threads=True,
-    create_public_threads=True,
     embed_links=True,
     attach_files=True,
+    read_message_history=True,
     add_reactions=True,
     use_external_emojis=True,
-    read_message_history=True,
-    use_application_commands=True,
-    connect=True,
-    speak=True,
 ).value
+"""What every set below grants: to read a channel and write in it, with embeds, files and reactions."""
+
+DEFAULT_EVERYONE = (
+    CHATTING
+    | discord.Permissions(
+        create_instant_invite=True,
+        change_nickname=True,
+        send_messages_in_threads=True,
+        create_public_threads=True,
+        use_application_commands=True,
+        connect=True,
+        speak=True,
+    ).value
+)
 """What ``@everyone`` may do in a new guild (roughly Discord's defaults)."""
 
-DEFAULT_BOT_PERMISSIONS = discord.Permissions(
-    view_channel=True,
-    send_messages=True,
-    send_messages_in_threads=True,
-    embed_links=True,
-    attach_files=True,
-    read_message_history=True,
-    add_reactions=True,
-    use_external_emojis=True,
-    manage_messages=True,
-    pin_messages=True,
-).value
+DEFAULT_BOT_PERMISSIONS = (
+    CHATTING
+    | discord.Permissions(send_messages_in_threads=True, manage_messages=True, pin_messages=True).value
+)
 """The bot's managed role: what an invite link with sensible scopes would grant."""
 
-DM_APP_PERMISSIONS = discord.Permissions(
-    view_channel=True,
-    send_messages=True,
-    embed_links=True,
-    attach_files=True,
-    read_message_history=True,
-    add_reactions=True,
-    use_external_emojis=True,
-    use_application_commands=True,
-).value
+DM_APP_PERMISSIONS = CHATTING | discord.Permissions(use_application_commands=True).value
 
 THREAD_TYPES = (10, 11, 12)
 """Announcement, public and private threads."""

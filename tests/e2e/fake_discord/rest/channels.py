@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import discord
-
 from ..errors import DiscordError
 from ..limits import CREATE_FLAGS
-from ..messages import Messages
+from ..messages import FakeMessage, Messages
 from ..model import now_iso
 from ..records import Call, Handler, Reply
 
@@ -95,7 +93,7 @@ class ChannelRoutes(Messages):
         channel = self._channel(call)
         message = self._message_in(channel, call.int_param("message_id"))
         if channel.guild is not None:
-            perms = discord.Permissions(channel.permissions_for(channel.guild.members.get(self.bot_user.id)))
+            perms = self._bot_permissions(channel)
             if not (perms.pin_messages or perms.manage_messages):
                 raise DiscordError(403, 50013, "Missing Permissions (pin_messages)", kind="forbidden")
         if pinned and not message.pinned and len(channel.pins) >= 250:
@@ -128,14 +126,15 @@ class ChannelRoutes(Messages):
     async def _unpin(self, call: Call) -> Reply:
         return await self._set_pinned(call, False)
 
+    def _pins(self, call: Call) -> list[FakeMessage]:
+        """The channel's pinned messages, the last pinned first."""
+        return sorted(self._channel(call).pins, key=lambda m: m.pinned_at or "", reverse=True)
+
     async def _list_pins(self, call: Call) -> Reply:
-        channel = self._channel(call)
-        pins = sorted(channel.pins, key=lambda m: m.pinned_at or "", reverse=True)
+        pins = self._pins(call)
         limit = int(call.query.get("limit", 50))
         items = [{"pinned_at": m.pinned_at, "message": m.payload()} for m in pins[:limit]]
         return Reply(200, {"items": items, "has_more": len(pins) > limit})
 
     async def _list_pins_legacy(self, call: Call) -> Reply:
-        channel = self._channel(call)
-        pins = sorted(channel.pins, key=lambda m: m.pinned_at or "", reverse=True)
-        return Reply(200, [m.payload() for m in pins])
+        return Reply(200, [m.payload() for m in self._pins(call)])
