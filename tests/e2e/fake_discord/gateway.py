@@ -96,6 +96,8 @@ class GatewaySession:
 
 
 class Gateway(DiscordState):
+    """The gateway side: sessions identify, resume and get the dispatches of their shard."""
+
     @property
     def active_sessions(self) -> list[GatewaySession]:
         return [s for s in self.sessions if s.active]

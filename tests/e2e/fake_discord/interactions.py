@@ -79,6 +79,9 @@ class FakeInteraction:
 
 
 class Interactions(Messages):
+    """Interactions sent to the bot, and the routes of its answers through their token (a callback within
+    the deadline, then follow-ups and edits of its messages)."""
+
     def _route_table(self) -> dict[tuple[str, str], Handler]:
         r = super()._route_table()
         r["POST", "/interactions/{interaction_id}/{interaction_token}/callback"] = self._callback

@@ -218,6 +218,8 @@ def _normalize_components(components: Sequence[Mapping[str, Any]]) -> list[dict[
 
 
 class Messages(Gateway):
+    """Messages written, edited and deleted as Discord does it, told to the bot as message events."""
+
     async def send_user_message(
         self, user: FakeUser, channel: FakeChannel, content: str, *, message_id: int | None = None
     ) -> FakeMessage:

@@ -32,6 +32,9 @@ log = logging.getLogger(__name__)
 
 
 class RequestFront(DiscordState):
+    """Every HTTP request: matched to the spec, checked, recorded, given to its route (or failed on purpose
+    by a :class:`Fault`), and the fake's own answer checked too."""
+
     async def _stray(self, request: web.Request) -> web.StreamResponse:
         self.problem("unhandled", f"{request.method} {request.path_qs} is outside /api/v10 and the gateway")
         return self._json_response(

@@ -12,6 +12,8 @@ from ..records import Call, Handler, Reply
 
 
 class ChannelRoutes(Messages):
+    """A channel, its messages and its pins."""
+
     def _route_table(self) -> dict[tuple[str, str], Handler]:
         r = super()._route_table()
         r["GET", "/channels/{channel_id}"] = self._get_channel

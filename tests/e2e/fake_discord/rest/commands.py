@@ -11,6 +11,8 @@ from ..state import DiscordState
 
 
 class CommandRoutes(DiscordState):
+    """Application commands as the bot syncs them: global, or of one guild."""
+
     def _route_table(self) -> dict[tuple[str, str], Handler]:
         r = super()._route_table()
         for prefix in ("/applications/{application_id}", "/applications/{application_id}/guilds/{guild_id}"):

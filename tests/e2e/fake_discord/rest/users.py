@@ -10,6 +10,8 @@ from ..state import DiscordState
 
 
 class UserRoutes(DiscordState):
+    """Users, DM channels, guild members, the application and where the gateway is."""
+
     def _route_table(self) -> dict[tuple[str, str], Handler]:
         r = super()._route_table()
         r["GET", "/gateway"] = self._get_gateway
