@@ -18,7 +18,8 @@ from .catalog import Catalog, load_catalog
 from .config import Settings
 from .fight_messages import FightMessageBoard
 from .heartbeat import Heartbeat
-from .interactions import ButtonRoutes, InFlight, fail
+from .interactions.buttons import ButtonRoutes
+from .interactions.in_flight import InFlight, fail
 from .option_checks import CheckedTree
 from .permissions import invite_url
 from .rules.dice import DiceSource, RandomDice

@@ -30,14 +30,10 @@ from bot.encounter.fighters import Hand
 from bot.encounter.permissions import player_of
 from bot.encounter.records import FightMessage
 from bot.encounter.results import ExchangeReport
-from bot.interactions import (
-    CombatantName,
-    PommelButton,
-    actor_of,
-    answer,
-    answer_by_editing,
-    encounter_channel,
-)
+from bot.interactions.actors import actor_of, encounter_channel
+from bot.interactions.answering import answer, answer_by_editing
+from bot.interactions.buttons import PommelButton
+from bot.interactions.options import CombatantName
 from bot.rules.equipment import AttackType
 from bot.rules.errors import RulesError
 from bot.ui.attack_views import (

@@ -28,7 +28,9 @@ from discord.ext import commands
 from bot.app import Pommel
 from bot.encounter import roster
 from bot.encounter.document import Encounter
-from bot.interactions import PommelButton, actor_of, answer, answer_by_editing, encounter_place
+from bot.interactions.actors import actor_of, encounter_place
+from bot.interactions.answering import answer, answer_by_editing
+from bot.interactions.buttons import PommelButton
 from bot.option_parameters import SetsOptions, options_command
 from bot.rules.errors import RulesError
 from bot.store import KEPT_AFTER_LEAVING, log_entries
