@@ -18,10 +18,12 @@ from .catalog import Catalog, load_catalog
 from .config import Settings
 from .fight_messages import FightMessageBoard
 from .heartbeat import Heartbeat
-from .interactions import ButtonRoutes, InFlight, fail
+from .interactions.buttons import ButtonRoutes
+from .interactions.in_flight import InFlight, fail
 from .option_checks import CheckedTree
 from .permissions import invite_url
 from .rules.dice import DiceSource, RandomDice
+from .scheduler import Scheduler
 from .store import Store, open_store
 from .trackers import TrackerBoard
 
@@ -109,8 +111,10 @@ class Pommel(commands.AutoShardedBot):
         self.fight_messages = FightMessageBoard(self, lambda: self.store, lambda: self.catalog)
         self.trackers.messages = self.fight_messages
         self.buttons = ButtonRoutes(self)
+        self.scheduler = Scheduler("pommel")
+        """Every timer: the defenses' timeouts, the sweeps, the heartbeat (cancelled at :meth:`close`)."""
         self.heartbeat = (
-            Heartbeat(settings.heartbeat_path, self.connected)
+            Heartbeat(settings.heartbeat_path, self.connected, scheduler=self.scheduler)
             if settings.heartbeat_path is not None
             else None
         )
@@ -188,8 +192,8 @@ class Pommel(commands.AutoShardedBot):
 
     async def close(self) -> None:
         """Let the commands in progress finish and answer (:meth:`InFlight.drain`, refusing new ones),
-        draw the trackers still due, disconnect, then close the store. Safe to call again, or before the
-        store ever opened.
+        cancel every timer, draw the trackers still due, disconnect, then close the store. Safe to call
+        again, or before the store ever opened.
 
         The store closes even if disconnecting fails: its thread would otherwise keep the process alive.
         """
@@ -201,6 +205,7 @@ class Pommel(commands.AutoShardedBot):
             if self.heartbeat is not None:
                 await self.heartbeat.stop()  # a stopping bot is no longer alive
             await self.in_flight.drain()
+            await self.scheduler.close()
             await self.trackers.finish()
             await super().close()
         finally:

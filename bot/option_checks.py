@@ -19,7 +19,8 @@ from typing import Any, cast
 import discord
 from discord import AppCommandOptionType, app_commands
 
-from .interactions import PommelClient, stop_the_clock, watch_the_clock
+from .interactions.answering import stop_the_clock, watch_the_clock
+from .interactions.client import PommelClient
 from .rules.errors import ECHO_LIMIT, RulesError, echoed
 
 NUMBER_LIMIT = 2**53

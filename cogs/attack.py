@@ -12,10 +12,10 @@ after a restart and a double click acts once.
 
 from __future__ import annotations
 
-import asyncio
+import contextlib
 import logging
 import re
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Literal
 
 import discord
@@ -30,14 +30,10 @@ from bot.encounter.fighters import Hand
 from bot.encounter.permissions import player_of
 from bot.encounter.records import FightMessage
 from bot.encounter.results import ExchangeReport
-from bot.interactions import (
-    CombatantName,
-    PommelButton,
-    actor_of,
-    answer,
-    answer_by_editing,
-    encounter_channel,
-)
+from bot.interactions.actors import actor_of, encounter_channel
+from bot.interactions.answering import answer, answer_by_editing
+from bot.interactions.buttons import PommelButton
+from bot.interactions.options import CombatantName
 from bot.rules.equipment import AttackType
 from bot.rules.errors import RulesError
 from bot.ui.attack_views import (
@@ -65,6 +61,8 @@ log = logging.getLogger(__name__)
 
 TIMER_MARGIN = 0.05
 """Seconds a defense timer waits past its deadline."""
+DEFENSE = "defense timeout"
+"""The first part of a defense timer's key in the bot's scheduler: (DEFENSE, channel, exchange)."""
 
 AttackTypeChoice = Literal["bash", "pierce", "chop", "slash"]
 HandChoice = Literal["main hand", "off hand", "unarmed"]
@@ -73,7 +71,11 @@ HandChoice = Literal["main hand", "off hand", "unarmed"]
 class Attack(commands.Cog):
     def __init__(self, bot: Pommel) -> None:
         self.bot = bot
-        self.timers: dict[tuple[int, int], asyncio.Task[None]] = {}
+
+    @property
+    def timers(self) -> list[tuple[int, int]]:
+        """The (channel, exchange) of each defense whose timeout is scheduled."""
+        return [key[1:] for key in self.bot.scheduler.held() if isinstance(key, tuple) and key[0] == DEFENSE]
 
     async def cog_load(self) -> None:
         self.bot.buttons.route(ExchangeButton, self.click)
@@ -88,9 +90,8 @@ class Attack(commands.Cog):
         self.bot.buttons.unroute(ExchangeButton)
         self.bot.buttons.unroute(ReactionButton)
         self.bot.buttons.unroute(KnockOutButton)
-        for task in self.timers.values():
-            task.cancel()
-        self.timers.clear()
+        for channel_id, exchange_id in self.timers:
+            self._forget_timer(channel_id, exchange_id)
 
     # ------------------------------------------------------------------------------ /attack
 
@@ -473,27 +474,19 @@ class Attack(commands.Cog):
     def schedule_timeouts(self, encounter: Encounter) -> None:
         """A timer for each defense waiting with a deadline (again after a restart)."""
         for exchange in encounter.exchanges:
-            key = (encounter.channel_id, exchange.id)
+            key = (DEFENSE, encounter.channel_id, exchange.id)
             waiting = exchange.pending and exchange.deadline is not None and not exchange.gm_pinged
-            if waiting and exchange.deadline is not None and key not in self.timers:
-                self.timers[key] = asyncio.create_task(self._expire(key, exchange.deadline))
+            if waiting and exchange.deadline is not None and key not in self.bot.scheduler:
+                # A little past the deadline: the event loop's clock and the wall clock may disagree slightly.
+                when = exchange.deadline + timedelta(seconds=TIMER_MARGIN)
+                self.bot.scheduler.schedule_at(when, key, self._expire(encounter.channel_id, exchange.id))
 
     def _forget_timer(self, channel_id: int, exchange_id: int) -> None:
-        task = self.timers.pop((channel_id, exchange_id), None)
-        if task is not None and task is not asyncio.current_task():
-            task.cancel()
+        self.bot.scheduler.cancel((DEFENSE, channel_id, exchange_id))
 
-    async def _expire(self, key: tuple[int, int], deadline: datetime) -> None:
-        # A little past the deadline: the event loop's clock and the wall clock may disagree slightly.
-        await asyncio.sleep(max(0.0, (deadline - datetime.now(UTC)).total_seconds()) + TIMER_MARGIN)
-        try:
-            await self.run_timeout(*key)
-        except RulesError:
-            pass  # answered meanwhile, or the fight ended
-        except Exception:
-            log.exception("the defense timeout of exchange %s in channel %s failed", key[1], key[0])
-        finally:
-            self.timers.pop(key, None)
+    async def _expire(self, channel_id: int, exchange_id: int) -> None:
+        with contextlib.suppress(RulesError):  # answered meanwhile, or the fight ended
+            await self.run_timeout(channel_id, exchange_id)
 
     async def run_timeout(self, channel_id: int, exchange_id: int) -> None:
         """The defender did not answer in time: the policy decides, or the GM is asked."""

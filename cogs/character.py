@@ -33,18 +33,15 @@ from bot.characters import (
     Character,
     name_key,
 )
-from bot.interactions import (
+from bot.interactions.answering import answer, answer_by_editing, stop_the_clock, watch_the_clock
+from bot.interactions.in_flight import fail
+from bot.interactions.options import (
     CatalogKey,
-    answer,
-    answer_by_editing,
     armor_choices,
-    fail,
     off_hand_choices,
     own_character_choices,
     shield_choices,
     shield_or_nothing_choices,
-    stop_the_clock,
-    watch_the_clock,
     weapon_choices,
 )
 from bot.option_checks import ANSWERS_WITH_A_MODAL

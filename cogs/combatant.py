@@ -20,14 +20,12 @@ from bot.encounter.document import MAX_CONDITION_LENGTH, MAX_CONDITION_ROUNDS, M
 from bot.encounter.records import FightMessage
 from bot.encounter.results import HpChange
 from bot.encounter.roster import CombatantEdit, parse_hp_change
-from bot.interactions import (
+from bot.interactions.actors import actor_of, channel_encounter, encounter_channel
+from bot.interactions.answering import answer
+from bot.interactions.options import (
     CatalogKey,
     CombatantName,
-    actor_of,
-    answer,
     armor_choices,
-    channel_encounter,
-    encounter_channel,
     off_hand_choices,
     shield_or_nothing_choices,
     weapon_choices,

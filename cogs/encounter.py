@@ -39,16 +39,15 @@ from bot.encounter.document import Encounter
 from bot.encounter.errors import NoFight, OtherFight
 from bot.encounter.permissions import is_gm, require_fight, require_may_recover, require_may_undo
 from bot.encounter.roster import EndedFight
-from bot.interactions import (
-    PommelButton,
+from bot.interactions.actors import (
     actor_of,
-    answer,
-    answer_by_editing,
     channel_encounter,
     encounter_channel,
     encounter_place,
     member_actor,
 )
+from bot.interactions.answering import answer, answer_by_editing
+from bot.interactions.buttons import PommelButton
 from bot.option_parameters import SetsOptions, options_command
 from bot.rules.errors import RulesError
 from bot.store import (

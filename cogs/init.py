@@ -21,14 +21,10 @@ from bot.channel_access import TRACKER_NEEDS, require_may_post
 from bot.encounter import initiative
 from bot.encounter.permissions import is_gm, require_fight
 from bot.encounter.results import TurnAction
-from bot.interactions import (
-    ClaimantName,
-    PommelButton,
-    actor_of,
-    answer,
-    channel_encounter,
-    encounter_channel,
-)
+from bot.interactions.actors import actor_of, channel_encounter, encounter_channel
+from bot.interactions.answering import answer
+from bot.interactions.buttons import PommelButton
+from bot.interactions.options import ClaimantName
 from bot.ui.announcements import turn_announcement
 from bot.ui.buttons import TURN_BUTTON
 from bot.ui.tracker import tracker_embeds

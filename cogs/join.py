@@ -13,7 +13,9 @@ from discord.ext import commands
 from bot.app import Pommel
 from bot.characters import MAX_NAME_LENGTH
 from bot.encounter import roster
-from bot.interactions import actor_of, answer, encounter_place, own_character_choices, own_combatant_choices
+from bot.interactions.actors import actor_of, encounter_place
+from bot.interactions.answering import answer
+from bot.interactions.options import own_character_choices, own_combatant_choices
 from bot.rules.errors import RulesError, shown
 from bot.ui.character_sheet import joined_text, left_text
 

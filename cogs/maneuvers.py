@@ -18,7 +18,9 @@ from discord.ext import commands
 from bot.app import Pommel
 from bot.encounter import maneuvers
 from bot.encounter.permissions import require_fight
-from bot.interactions import CombatantName, actor_of, answer, channel_encounter, encounter_channel
+from bot.interactions.actors import actor_of, channel_encounter, encounter_channel
+from bot.interactions.answering import answer
+from bot.interactions.options import CombatantName
 from bot.rules.engagement import Range
 from bot.rules.pool import MAX_POOL
 from bot.ui.maneuver_views import move_reply, pool_report, range_announcement, range_buttons, save_reply

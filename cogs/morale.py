@@ -21,15 +21,10 @@ from bot.encounter import morale
 from bot.encounter.document import Encounter
 from bot.encounter.permissions import require_fight
 from bot.encounter.records import FightMessage
-from bot.interactions import (
-    CombatantName,
-    MoraleSubjectName,
-    PommelButton,
-    actor_of,
-    answer,
-    channel_encounter,
-    encounter_channel,
-)
+from bot.interactions.actors import actor_of, channel_encounter, encounter_channel
+from bot.interactions.answering import answer
+from bot.interactions.buttons import PommelButton
+from bot.interactions.options import CombatantName, MoraleSubjectName
 from bot.rules.morale import MoraleStanding
 from bot.ui.announcements import Announcement
 from bot.ui.morale_views import (

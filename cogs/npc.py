@@ -14,7 +14,9 @@ from bot.app import Pommel
 from bot.characters import MAX_NAME_LENGTH
 from bot.encounter import roster
 from bot.encounter.document import MAX_HP
-from bot.interactions import CatalogKey, NpcName, actor_of, answer, encounter_channel, monster_choices
+from bot.interactions.actors import actor_of, encounter_channel
+from bot.interactions.answering import answer
+from bot.interactions.options import CatalogKey, NpcName, monster_choices
 from bot.ui.encounter_views import npcs_added_reply, npcs_removed_reply
 
 MAX_NPCS_AT_ONCE = 20

@@ -12,7 +12,8 @@ from discord.ext import commands
 
 from bot.app import Pommel
 from bot.encounter.roster import require_may_check_rolls
-from bot.interactions import actor_of, answer
+from bot.interactions.actors import actor_of
+from bot.interactions.answering import answer
 from bot.notation import EXAMPLES, roll_notation
 from bot.rules.dice import roll_pool
 from bot.rules.errors import RulesError

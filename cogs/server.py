@@ -15,8 +15,6 @@ that runs every :data:`SWEEP_HOURS`.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 import re
 from datetime import UTC, datetime
@@ -28,7 +26,9 @@ from discord.ext import commands
 from bot.app import Pommel
 from bot.encounter import roster
 from bot.encounter.document import Encounter
-from bot.interactions import PommelButton, actor_of, answer, answer_by_editing, encounter_place
+from bot.interactions.actors import actor_of, encounter_place
+from bot.interactions.answering import answer, answer_by_editing
+from bot.interactions.buttons import PommelButton
 from bot.option_parameters import SetsOptions, options_command
 from bot.rules.errors import RulesError
 from bot.store import KEPT_AFTER_LEAVING, log_entries
@@ -39,6 +39,8 @@ log = logging.getLogger(__name__)
 
 SWEEP_HOURS = 6
 """How often the servers Pommel left are looked at: their data goes within hours of its 30 days."""
+SWEEP = "departures' sweep"
+"""The sweep's key in the bot's scheduler."""
 
 
 @app_commands.guild_only()
@@ -52,20 +54,15 @@ class ServerCog(
     def __init__(self, bot: Pommel) -> None:
         self.bot = bot
         self.every = SWEEP_HOURS * 3600.0
-        self.sweeper: asyncio.Task[None] | None = None
         super().__init__()
 
     async def cog_load(self) -> None:
         self.bot.buttons.route(ForgetButton, self.forget_button)
-        self.sweeper = asyncio.create_task(self._sweep_forever(), name="pommel-departures")
+        self.bot.scheduler.every(self.every, SWEEP, self.sweep, first=self.bot.wait_until_ready)
 
     async def cog_unload(self) -> None:
         self.bot.buttons.unroute(ForgetButton)
-        if self.sweeper is not None:
-            self.sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.sweeper
-            self.sweeper = None
+        await self.bot.scheduler.stop(SWEEP)
 
     @app_commands.command(
         name="gm_role", description="Only members with this role (or Manage Server) may run fights here"
@@ -158,15 +155,6 @@ class ServerCog(
     @commands.Cog.listener()
     async def on_guild_join(self, guild: discord.Guild) -> None:
         await self.bot.store.guild_returned(guild.id)
-
-    async def _sweep_forever(self) -> None:
-        await self.bot.wait_until_ready()
-        while True:
-            try:
-                await self.sweep()
-            except Exception:
-                log.exception("the sweep of the servers Pommel left failed")
-            await asyncio.sleep(self.every)
 
     async def sweep(self, now: datetime | None = None) -> list[int]:
         """Delete the data of the servers this process served that Pommel left more than 30 days before

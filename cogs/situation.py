@@ -17,7 +17,9 @@ from bot.encounter.document import Encounter
 from bot.encounter.done import Done
 from bot.encounter.permissions import Actor
 from bot.encounter.positions import OpeningChoice, PositionChange, QuickCheck, Repositioned
-from bot.interactions import CombatantName, actor_of, answer, encounter_channel
+from bot.interactions.actors import actor_of, encounter_channel
+from bot.interactions.answering import answer
+from bot.interactions.options import CombatantName
 from bot.rules.engagement import Distance
 from bot.ui.situation_views import situation_reply
 

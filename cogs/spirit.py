@@ -23,7 +23,9 @@ from discord.ext import commands
 from bot.app import Pommel
 from bot.encounter.records import FightMessage
 from bot.encounter.spirits import drive_out, heal_mind, make_spiritual_attack
-from bot.interactions import CombatantName, actor_of, answer, encounter_channel
+from bot.interactions.actors import actor_of, encounter_channel
+from bot.interactions.answering import answer
+from bot.interactions.options import CombatantName
 from bot.notation import MAX_EXPRESSION_LENGTH
 from bot.rules.spirits import MAX_SCORE, SpiritProtection, SpiritTarget
 from bot.ui.buttons import view_of

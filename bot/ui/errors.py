@@ -115,14 +115,14 @@ REPLY_LIMIT = 2000
 
 PUBLIC_THINKING = "pommel_public_thinking"
 """Set in an interaction's extras while its answer is a "thinking" message everyone sees (a command that
-deferred publicly, :func:`bot.interactions.defer_for`): a private reply must not take its place."""
+deferred publicly, :func:`bot.interactions.answering.defer_for`): a private reply must not take its place."""
 UNFINISHED_NOTE = "⚠️ This command did not finish; whoever used it was told why, privately."
 """What a public "thinking" message becomes when the command fails: the reason goes privately."""
 
 
 def answer_turn(interaction: discord.Interaction) -> asyncio.Lock:
     """The turn an interaction's answers take: its first answer, its automatic deferral
-    (:func:`bot.interactions.watch_the_clock`) and a failure's reply go to Discord one at a time. A
+    (:func:`bot.interactions.answering.watch_the_clock`) and a failure's reply go to Discord one at a time. A
     refusal sent while the deferral was on its way lost the race ("already acknowledged") and was never
     shown: the user saw "thinking…" forever, or a click that did nothing."""
     turn = interaction.extras.get("pommel_answer_turn")

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from bot import interactions
 from bot.characters import Character
+from bot.interactions import answering as interactions
 
 from .fake_discord import World
 from .harness import InteractionResult, RunningBot, shipped_catalog

@@ -1,0 +1,69 @@
+"""Pommel's buttons: which cog method answers which kind (:class:`ButtonRoutes`), and the base every
+button shares (:class:`PommelButton`)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable
+from typing import Any, Self, cast
+
+import discord
+
+from ..rules.errors import RulesError
+from .answering import stop_the_clock, watch_the_clock
+from .client import PommelClient
+from .in_flight import fail
+
+ButtonHandler = Callable[[discord.Interaction, Any], Awaitable[None]]
+
+
+class ButtonRoutes:
+    """Which cog method answers which kind of button: a cog routes its button types when it loads
+    (:meth:`route`), and :class:`PommelButton` dispatches a click by the button's type."""
+
+    def __init__(self, client: discord.Client) -> None:
+        self.client = client
+        self._handlers: dict[type[Any], ButtonHandler] = {}
+
+    def route(self, kind: type[PommelButton], handler: ButtonHandler) -> None:
+        self._handlers[kind] = handler
+        self.client.add_dynamic_items(kind)  # type: ignore[arg-type]  # every PommelButton is a DynamicItem
+
+    def unroute(self, kind: type[PommelButton]) -> None:
+        self._handlers.pop(kind, None)
+        self.client.remove_dynamic_items(kind)  # type: ignore[arg-type]
+
+    def handler(self, kind: type[Any]) -> ButtonHandler:
+        handler = self._handlers.get(kind)
+        if handler is None:
+            raise RulesError("Pommel is starting up; try again in a moment.")
+        return handler
+
+
+class PommelButton:
+    """The base of every Pommel button, mixed in before ``discord.ui.DynamicItem``: the custom id says
+    everything (so a button works after a restart), :meth:`from_custom_id` builds the button from its
+    match, and a click goes to the handler routed for its type, its failures answered once, the way
+    ``tree.on_error`` answers a command's (a button has no command tree)."""
+
+    def __init__(self, match: re.Match[str]) -> None:
+        super().__init__(discord.ui.Button(custom_id=match.group(0)))  # type: ignore[call-arg]  # DynamicItem
+        self.match = match
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
+        return cls(match)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        client = cast("PommelClient", interaction.client)
+        try:
+            with client.in_flight.running():
+                client.in_flight.refuse_if_closing()
+                await watch_the_clock(interaction)
+                await client.buttons.handler(type(self))(interaction, self)
+        except Exception as error:
+            await fail(interaction, error)
+        finally:
+            stop_the_clock(interaction)
