@@ -57,6 +57,7 @@ from ..rules.options import BindFeats
 from ..rules.pool import Spend
 from ..rules.saves import knockout_save
 from ..rules.situations import SituationResult, Steed, automatic_hit, lance_charge_doubles, out_of_reach
+from ..table_options import DefensePolicy
 from .document import KNOCKED_OUT, MAX_CONDITIONS, Combatant, Encounter, Side
 from .done import Done
 from .errors import OtherFight, OutOfDate
@@ -84,15 +85,7 @@ from .log_lines import (
 )
 from .morale import group_snapshot, propose_checks
 from .permissions import Actor, acting_combatant, require_control
-from .records import (
-    Applied,
-    Blow,
-    DefensePolicy,
-    Exchange,
-    ExchangeStatus,
-    Reaction,
-    ReactionKind,
-)
+from .records import Applied, Blow, Exchange, ExchangeStatus, Reaction, ReactionKind
 from .results import AcAttack, ExchangeReport
 
 KEPT_EXCHANGES = 12

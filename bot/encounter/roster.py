@@ -31,7 +31,8 @@ from ..rules.hands import check_hands
 from ..rules.options import RuleOptions
 from ..rules.pool import pool_size
 from ..rules.situations import Steed
-from .document import MAX_CONDITION_ROUNDS, Combatant, Encounter, Lasting, Side, TableOptions, group_holder
+from ..table_options import TableOptions
+from .document import MAX_CONDITION_ROUNDS, Combatant, Encounter, Lasting, Side, group_holder
 from .done import Done
 from .errors import NotAllowed, OtherFight, OutOfDate
 from .fighters import NO_ARMOR

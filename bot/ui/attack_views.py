@@ -20,11 +20,12 @@ from ..encounter.document import KNOCKED_OUT, Combatant, Encounter
 from ..encounter.fighters import shield_usable
 from ..encounter.log_lines import banishment_line, dice_count, signed
 from ..encounter.permissions import player_of
-from ..encounter.records import DefensePolicy, Exchange, Reaction, ReactionKind
+from ..encounter.records import Exchange, Reaction, ReactionKind
 from ..encounter.results import AcAttack, ExchangeReport
 from ..rules.combat import AttackKind, AttackResult, AttackRoll, DamageRoll, Defense, Judgement, Outcome
 from ..rules.dice import Advantage, Modifier, PoolRoll
 from ..rules.pool import MAX_POOL
+from ..table_options import DefensePolicy
 from .announcements import CONTENT_LIMIT, Announcement, fitted
 from .morale_views import proposal_line
 from .rolls import pool_faces

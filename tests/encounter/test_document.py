@@ -23,7 +23,6 @@ from bot.encounter.document import (
     Encounter,
     Lasting,
     Side,
-    TableOptions,
     TrackerMessage,
     group_holder,
     player_holder,
@@ -36,6 +35,7 @@ from bot.rules.initiative import ReshuffleReason
 from bot.rules.options import RuleOptions
 from bot.rules.pool import Spend
 from bot.rules.turns import ClaimPause
+from bot.table_options import TableOptions
 from tests.rules.conftest import card, deck_dealing
 from tests.sheets import character
 

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.encounter import history, initiative, roster
-from bot.encounter.document import Encounter, TableOptions
+from bot.encounter.document import Encounter
 from bot.encounter.done import Done
 from bot.encounter.permissions import Actor
 from bot.encounter.results import HpChange, TurnAction
@@ -22,6 +22,7 @@ from bot.rules.dice import RandomDice
 from bot.rules.errors import RulesError
 from bot.rules.turns import ClaimPause
 from bot.store import LogEntry, NothingToRedo, Store, open_store
+from bot.table_options import TableOptions
 from tests.sheets import character
 
 CHANNEL, GUILD, GM, ANN = 100, 10, 1, 11

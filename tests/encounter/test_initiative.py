@@ -15,7 +15,7 @@ import pytest
 from bot.catalog import load_catalog
 from bot.encounter import maneuvers, roster
 from bot.encounter.attacks import Declaration, declare_attack
-from bot.encounter.document import Encounter, TableOptions, group_holder, player_holder
+from bot.encounter.document import Encounter, group_holder, player_holder
 from bot.encounter.done import Done
 from bot.encounter.errors import NotAllowed, OutOfDate
 from bot.encounter.fighters import attack_state
@@ -27,6 +27,7 @@ from bot.rules.equipment import MonsterTemplate
 from bot.rules.errors import RulesError
 from bot.rules.situations import Situation, situations_of
 from bot.rules.turns import ClaimPause
+from bot.table_options import TableOptions
 from tests.rules.conftest import deck_dealing
 from tests.sheets import character
 

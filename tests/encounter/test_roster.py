@@ -13,7 +13,7 @@ import pytest
 
 from bot.catalog import Catalog, load_catalog
 from bot.encounter import roster
-from bot.encounter.document import Encounter, TableOptions, player_holder
+from bot.encounter.document import Encounter, player_holder
 from bot.encounter.done import Done
 from bot.encounter.errors import NotAllowed
 from bot.encounter.log_lines import TURN_CUT_SHORT, options_log_line
@@ -28,6 +28,7 @@ from bot.rules.options import CriticalDamage, RuleOptions
 from bot.rules.pool import Spend
 from bot.rules.turns import ClaimPause
 from bot.store import Store, open_store
+from bot.table_options import TableOptions
 from tests.rules.conftest import card, deck_dealing
 from tests.sheets import character
 

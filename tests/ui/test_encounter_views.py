@@ -12,7 +12,6 @@ from bot.encounter.document import (
     MAX_CONDITIONS,
     MAX_HP,
     Encounter,
-    TableOptions,
     TrackerMessage,
 )
 from bot.encounter.log_lines import TURN_CUT_SHORT
@@ -25,6 +24,7 @@ from bot.rules.feats import MartialFeat
 from bot.rules.morale import MoraleTriggerReason
 from bot.rules.options import CriticalDamage, RuleOptions
 from bot.store import SetAsideFight
+from bot.table_options import TableOptions
 from bot.ui.encounter_views import (
     OVERVIEW_PAGE_LIMIT,
     RULE_OPTION_HELP,
