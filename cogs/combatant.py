@@ -16,7 +16,7 @@ from discord.ext import commands
 from bot.app import Pommel
 from bot.characters import MAX_MODIFIER, MAX_NAME_LENGTH, MIN_MODIFIER, NOTHING
 from bot.encounter import roster
-from bot.encounter.document import MAX_CONDITION_LENGTH, MAX_CONDITION_ROUNDS, MAX_HIT_DICE, MAX_HP
+from bot.encounter.combatants import MAX_CONDITION_LENGTH, MAX_CONDITION_ROUNDS, MAX_HIT_DICE, MAX_HP
 from bot.encounter.records import FightMessage
 from bot.encounter.results import HpChange
 from bot.encounter.roster import CombatantEdit, parse_hp_change

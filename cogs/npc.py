@@ -13,7 +13,7 @@ from discord.ext import commands
 from bot.app import Pommel
 from bot.characters import MAX_NAME_LENGTH
 from bot.encounter import roster
-from bot.encounter.document import MAX_HP
+from bot.encounter.combatants import MAX_HP
 from bot.interactions import CatalogKey, NpcName, actor_of, answer, encounter_channel, monster_choices
 from bot.ui.encounter_views import npcs_added_reply, npcs_removed_reply
 

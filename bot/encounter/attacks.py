@@ -58,7 +58,8 @@ from ..rules.pool import Spend
 from ..rules.saves import knockout_save
 from ..rules.situations import SituationResult, Steed, automatic_hit, lance_charge_doubles, out_of_reach
 from ..table_options import DefensePolicy
-from .document import KNOCKED_OUT, MAX_CONDITIONS, Combatant, Encounter, Side
+from .combatants import KNOCKED_OUT, MAX_CONDITIONS, Combatant, Side
+from .document import Encounter
 from .done import Done
 from .errors import OtherFight, OutOfDate
 from .fighters import (

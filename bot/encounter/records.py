@@ -83,7 +83,7 @@ class Exchange(BaseModel):
     knockout_save: SaveResult | None = None
     """R16 (Knock-Out option): the defender's Will save against the blow's Knock-Out threat, once rolled."""
     knocked_out: bool = False
-    """The failed save put the :data:`~bot.encounter.document.KNOCKED_OUT` condition on the defender."""
+    """The failed save put the :data:`~bot.encounter.combatants.KNOCKED_OUT` condition on the defender."""
 
     @property
     def pending(self) -> bool:

@@ -32,7 +32,8 @@ from ..rules.options import RuleOptions
 from ..rules.pool import pool_size
 from ..rules.situations import Steed
 from ..table_options import TableOptions
-from .document import MAX_CONDITION_ROUNDS, Combatant, Encounter, Lasting, Side, group_holder
+from .combatants import MAX_CONDITION_ROUNDS, Combatant, Lasting, Side
+from .document import Encounter, group_holder
 from .done import Done
 from .errors import NotAllowed, OtherFight, OutOfDate
 from .fighters import NO_ARMOR

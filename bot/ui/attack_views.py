@@ -16,7 +16,8 @@ from datetime import datetime, timedelta
 import discord
 
 from ..encounter.attacks import ExchangeAction, may_declare_bind, may_desperately_defend
-from ..encounter.document import KNOCKED_OUT, Combatant, Encounter
+from ..encounter.combatants import KNOCKED_OUT, Combatant
+from ..encounter.document import Encounter
 from ..encounter.fighters import shield_usable
 from ..encounter.log_lines import banishment_line, dice_count, signed
 from ..encounter.permissions import player_of

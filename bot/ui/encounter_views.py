@@ -14,7 +14,8 @@ from datetime import datetime
 import discord
 
 from ..catalog import Catalog
-from ..encounter.document import Combatant, Encounter, Side
+from ..encounter.combatants import Combatant, Side
+from ..encounter.document import Encounter
 from ..encounter.log_lines import TURN_CUT_SHORT, Change, banishment_line, listing, option_label, option_value
 from ..encounter.roster import HandedOver, HpChanged, option_changes
 from ..guild_settings import GuildSettings

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.encounter.document import Encounter, Lasting
+from bot.encounter.combatants import Lasting
+from bot.encounter.document import Encounter
 from bot.encounter.records import Blow
 from bot.rules.dice import ScriptedDice
 from bot.rules.engagement import Range

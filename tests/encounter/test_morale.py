@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from bot.encounter import morale
-from bot.encounter.document import Combatant, Encounter, group_holder
+from bot.encounter.combatants import Combatant
+from bot.encounter.document import Encounter, group_holder
 from bot.encounter.errors import NotAllowed, ProposalResolved
 from bot.encounter.morale import (
     check_group,

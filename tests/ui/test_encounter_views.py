@@ -6,14 +6,8 @@ from datetime import UTC, datetime
 
 from bot.catalog import load_catalog
 from bot.characters import MAX_NAME_LENGTH, Character
-from bot.encounter.document import (
-    MAX_COMBATANTS,
-    MAX_CONDITION_LENGTH,
-    MAX_CONDITIONS,
-    MAX_HP,
-    Encounter,
-    TrackerMessage,
-)
+from bot.encounter.combatants import MAX_CONDITION_LENGTH, MAX_CONDITIONS, MAX_HP
+from bot.encounter.document import MAX_COMBATANTS, Encounter, TrackerMessage
 from bot.encounter.log_lines import TURN_CUT_SHORT
 from bot.encounter.records import MoraleProposal
 from bot.encounter.roster import HandedOver, HpChanged, option_changes
