@@ -12,7 +12,7 @@ from discord.ext import commands
 
 from bot.app import Pommel
 from bot.characters import MAX_NAME_LENGTH
-from bot.encounter import roster
+from bot.encounter import npc
 from bot.encounter.combatants import MAX_HP
 from bot.interactions import CatalogKey, NpcName, actor_of, answer, encounter_channel, monster_choices
 from bot.ui.encounter_views import npcs_added_reply, npcs_removed_reply
@@ -60,7 +60,7 @@ class Npc(commands.GroupCog, group_name="npc", group_description="GM: NPCs in th
         saved, added = await self.bot.store.change(
             encounter_channel(interaction),
             actor.user_id,
-            lambda encounter: roster.add_npcs(
+            lambda encounter: npc.add_npcs(
                 encounter,
                 actor,
                 by,
@@ -89,7 +89,7 @@ class Npc(commands.GroupCog, group_name="npc", group_description="GM: NPCs in th
         saved, removal = await self.bot.store.change(
             encounter_channel(interaction),
             actor.user_id,
-            lambda encounter: roster.remove_npcs(encounter, actor, by, who),
+            lambda encounter: npc.remove_npcs(encounter, actor, by, who),
         )
         reply = npcs_removed_reply(
             removal.removed,

@@ -9,6 +9,7 @@ Nothing here knows Discord or the database; user and channel ids are plain numbe
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
@@ -316,6 +317,17 @@ class Encounter(BaseModel):
             state.remove_holder(combatant.holder)
         drop_holder(self.flow, combatant.holder)
         return combatant.holder
+
+    def take_out(self, targets: Sequence[Combatant]) -> tuple[Combatant | None, bool]:
+        """Remove ``targets`` (all acting on one card). Returns the one whose leaving emptied the card (R2:
+        it is discarded), None while someone is left on it, and whether the turn in progress was theirs
+        (it is over)."""
+        acting = self.initiative.turn_of == targets[0].holder
+        emptied: Combatant | None = None
+        for target in targets:
+            if self.remove(target) is not None:
+                emptied = target
+        return emptied, acting and self.initiative.turn_of is None
 
     def departed_as(self, owner_id: int, character: str) -> Combatant | None:
         """The player's character ``character`` (by name key) as it left this fight, if it did."""

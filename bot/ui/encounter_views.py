@@ -14,10 +14,11 @@ from datetime import datetime
 import discord
 
 from ..catalog import Catalog
+from ..encounter.combatant import HpChanged
 from ..encounter.combatants import Combatant, Side
 from ..encounter.document import Encounter
+from ..encounter.lifecycle import HandedOver, option_changes
 from ..encounter.log_lines import TURN_CUT_SHORT, Change, banishment_line, listing, option_label, option_value
-from ..encounter.roster import HandedOver, HpChanged, option_changes
 from ..guild_settings import GuildSettings
 from ..rules.cards import Card
 from ..rules.feats import MartialFeat

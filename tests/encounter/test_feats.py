@@ -15,12 +15,12 @@ from bot.encounter.attacks import (
     defend,
     may_declare_bind,
 )
+from bot.encounter.combatant import grant_feat
 from bot.encounter.document import Encounter
 from bot.encounter.odds import EncounterOdds, encounter_odds
 from bot.encounter.permissions import Actor
 from bot.encounter.records import Reaction, ReactionKind
 from bot.encounter.results import ExchangeReport
-from bot.encounter.roster import grant_feat
 from bot.rules.combat import AttackKind, Outcome
 from bot.rules.dice import Advantage, RandomDice, ScriptedDice
 from bot.rules.engagement import Range

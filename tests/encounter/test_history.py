@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.encounter import history, initiative, roster
+from bot.encounter import combatant, history, initiative
 from bot.encounter.document import Encounter
 from bot.encounter.done import Done
 from bot.encounter.permissions import Actor
@@ -41,11 +41,11 @@ CHANGES = st.one_of(
 
 def operation(kind: str, amount: int, dice: RandomDice) -> Callable[[Encounter], Done[Any]]:
     if kind == "hp":
-        return lambda e: roster.change_hp(e, THE_GM, "GM", "Ansel", HpChange("-", amount))
+        return lambda e: combatant.change_hp(e, THE_GM, "GM", "Ansel", HpChange("-", amount))
     if kind == "heal":
-        return lambda e: roster.change_hp(e, THE_GM, "GM", "Ansel", HpChange("+", amount))
+        return lambda e: combatant.change_hp(e, THE_GM, "GM", "Ansel", HpChange("+", amount))
     if kind == "condition":
-        return lambda e: roster.change_condition(e, THE_GM, "GM", "Ansel", "prone", add=bool(amount))
+        return lambda e: combatant.change_condition(e, THE_GM, "GM", "Ansel", "prone", add=bool(amount))
     return lambda e: initiative.press(e, TurnAction.DEAL, THE_GM, dice)
 
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from bot.catalog import load_catalog
-from bot.encounter import maneuvers, roster
+from bot.encounter import combatant, maneuvers
 from bot.encounter.attacks import Declaration, declare_attack
 from bot.encounter.document import Encounter, group_holder, player_holder
 from bot.encounter.done import Done
@@ -317,7 +317,7 @@ def test_a_joker_turn_logs_its_bonus_on_the_same_line() -> None:
 
 def lasting(encounter: Encounter, who: str, condition: str, **duration: Any) -> None:
     """The GM puts ``condition`` on ``who`` for ``duration`` (rounds, until_turn_end)."""
-    roster.change_condition(encounter, GM_ACTOR, "GM", who, condition, add=True, **duration)
+    combatant.change_condition(encounter, GM_ACTOR, "GM", who, condition, add=True, **duration)
 
 
 def next_round(encounter: Encounter) -> Done[TurnMove]:
@@ -396,7 +396,7 @@ def test_both_durations_at_once_are_refused_saying_why() -> None:
     with pytest.raises(RulesError, match=r"one duration: `rounds`.*not both"):
         lasting(encounter, "Ansel", "prone", rounds=2, until_turn_end=True)
     with pytest.raises(RulesError, match="A duration goes with `action:add`"):
-        roster.change_condition(encounter, GM_ACTOR, "GM", "Ansel", "prone", add=False, rounds=2)
+        combatant.change_condition(encounter, GM_ACTOR, "GM", "Ansel", "prone", add=False, rounds=2)
     assert encounter.model_dump() == before
 
 

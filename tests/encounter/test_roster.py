@@ -11,15 +11,17 @@ from typing import Any
 
 import pytest
 
+from bot import server_settings
 from bot.catalog import Catalog, load_catalog
-from bot.encounter import roster
+from bot.encounter import combatant, join, lifecycle, npc
+from bot.encounter.combatant import CombatantEdit, parse_hp_change
 from bot.encounter.document import Encounter, player_holder
 from bot.encounter.done import Done
 from bot.encounter.errors import NotAllowed
+from bot.encounter.lifecycle import option_changes
 from bot.encounter.log_lines import TURN_CUT_SHORT, options_log_line
 from bot.encounter.permissions import Actor
 from bot.encounter.results import HpChange
-from bot.encounter.roster import CombatantEdit, Role, option_changes, parse_hp_change
 from bot.guild_settings import GuildSettings
 from bot.rules.dice import ScriptedDice
 from bot.rules.errors import RulesError
@@ -27,6 +29,7 @@ from bot.rules.morale import MoraleTriggerReason
 from bot.rules.options import CriticalDamage, RuleOptions
 from bot.rules.pool import Spend
 from bot.rules.turns import ClaimPause
+from bot.server_settings import Role
 from bot.store import Store, open_store
 from bot.table_options import TableOptions
 from tests.rules.conftest import card, deck_dealing
@@ -94,21 +97,21 @@ async def deal(store: Store, *codes: str) -> Encounter:
 
 def test_a_fight_starts_run_by_its_starter_with_the_servers_rulings() -> None:
     settings = GuildSettings(guild_id=GUILD, options=RuleOptions(joker_bonus=4))
-    started = roster.start(settings, Actor(ANN), "Ann", CHANNEL)
+    started = lifecycle.start(settings, Actor(ANN), "Ann", CHANNEL)
     assert (started.result.channel_id, started.result.guild_id, started.result.gm_id) == (CHANNEL, GUILD, ANN)
     assert started.result.options.joker_bonus == 4
     assert list(started.log) == ["Ann started a fight"]
 
     ruled = GuildSettings(guild_id=GUILD, gm_role_id=GM_ROLE)
     with pytest.raises(NotAllowed, match=f"<@&{GM_ROLE}> role can start a fight"):
-        roster.start(ruled, Actor(ANN), "Ann", CHANNEL)
-    assert roster.start(ruled, Actor(GM, role_ids=frozenset({GM_ROLE})), "GM", CHANNEL).result.gm_id == GM
+        lifecycle.start(ruled, Actor(ANN), "Ann", CHANNEL)
+    assert lifecycle.start(ruled, Actor(GM, role_ids=frozenset({GM_ROLE})), "GM", CHANNEL).result.gm_id == GM
 
 
 async def test_the_gm_ends_the_fight_and_its_last_line_counts_the_rounds(store: Store) -> None:
-    await refused(store, lambda e: roster.end(e, ANN_ACTS, "Ann"), r"Only the GM of this fight \(<@1>\)")
+    await refused(store, lambda e: lifecycle.end(e, ANN_ACTS, "Ann"), r"Only the GM of this fight \(<@1>\)")
     await deal(store, "KS", "QS", "JS")
-    ended, _ = await store.change(CHANNEL, GM, lambda e: roster.end(e, THE_GM, "GM"))
+    ended, _ = await store.change(CHANNEL, GM, lambda e: lifecycle.end(e, THE_GM, "GM"))
     assert ended.initiative.round == 1
     assert await store.load_encounter(CHANNEL) is None
     assert await logged(store) == ["GM ended the fight after 1 round"]
@@ -116,18 +119,18 @@ async def test_the_gm_ends_the_fight_and_its_last_line_counts_the_rounds(store: 
 
 async def test_the_end_keeps_the_fight_and_its_gm_or_manage_server_reopens_it(store: Store) -> None:
     before = await deal(store, "KS", "QS", "JS")
-    await store.change(CHANNEL, GM, lambda e: roster.end(e, THE_GM, "GM"))
+    await store.change(CHANNEL, GM, lambda e: lifecycle.end(e, THE_GM, "GM"))
     [listed] = await store.ended_encounters(CHANNEL)
     kept = await store.ended_encounter(listed.id)
     assert kept is not None
     assert kept.encounter == before
 
     with pytest.raises(NotAllowed, match=r"Only the GM of this fight \(<@1>\) can reopen it"):
-        roster.reopen(kept.encounter, ANN_ACTS, "Ann")
-    assert list(roster.reopen(kept.encounter, Actor(ANN, manages_server=True), "Ann").log) == [
+        lifecycle.reopen(kept.encounter, ANN_ACTS, "Ann")
+    assert list(lifecycle.reopen(kept.encounter, Actor(ANN, manages_server=True), "Ann").log) == [
         "Ann reopened the fight"
     ]
-    reopened = roster.reopen(kept.encounter, THE_GM, "GM")
+    reopened = lifecycle.reopen(kept.encounter, THE_GM, "GM")
     assert reopened.result == before
     assert list(reopened.log) == ["GM reopened the fight"]
 
@@ -148,14 +151,16 @@ def test_option_changes_list_only_what_differs() -> None:
 async def test_the_gm_changes_options_and_only_changes_are_logged(store: Store) -> None:
     rules = {"joker_bonus": 3}
     table = {"hide_npc_cards": True}
-    await refused(store, lambda e: roster.change_options(e, ANN_ACTS, rules, table), "Only the GM")
-    fight, changes = await store.change(CHANNEL, GM, lambda e: roster.change_options(e, THE_GM, rules, table))
+    await refused(store, lambda e: lifecycle.change_options(e, ANN_ACTS, rules, table), "Only the GM")
+    fight, changes = await store.change(
+        CHANNEL, GM, lambda e: lifecycle.change_options(e, THE_GM, rules, table)
+    )
     assert changes == [("joker_bonus", 2, 3), ("hide_npc_cards", False, True)]
     assert (fight.options.joker_bonus, fight.table.hide_npc_cards) == (3, True)
     assert (await saved(store)).options.joker_bonus == 3
     assert await logged(store) == ["options changed: joker bonus 2 → 3; hide npc cards off → on"]
 
-    _, again = await store.change(CHANNEL, GM, lambda e: roster.change_options(e, THE_GM, rules, table))
+    _, again = await store.change(CHANNEL, GM, lambda e: lifecycle.change_options(e, THE_GM, rules, table))
     assert again == []
     assert len(await logged(store)) == 1
 
@@ -166,15 +171,17 @@ async def test_the_gm_changes_options_and_only_changes_are_logged(store: Store) 
 async def test_the_gm_hands_the_fight_to_a_member_the_server_lets_run_fights(store: Store) -> None:
     ruled = GuildSettings(guild_id=GUILD, gm_role_id=GM_ROLE)
     await refused(
-        store, lambda e: roster.hand_over(e, ANN_ACTS, "Ann", ruled, ANN_ACTS, "Ann"), "Only the GM"
+        store, lambda e: lifecycle.hand_over(e, ANN_ACTS, "Ann", ruled, ANN_ACTS, "Ann"), "Only the GM"
     )
     await refused(
-        store, lambda e: roster.hand_over(e, THE_GM, "GM", ruled, ANN_ACTS, "Ann"), "<@11> can't run fights"
+        store,
+        lambda e: lifecycle.hand_over(e, THE_GM, "GM", ruled, ANN_ACTS, "Ann"),
+        "<@11> can't run fights",
     )
-    await refused(store, lambda e: roster.hand_over(e, THE_GM, "GM", ruled, THE_GM, "GM"), "already runs")
+    await refused(store, lambda e: lifecycle.hand_over(e, THE_GM, "GM", ruled, THE_GM, "GM"), "already runs")
     ann_gm = Actor(ANN, role_ids=frozenset({GM_ROLE}))
     fight, handed = await store.change(
-        CHANNEL, GM, lambda e: roster.hand_over(e, THE_GM, "GM", ruled, ann_gm, "Ann")
+        CHANNEL, GM, lambda e: lifecycle.hand_over(e, THE_GM, "GM", ruled, ann_gm, "Ann")
     )
     assert (handed.old_gm, handed.new_gm, fight.gm_id) == (GM, ANN, ANN)
     assert (await saved(store)).gm_id == ANN
@@ -184,23 +191,23 @@ async def test_the_gm_hands_the_fight_to_a_member_the_server_lets_run_fights(sto
 def test_only_manage_server_sets_the_servers_gm_role() -> None:
     settings = GuildSettings(guild_id=GUILD)
     with pytest.raises(NotAllowed, match="Only members with the Manage Server permission"):
-        roster.set_gm_role(settings, Actor(GM), "GM", Role(GM_ROLE, "Game Masters"))
+        server_settings.set_gm_role(settings, Actor(GM), "GM", Role(GM_ROLE, "Game Masters"))
     admin = Actor(5, manages_server=True)
     with pytest.raises(RulesError, match="Everyone has @everyone"):
-        roster.set_gm_role(settings, admin, "Admin", Role(GUILD, "@everyone"))
+        server_settings.set_gm_role(settings, admin, "Admin", Role(GUILD, "@everyone"))
 
-    done = roster.set_gm_role(settings, admin, "Admin", Role(GM_ROLE, "Game Masters"))
+    done = server_settings.set_gm_role(settings, admin, "Admin", Role(GM_ROLE, "Game Masters"))
     assert done.result == GuildSettings(guild_id=GUILD, gm_role_id=GM_ROLE)
     assert settings.gm_role_id is None  # a copy to save
     assert (done.kind, list(done.log)) == ("settings", ["Admin set the server's GM role to Game Masters"])
-    cleared = roster.set_gm_role(done.result, admin, "Admin", None)
+    cleared = server_settings.set_gm_role(done.result, admin, "Admin", None)
     assert cleared.result.gm_role_id is None
     assert (cleared.kind, list(cleared.log)) == ("settings", ["Admin cleared the server's GM role"])
 
 
 def test_a_fight_starts_with_the_servers_table_habits() -> None:
     habits = TableOptions(hide_npc_cards=True, defense_timeout_minutes=3)
-    started = roster.start(GuildSettings(guild_id=GUILD, table=habits), Actor(ANN), "Ann", CHANNEL)
+    started = lifecycle.start(GuildSettings(guild_id=GUILD, table=habits), Actor(ANN), "Ann", CHANNEL)
     assert started.result.table == habits
 
 
@@ -208,9 +215,9 @@ def test_only_manage_server_sets_the_defaults_of_new_fights() -> None:
     settings = GuildSettings(guild_id=GUILD)
     rules, table = {"joker_bonus": 4}, {"hide_npc_cards": True, "claim_pause": ClaimPause.NEVER}
     with pytest.raises(NotAllowed, match="Only members with the Manage Server permission"):
-        roster.set_defaults(settings, Actor(GM), "GM", rules, table)
+        server_settings.set_defaults(settings, Actor(GM), "GM", rules, table)
     admin = Actor(5, manages_server=True)
-    done = roster.set_defaults(settings, admin, "Admin", rules, table)
+    done = server_settings.set_defaults(settings, admin, "Admin", rules, table)
     assert done.result.settings == GuildSettings(
         guild_id=GUILD,
         options=RuleOptions(joker_bonus=4),
@@ -227,7 +234,7 @@ def test_only_manage_server_sets_the_defaults_of_new_fights() -> None:
         "Admin changed the server's defaults for new fights: joker bonus 2 → 4; hide npc cards off → on; "
         "claim pause jokers → never"
     ]
-    again = roster.set_defaults(done.result.settings, admin, "Admin", rules, table)
+    again = server_settings.set_defaults(done.result.settings, admin, "Admin", rules, table)
     assert (again.result.changes, list(again.log)) == ([], [])
 
 
@@ -237,23 +244,23 @@ def test_only_manage_server_sets_the_defaults_of_new_fights() -> None:
 def test_a_pool_is_sized_for_no_armor_when_the_catalog_has_no_no_armor_entry() -> None:
     sheet = character("Ansel")
     assert sheet.armor == "none"
-    assert roster.pool_armor(CATALOG, sheet) == CATALOG.armor("none")
+    assert join.pool_armor(CATALOG, sheet) == CATALOG.armor("none")
     bare = Catalog(
         weapons=CATALOG.weapons,
         armors={key: armor for key, armor in CATALOG.armors.items() if key != "none"},
         shields=CATALOG.shields,
         monsters=CATALOG.monsters,
     )
-    assert roster.pool_armor(bare, sheet) is None
-    assert roster.pool_armor(bare, character("Ansel", armor="full_plate")) == CATALOG.armor("full_plate")
+    assert join.pool_armor(bare, sheet) is None
+    assert join.pool_armor(bare, character("Ansel", armor="full_plate")) == CATALOG.armor("full_plate")
 
 
 async def test_a_character_that_leaves_and_joins_again_comes_back_as_it_left(store: Store) -> None:
     """/leave then /join was a free full heal (HP 4/22, prone, pool spent came back 22/22, full pool):
     the fight keeps the character as it left and gives it back."""
     sheet = character("Cedric", hp=22)
-    armor = roster.pool_armor(CATALOG, sheet)
-    _, done = await store.change(CHANNEL, ANN, lambda e: roster.join(e, ANN, "Ann", sheet, armor))
+    armor = join.pool_armor(CATALOG, sheet)
+    _, done = await store.change(CHANNEL, ANN, lambda e: join.join(e, ANN, "Ann", sheet, armor))
 
     def hurt(encounter: Encounter) -> Done[None]:
         cedric = encounter.combatant("Cedric")
@@ -263,8 +270,8 @@ async def test_a_character_that_leaves_and_joins_again_comes_back_as_it_left(sto
         return Done(None)
 
     await store.change(CHANNEL, ANN, hurt)
-    await store.change(CHANNEL, ANN, lambda e: roster.leave(e, Actor(ANN), "Ann", "Cedric"))
-    _, back = await store.change(CHANNEL, ANN, lambda e: roster.join(e, ANN, "Ann", sheet, armor))
+    await store.change(CHANNEL, ANN, lambda e: join.leave(e, Actor(ANN), "Ann", "Cedric"))
+    _, back = await store.change(CHANNEL, ANN, lambda e: join.join(e, ANN, "Ann", sheet, armor))
     assert back.returning
     cedric = (await saved(store)).combatant("Cedric")
     assert (cedric.id, cedric.hp, cedric.max_hp, cedric.conditions) == (done.combatant.id, 4, 22, ["prone"])
@@ -276,8 +283,8 @@ async def test_a_character_that_leaves_and_joins_again_comes_back_as_it_left(sto
 
 async def test_a_player_joins_with_a_saved_character(store: Store) -> None:
     sheet = character("Cedric", prowess=3)
-    armor = roster.pool_armor(CATALOG, sheet)
-    _, done = await store.change(CHANNEL, ANN, lambda e: roster.join(e, ANN, "Ann", sheet, armor))
+    armor = join.pool_armor(CATALOG, sheet)
+    _, done = await store.change(CHANNEL, ANN, lambda e: join.join(e, ANN, "Ann", sheet, armor))
     joined = done.combatant
     assert not done.returning
     assert (joined.name, joined.owner_id, joined.holder, joined.pool.size) == (
@@ -292,23 +299,21 @@ async def test_a_player_joins_with_a_saved_character(store: Store) -> None:
         ("Ann joined with Cedric", {"combatant": joined.id})
     ]
 
-    await refused(
-        store, lambda e: roster.join(e, ANN, "Ann", sheet, armor), "Cedric is already in this fight"
-    )
+    await refused(store, lambda e: join.join(e, ANN, "Ann", sheet, armor), "Cedric is already in this fight")
 
 
 async def test_a_player_takes_out_their_only_character(store: Store) -> None:
-    _, left = await store.change(CHANNEL, ANN, lambda e: roster.leave(e, ANN_ACTS, "Ann", None))
+    _, left = await store.change(CHANNEL, ANN, lambda e: join.leave(e, ANN_ACTS, "Ann", None))
     assert (left.combatant.name, left.discarded, left.cut_short) == ("Ansel", True, False)
     assert [c.name for c in (await saved(store)).combatants if c.owner_id == ANN] == []
     assert await logged(store) == ["Ann took Ansel out of the fight"]
 
 
 async def test_a_player_takes_out_only_their_own_and_the_gm_anyones(store: Store) -> None:
-    await refused(store, lambda e: roster.leave(e, BOB_ACTS, "Bob", "Ansel"), "Ansel is not yours")
-    await refused(store, lambda e: roster.leave(e, Actor(99), "Eve", None), "You have no character")
-    await refused(store, lambda e: roster.leave(e, THE_GM, "GM", "Bandit 1"), "the GM takes NPCs out")
-    _, left = await store.change(CHANNEL, GM, lambda e: roster.leave(e, THE_GM, "GM", "ansel"))
+    await refused(store, lambda e: join.leave(e, BOB_ACTS, "Bob", "Ansel"), "Ansel is not yours")
+    await refused(store, lambda e: join.leave(e, Actor(99), "Eve", None), "You have no character")
+    await refused(store, lambda e: join.leave(e, THE_GM, "GM", "Bandit 1"), "the GM takes NPCs out")
+    _, left = await store.change(CHANNEL, GM, lambda e: join.leave(e, THE_GM, "GM", "ansel"))
     assert left.combatant.name == "Ansel"
     assert await logged(store) == ["GM took Ansel out of the fight"]
 
@@ -316,7 +321,7 @@ async def test_a_player_takes_out_only_their_own_and_the_gm_anyones(store: Store
 async def test_r2_leaving_on_ones_own_turn_ends_it(store: Store) -> None:
     dealt = await deal(store, "KS", "QS", "JS")
     assert dealt.initiative.turn_of == player_holder(ANN)
-    fight, left = await store.change(CHANNEL, ANN, lambda e: roster.leave(e, ANN_ACTS, "Ann", None))
+    fight, left = await store.change(CHANNEL, ANN, lambda e: join.leave(e, ANN_ACTS, "Ann", None))
     assert (left.discarded, left.cut_short) == (True, True)
     assert fight.initiative.turn_of is None
     assert player_holder(ANN) not in fight.initiative.cards
@@ -328,10 +333,10 @@ async def test_r2_leaving_on_ones_own_turn_ends_it(store: Store) -> None:
 
 async def test_the_gm_adds_npcs_from_a_template(store: Store) -> None:
     def add(actor: Actor) -> Callable[[Encounter], Done[Any]]:
-        return lambda e: roster.add_npcs(e, actor, "GM", CATALOG, "wolf", count=2, leader=True, hp=9)
+        return lambda e: npc.add_npcs(e, actor, "GM", CATALOG, "wolf", count=2, leader=True, hp=9)
 
     await refused(store, add(ANN_ACTS), "Only the GM of this fight")
-    await refused(store, lambda e: roster.add_npcs(e, THE_GM, "GM", CATALOG, "wolff"), "no monster called")
+    await refused(store, lambda e: npc.add_npcs(e, THE_GM, "GM", CATALOG, "wolff"), "no monster called")
     _, added = await store.change(CHANNEL, GM, add(THE_GM))
     assert [(npc.name, npc.group, npc.leader, npc.hp) for npc in added] == [
         ("Wolf 1", "Wolves", True, 9),
@@ -343,9 +348,7 @@ async def test_the_gm_adds_npcs_from_a_template(store: Store) -> None:
 
 async def test_one_npc_leaves_and_its_group_keeps_its_card(store: Store) -> None:
     await deal(store, "KS", "QS", "JS")
-    fight, removal = await store.change(
-        CHANNEL, GM, lambda e: roster.remove_npcs(e, THE_GM, "GM", "Bandit 2")
-    )
+    fight, removal = await store.change(CHANNEL, GM, lambda e: npc.remove_npcs(e, THE_GM, "GM", "Bandit 2"))
     assert ([c.name for c in removal.removed], removal.emptied, removal.discarded) == (
         ["Bandit 2"],
         None,
@@ -358,9 +361,7 @@ async def test_one_npc_leaves_and_its_group_keeps_its_card(store: Store) -> None
 async def test_r2_the_whole_group_leaves_on_its_turn_and_discards_its_card(store: Store) -> None:
     dealt = await deal(store, "JS", "QS", "KS")
     assert dealt.initiative.turn_of == "g:bandits"
-    fight, removal = await store.change(
-        CHANNEL, GM, lambda e: roster.remove_npcs(e, THE_GM, "GM", "g:bandits")
-    )
+    fight, removal = await store.change(CHANNEL, GM, lambda e: npc.remove_npcs(e, THE_GM, "GM", "g:bandits"))
     assert [c.name for c in removal.removed] == ["Bandit 1", "Bandit 2", "Bandit 3"]
     assert (removal.emptied, removal.discarded, removal.cut_short) == ("Bandits", card("KS"), True)
     assert [c.name for c in fight.combatants] == ["Ansel", "Bors"]
@@ -373,17 +374,17 @@ async def test_r2_the_whole_group_leaves_on_its_turn_and_discards_its_card(store
 
 
 async def test_npc_remove_refuses_a_player_and_anyone_but_the_gm(store: Store) -> None:
-    await refused(store, lambda e: roster.remove_npcs(e, ANN_ACTS, "Ann", "Bandit 1"), "Only the GM")
-    await refused(store, lambda e: roster.remove_npcs(e, THE_GM, "GM", "Ansel"), "is a player's character")
-    await refused(store, lambda e: roster.remove_npcs(e, THE_GM, "GM", "Nobody"), "Nobody called 'Nobody'")
+    await refused(store, lambda e: npc.remove_npcs(e, ANN_ACTS, "Ann", "Bandit 1"), "Only the GM")
+    await refused(store, lambda e: npc.remove_npcs(e, THE_GM, "GM", "Ansel"), "is a player's character")
+    await refused(store, lambda e: npc.remove_npcs(e, THE_GM, "GM", "Nobody"), "Nobody called 'Nobody'")
 
 
 def test_npc_remove_means_an_npc_or_its_whole_group() -> None:
     encounter = Encounter(channel_id=CHANNEL, guild_id=GUILD, gm_id=GM)
     encounter.add_npcs(CATALOG.monster("bandit"), None, count=2, group="Bandits")
-    assert [c.name for c in roster.npcs(encounter, "g:bandits")] == ["Bandit 1", "Bandit 2"]
-    assert [c.name for c in roster.npcs(encounter, "bandits")] == ["Bandit 1", "Bandit 2"]
-    assert [c.name for c in roster.npcs(encounter, "c2")] == ["Bandit 2"]
+    assert [c.name for c in npc.npcs(encounter, "g:bandits")] == ["Bandit 1", "Bandit 2"]
+    assert [c.name for c in npc.npcs(encounter, "bandits")] == ["Bandit 1", "Bandit 2"]
+    assert [c.name for c in npc.npcs(encounter, "c2")] == ["Bandit 2"]
 
 
 # ----------------------------------------------------------------------------- HP and conditions
@@ -408,13 +409,15 @@ def test_anything_else_is_not_an_hp_change(text: str) -> None:
 
 async def test_a_player_changes_their_own_hp_within_bounds(store: Store) -> None:
     _, changed = await store.change(
-        CHANNEL, ANN, lambda e: roster.change_hp(e, ANN_ACTS, "Ann", "Ansel", HpChange("-", 30))
+        CHANNEL, ANN, lambda e: combatant.change_hp(e, ANN_ACTS, "Ann", "Ansel", HpChange("-", 30))
     )
     assert (changed.old, changed.combatant.hp, changed.proposals) == (12, -12, [])
     assert (await saved(store)).combatant("Ansel").hp == -12
     assert await logged(store) == ["Ann: Ansel HP 12 → -12 (-30) (down)"]
     await refused(
-        store, lambda e: roster.change_hp(e, ANN_ACTS, "Ann", "Bors", HpChange("-", 1)), "Bors is not yours"
+        store,
+        lambda e: combatant.change_hp(e, ANN_ACTS, "Ann", "Bors", HpChange("-", 1)),
+        "Bors is not yours",
     )
 
 
@@ -425,14 +428,14 @@ async def test_an_hp_change_that_changes_nothing_is_refused_and_posts_nothing(
     """`-0` (or +5 at full HP, or 12 at 12) used to post a public line about nothing."""
     await refused(
         store,
-        lambda e: roster.change_hp(e, ANN_ACTS, "Ann", "Ansel", change),
+        lambda e: combatant.change_hp(e, ANN_ACTS, "Ann", "Ansel", change),
         r"Ansel is at HP 12/12, and `.*` leaves it there: nothing was changed or posted\.",
     )
 
 
 async def test_r22_hp_taken_from_a_leader_proposes_the_groups_morale_check(store: Store) -> None:
     _, changed = await store.change(
-        CHANNEL, GM, lambda e: roster.change_hp(e, THE_GM, "GM", "Bandit 1", HpChange("", 0))
+        CHANNEL, GM, lambda e: combatant.change_hp(e, THE_GM, "GM", "Bandit 1", HpChange("", 0))
     )
     (proposal,) = changed.proposals
     assert (proposal.id, proposal.group, proposal.reason) == (1, "Bandits", MoraleTriggerReason.LEADER_LOST)
@@ -440,7 +443,7 @@ async def test_r22_hp_taken_from_a_leader_proposes_the_groups_morale_check(store
     assert fight.morale_proposals == [proposal]
     assert fight.next_proposal == 2
     _, again = await store.change(
-        CHANNEL, GM, lambda e: roster.change_hp(e, THE_GM, "GM", "Bandit 2", HpChange("", 0))
+        CHANNEL, GM, lambda e: combatant.change_hp(e, THE_GM, "GM", "Bandit 2", HpChange("", 0))
     )
     assert again.proposals == []  # the open proposal answers for this too
     assert (await saved(store)).morale_proposals == [proposal]
@@ -448,25 +451,25 @@ async def test_r22_hp_taken_from_a_leader_proposes_the_groups_morale_check(store
 
 
 async def test_conditions_are_added_and_removed_by_their_player_or_the_gm(store: Store) -> None:
-    assert roster.condition_name("  knocked   flat ") == "knocked flat"
+    assert combatant.condition_name("  knocked   flat ") == "knocked flat"
     with pytest.raises(RulesError, match="Name the condition"):
-        roster.condition_name("   ")
+        combatant.condition_name("   ")
     _, added = await store.change(
-        CHANNEL, ANN, lambda e: roster.change_condition(e, ANN_ACTS, "Ann", "Ansel", "Prone", add=True)
+        CHANNEL, ANN, lambda e: combatant.change_condition(e, ANN_ACTS, "Ann", "Ansel", "Prone", add=True)
     )
     assert (added.combatant.conditions, added.condition, added.added) == (["Prone"], "Prone", True)
     await refused(
         store,
-        lambda e: roster.change_condition(e, BOB_ACTS, "Bob", "Ansel", "prone", add=False),
+        lambda e: combatant.change_condition(e, BOB_ACTS, "Bob", "Ansel", "prone", add=False),
         "Ansel is not yours",
     )
     await refused(
         store,
-        lambda e: roster.change_condition(e, ANN_ACTS, "Ann", "Ansel", "stunned", add=False),
+        lambda e: combatant.change_condition(e, ANN_ACTS, "Ann", "Ansel", "stunned", add=False),
         "stunned",
     )
     _, removed = await store.change(
-        CHANNEL, GM, lambda e: roster.change_condition(e, THE_GM, "GM", "Ansel", "prone", add=False)
+        CHANNEL, GM, lambda e: combatant.change_condition(e, THE_GM, "GM", "Ansel", "prone", add=False)
     )
     assert (removed.condition, removed.added) == ("Prone", False)
     assert (await saved(store)).combatant("Ansel").conditions == []
@@ -487,9 +490,11 @@ def test_an_edit_asks_for_something() -> None:
 
 async def test_r6_the_gm_edits_stats_and_gear_and_the_pool_follows(store: Store) -> None:
     edit = CombatantEdit(name="Bandit Chief", prowess=3, max_hp=8, shield="buckler", off_hand="none")
-    await refused(store, lambda e: roster.edit_combatant(e, ANN_ACTS, "Ann", CATALOG, "Bandit 1", edit), "GM")
+    await refused(
+        store, lambda e: combatant.edit_combatant(e, ANN_ACTS, "Ann", CATALOG, "Bandit 1", edit), "GM"
+    )
     _, edited = await store.change(
-        CHANNEL, GM, lambda e: roster.edit_combatant(e, THE_GM, "GM", CATALOG, "Bandit 1", edit)
+        CHANNEL, GM, lambda e: combatant.edit_combatant(e, THE_GM, "GM", CATALOG, "Bandit 1", edit)
     )
     assert edited.name == "Bandit 1"
     assert edited.changes == [
@@ -515,9 +520,9 @@ async def test_an_edit_to_the_values_it_has_changes_and_logs_nothing(store: Stor
     fight, edited = await store.change(
         CHANNEL,
         GM,
-        lambda e: roster.edit_combatant(e, THE_GM, "GM", CATALOG, "Ansel", CombatantEdit(prowess=2)),
+        lambda e: combatant.edit_combatant(e, THE_GM, "GM", CATALOG, "Ansel", CombatantEdit(prowess=2)),
     )
-    assert edited == roster.Edited("Ansel", [])
+    assert edited == combatant.Edited("Ansel", [])
     assert fight.combatant("Ansel") == before.combatant("Ansel")
     assert await logged(store) == []
 
@@ -526,12 +531,12 @@ async def test_r26_an_edit_the_hands_cannot_hold_saves_nothing(store: Store) -> 
     both_hands = CombatantEdit(weapon="greatsword", shield="heater")
     await refused(
         store,
-        lambda e: roster.edit_combatant(e, THE_GM, "GM", CATALOG, "Ansel", both_hands),
+        lambda e: combatant.edit_combatant(e, THE_GM, "GM", CATALOG, "Ansel", both_hands),
         "needs both hands",
     )
     await refused(
         store,
-        lambda e: roster.edit_combatant(e, THE_GM, "GM", CATALOG, "Ansel", CombatantEdit(name="bors")),
+        lambda e: combatant.edit_combatant(e, THE_GM, "GM", CATALOG, "Ansel", CombatantEdit(name="bors")),
         "Bors is already in this fight",
     )
 
@@ -547,7 +552,7 @@ def test_a_refused_edit_leaves_the_document_as_it_was() -> None:
     }
     for says, edit in edits.items():
         with pytest.raises(RulesError, match=says):
-            roster.edit_combatant(encounter, THE_GM, "GM", CATALOG, "Bandit 2", edit)
+            combatant.edit_combatant(encounter, THE_GM, "GM", CATALOG, "Bandit 2", edit)
         assert encounter.model_dump() == before
 
 
@@ -555,7 +560,7 @@ async def test_r22_a_new_leader_takes_over_from_the_old(store: Store) -> None:
     _, edited = await store.change(
         CHANNEL,
         GM,
-        lambda e: roster.edit_combatant(e, THE_GM, "GM", CATALOG, "Bandit 2", CombatantEdit(leader=True)),
+        lambda e: combatant.edit_combatant(e, THE_GM, "GM", CATALOG, "Bandit 2", CombatantEdit(leader=True)),
     )
     assert edited.changes == [("Bandit 1 leader", "yes", "no"), ("leader", "no", "yes")]
     fight = await saved(store)
