@@ -1,5 +1,7 @@
-"""A fight in a real SQLite store, for the tests of the operations the cogs run through ``Store.change``:
-the ``store`` fixture holds it, and the helpers read what it saved and logged."""
+"""A fight in a real SQLite store, for the tests of the operations the cogs run through ``Store.change``
+(``test_lifecycle``, ``test_join``, ``test_npc``, ``test_combatant``): the ``store`` fixture holds it, and
+the helpers read the document it saved and the log lines written with it. A refused operation saves
+nothing and logs nothing (:func:`refused`)."""
 
 from __future__ import annotations
 

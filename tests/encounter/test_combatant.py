@@ -1,7 +1,4 @@
-"""A combatant's HP, conditions, stats and gear changed, as the cogs run them: each operation through
-``Store.change`` on a real SQLite store (``tests/encounter/conftest.py``), asserting the document saved
-and the log lines written with it. A refused operation saves nothing and logs nothing.
-"""
+"""A combatant's HP, conditions, stats and gear changed (``/combatant``) through ``Store.change``."""
 
 from __future__ import annotations
 

@@ -1,7 +1,4 @@
-"""Players' characters joining and leaving a fight, as the cogs run them: each operation through
-``Store.change`` on a real SQLite store (``tests/encounter/conftest.py``), asserting the document saved
-and the log lines written with it. A refused operation saves nothing and logs nothing.
-"""
+"""Players' characters joining and leaving a fight (``/join``, ``/leave``) through ``Store.change``."""
 
 from __future__ import annotations
 

@@ -1,7 +1,5 @@
-"""How a fight starts, ends and is reopened, its options and who runs it, as the cogs run them: each
-operation through ``Store.change`` on a real SQLite store (``tests/encounter/conftest.py``), asserting
-the document saved and the log lines written with it. A refused operation saves nothing and logs nothing.
-"""
+"""How a fight starts, ends and is reopened, its options and who runs it (``/encounter``), each
+operation through ``Store.change`` on the fight of ``conftest.py``."""
 
 from __future__ import annotations
 

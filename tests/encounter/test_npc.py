@@ -1,7 +1,4 @@
-"""The GM's NPCs added to and removed from a fight, as the cogs run them: each operation through
-``Store.change`` on a real SQLite store (``tests/encounter/conftest.py``), asserting the document saved
-and the log lines written with it. A refused operation saves nothing and logs nothing.
-"""
+"""The GM's NPCs added to a fight and taken out of it (``/npc``) through ``Store.change``."""
 
 from __future__ import annotations
 
