@@ -15,11 +15,18 @@ from discord.ext import commands
 
 from bot.app import Pommel
 from bot.characters import MAX_MODIFIER, MAX_NAME_LENGTH, MIN_MODIFIER, NOTHING
-from bot.encounter import roster
-from bot.encounter.document import MAX_CONDITION_LENGTH, MAX_CONDITION_ROUNDS, MAX_HIT_DICE, MAX_HP
+from bot.encounter.combatant import (
+    CombatantEdit,
+    change_condition,
+    change_hp,
+    condition_name,
+    edit_combatant,
+    grant_feat,
+    parse_hp_change,
+)
+from bot.encounter.combatants import MAX_CONDITION_LENGTH, MAX_CONDITION_ROUNDS, MAX_HIT_DICE, MAX_HP
 from bot.encounter.records import FightMessage
 from bot.encounter.results import HpChange
-from bot.encounter.roster import CombatantEdit, parse_hp_change
 from bot.interactions.actors import actor_of, channel_encounter, encounter_channel
 from bot.interactions.answering import answer
 from bot.interactions.options import (
@@ -83,7 +90,7 @@ class CombatantCog(
         saved, changed = await self.bot.store.change(
             encounter_channel(interaction),
             actor.user_id,
-            lambda encounter: roster.change_hp(encounter, actor, by, who, change),
+            lambda encounter: change_hp(encounter, actor, by, who, change),
         )
         if not changed.proposals:
             await answer(interaction, hp_reply(changed.combatant, changed.old))
@@ -123,11 +130,11 @@ class CombatantCog(
     ) -> None:
         actor = actor_of(interaction)
         by = interaction.user.display_name
-        wanted = roster.condition_name(condition)
+        wanted = condition_name(condition)
         saved, changed = await self.bot.store.change(
             encounter_channel(interaction),
             actor.user_id,
-            lambda encounter: roster.change_condition(
+            lambda encounter: change_condition(
                 encounter,
                 actor,
                 by,
@@ -249,7 +256,7 @@ class CombatantCog(
         saved, edited = await self.bot.store.change(
             encounter_channel(interaction),
             actor.user_id,
-            lambda encounter: roster.edit_combatant(encounter, actor, by, catalog, who, edit),
+            lambda encounter: edit_combatant(encounter, actor, by, catalog, who, edit),
         )
         if not edited.changes:
             await answer(interaction, "Those were already its values; nothing changed.", ephemeral=True)
@@ -281,7 +288,7 @@ class CombatantCog(
         _, edited = await self.bot.store.change(
             encounter_channel(interaction),
             actor.user_id,
-            lambda encounter: roster.grant_feat(encounter, actor, by, who, granted, remove=remove),
+            lambda encounter: grant_feat(encounter, actor, by, who, granted, remove=remove),
         )
         await answer(interaction, feat_reply(edited.name, granted, removed=remove))
 

@@ -9,7 +9,7 @@ GM the whole log. The log stays in the store: ``/encounter log`` in a channel wh
 that fight's log again, as a file. The ended fight is kept whole too (the channel's last
 :data:`~bot.store.ENDED_KEPT`): ``/encounter history`` lists them with a button for each one's log
 (:class:`HistoryButton`), and ``/encounter reopen`` brings the last one back, as it ended. What these
-change is in :mod:`bot.encounter.roster`.
+change is in :mod:`bot.encounter.lifecycle`.
 
 ``/encounter undo [steps]`` (the GM; a player too, for changes they made all of, when the fight's
 ``players_undo`` allows) shows privately the log lines of the last changes and asks; the click on "Undo"
@@ -34,11 +34,11 @@ from discord.ext import commands
 
 from bot.app import Pommel
 from bot.channel_access import TRACKER_NEEDS, require_may_post
-from bot.encounter import history, roster
+from bot.encounter import history, lifecycle
 from bot.encounter.document import Encounter
 from bot.encounter.errors import NoFight, OtherFight
+from bot.encounter.lifecycle import EndedFight
 from bot.encounter.permissions import is_gm, require_fight, require_may_recover, require_may_undo
-from bot.encounter.roster import EndedFight
 from bot.interactions.actors import (
     actor_of,
     channel_encounter,
@@ -227,7 +227,7 @@ class EncounterCog(
     async def start(self, interaction: discord.Interaction) -> None:
         guild_id, channel_id = encounter_place(interaction)
         settings = await self.bot.store.guild_settings(guild_id)
-        started = roster.start(settings, actor_of(interaction), interaction.user.display_name, channel_id)
+        started = lifecycle.start(settings, actor_of(interaction), interaction.user.display_name, channel_id)
         require_may_post(interaction, "this fight's tracker", TRACKER_NEEDS, then="`/encounter start` again.")
         encounter = started.result
         events = log_entries(started, guild_id, channel_id, interaction.user.id, at=encounter.started_at)
@@ -256,7 +256,7 @@ class EncounterCog(
     )
     async def end(self, interaction: discord.Interaction) -> None:
         encounter = await self.load(interaction)
-        asked = roster.ask_to_end(encounter, actor_of(interaction))
+        asked = lifecycle.ask_to_end(encounter, actor_of(interaction))
         content, view = end_confirmation(asked)
         await answer(interaction, content, view=view, ephemeral=True)
 
@@ -273,7 +273,7 @@ class EncounterCog(
             saved, ended = await self.bot.store.change(
                 channel_id,
                 actor.user_id,
-                lambda encounter: roster.end(
+                lambda encounter: lifecycle.end(
                     encounter, actor, by, fight=button.fight, version=button.version
                 ),
             )
@@ -340,7 +340,7 @@ class EncounterCog(
             await self.bot.store.change(
                 encounter_channel(interaction),
                 actor.user_id,
-                lambda encounter: roster.keep_going(encounter, actor, fight=button.fight),
+                lambda encounter: lifecycle.keep_going(encounter, actor, fight=button.fight),
             )
         except (NoFight, OtherFight):
             raise RulesError(ALREADY_ENDED) from None
@@ -614,7 +614,7 @@ class EncounterCog(
                 raise await self.already_running(channel_id, REOPENING)
             raise RulesError(NOTHING_TO_REOPEN)
         actor, by = actor_of(interaction), interaction.user.display_name
-        reopened = roster.reopen(kept.encounter, actor, by)
+        reopened = lifecycle.reopen(kept.encounter, actor, by)
         require_may_post(interaction, "the fight's tracker", TRACKER_NEEDS, then="`/encounter reopen` again.")
         events = log_entries(reopened, kept.guild_id, channel_id, actor.user_id)
         try:
@@ -644,7 +644,7 @@ class EncounterCog(
         saved, changes = await self.bot.store.change(
             channel_id,
             actor.user_id,
-            lambda encounter: roster.change_options(encounter, actor, rules, table),
+            lambda encounter: lifecycle.change_options(encounter, actor, rules, table),
         )
         await answer(interaction, options_changed_reply(changes), ephemeral=not changes)
         if changes:
@@ -669,7 +669,7 @@ class EncounterCog(
         saved, handed = await self.bot.store.change(
             channel_id,
             actor.user_id,
-            lambda encounter: roster.hand_over(encounter, actor, by, settings, successor, whom),
+            lambda encounter: lifecycle.hand_over(encounter, actor, by, settings, successor, whom),
         )
         new_gm = [discord.Object(handed.new_gm)] if handed.new_gm != interaction.user.id else []
         await answer(

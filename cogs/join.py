@@ -12,7 +12,7 @@ from discord.ext import commands
 
 from bot.app import Pommel
 from bot.characters import MAX_NAME_LENGTH
-from bot.encounter import roster
+from bot.encounter import join
 from bot.interactions.actors import actor_of, encounter_place
 from bot.interactions.answering import answer
 from bot.interactions.options import own_character_choices, own_combatant_choices
@@ -41,10 +41,10 @@ class Join(commands.Cog):
                 f"You have no character called '{shown(character)}'. Pick one from the list offered as "
                 "you type, or make one with /character create."
             )
-        armor = roster.pool_armor(self.bot.catalog, sheet)
+        armor = join.pool_armor(self.bot.catalog, sheet)
         player = interaction.user.display_name
         saved, joined = await self.bot.store.change(
-            channel_id, user_id, lambda encounter: roster.join(encounter, user_id, player, sheet, armor)
+            channel_id, user_id, lambda encounter: join.join(encounter, user_id, player, sheet, armor)
         )
         back = joined.combatant if joined.returning else None
         reply = joined_text(saved, user_id, joined.combatant.name, returning=back)
@@ -64,7 +64,7 @@ class Join(commands.Cog):
         actor = actor_of(interaction)
         player = interaction.user.display_name
         saved, left = await self.bot.store.change(
-            channel_id, actor.user_id, lambda encounter: roster.leave(encounter, actor, player, character)
+            channel_id, actor.user_id, lambda encounter: join.leave(encounter, actor, player, character)
         )
         owner = left.combatant.owner_id or actor.user_id
         reply = left_text(left.combatant.name, owner, left.discarded, cut_short=left.cut_short)

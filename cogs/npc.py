@@ -12,8 +12,8 @@ from discord.ext import commands
 
 from bot.app import Pommel
 from bot.characters import MAX_NAME_LENGTH
-from bot.encounter import roster
-from bot.encounter.document import MAX_HP
+from bot.encounter import npc
+from bot.encounter.combatants import MAX_HP
 from bot.interactions.actors import actor_of, encounter_channel
 from bot.interactions.answering import answer
 from bot.interactions.options import CatalogKey, NpcName, monster_choices
@@ -62,7 +62,7 @@ class Npc(commands.GroupCog, group_name="npc", group_description="GM: NPCs in th
         saved, added = await self.bot.store.change(
             encounter_channel(interaction),
             actor.user_id,
-            lambda encounter: roster.add_npcs(
+            lambda encounter: npc.add_npcs(
                 encounter,
                 actor,
                 by,
@@ -91,7 +91,7 @@ class Npc(commands.GroupCog, group_name="npc", group_description="GM: NPCs in th
         saved, removal = await self.bot.store.change(
             encounter_channel(interaction),
             actor.user_id,
-            lambda encounter: roster.remove_npcs(encounter, actor, by, who),
+            lambda encounter: npc.remove_npcs(encounter, actor, by, who),
         )
         reply = npcs_removed_reply(
             removal.removed,

@@ -5,7 +5,7 @@ permissions); a server may still let others see it, so each command that changes
 again. The server's GM role decides who may start a fight or be handed one (``/encounter start``,
 ``/encounter gm``); its defaults are the rulings and table habits a new fight starts with (the same
 options as ``/encounter options``; a running fight keeps its own). What these change is in
-:mod:`bot.encounter.roster`.
+:mod:`bot.server_settings`.
 
 ``/server forget`` deletes everything Pommel keeps about the server (:meth:`bot.store.Store.forget_guild`),
 once confirmed with a button. When Pommel is removed from a server, its data is kept
@@ -23,8 +23,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import server_settings
 from bot.app import Pommel
-from bot.encounter import roster
 from bot.encounter.document import Encounter
 from bot.interactions.actors import actor_of, encounter_place
 from bot.interactions.answering import answer, answer_by_editing
@@ -69,16 +69,18 @@ class ServerCog(
     )
     @app_commands.describe(role="Members with it may start fights and be handed them")
     async def gm_role(self, interaction: discord.Interaction, role: discord.Role) -> None:
-        await self._set_gm_role(interaction, roster.Role(role.id, role.name))
+        await self._set_gm_role(interaction, server_settings.Role(role.id, role.name))
 
     @app_commands.command(name="clear_gm_role", description="Let anyone on this server run fights again")
     async def clear_gm_role(self, interaction: discord.Interaction) -> None:
         await self._set_gm_role(interaction, None)
 
-    async def _set_gm_role(self, interaction: discord.Interaction, role: roster.Role | None) -> None:
+    async def _set_gm_role(self, interaction: discord.Interaction, role: server_settings.Role | None) -> None:
         guild_id, channel_id = encounter_place(interaction)
         settings = await self.bot.store.guild_settings(guild_id)
-        done = roster.set_gm_role(settings, actor_of(interaction), interaction.user.display_name, role)
+        done = server_settings.set_gm_role(
+            settings, actor_of(interaction), interaction.user.display_name, role
+        )
         events = log_entries(done, guild_id, channel_id, interaction.user.id)
         await self.bot.store.save_guild_settings(done.result, events=events)
         await answer(interaction, gm_role_reply(done.result.gm_role_id))
@@ -94,7 +96,7 @@ class ServerCog(
         if not rules and not table:
             await answer(interaction, embed=defaults_embed(settings), ephemeral=True)
             return
-        done = roster.set_defaults(settings, actor, interaction.user.display_name, rules, table)
+        done = server_settings.set_defaults(settings, actor, interaction.user.display_name, rules, table)
         changes = done.result.changes
         if changes:
             events = log_entries(done, guild_id, channel_id, interaction.user.id)
@@ -109,7 +111,7 @@ class ServerCog(
     )
     async def forget(self, interaction: discord.Interaction) -> None:
         guild_id, _ = encounter_place(interaction)
-        roster.require_may_forget(actor_of(interaction))
+        server_settings.require_may_forget(actor_of(interaction))
         content, view = forget_confirmation(guild_id)
         await answer(interaction, content, view=view, ephemeral=True)
 
@@ -122,7 +124,7 @@ class ServerCog(
         if button.action == "keep":
             await answer_by_editing(interaction, content=KEPT, view=None)
             return
-        roster.require_may_forget(actor_of(interaction))
+        server_settings.require_may_forget(actor_of(interaction))
         running = await self._running_fights(guild_id)
         forgotten = await self.bot.store.forget_guild(guild_id)
         log.info("forgot guild %s at the request of user %s: %s", guild_id, interaction.user.id, forgotten)

@@ -24,7 +24,8 @@ from ..rules.situations import (
     situational_advantage,
     situations_of,
 )
-from .document import Combatant, Encounter
+from .combatants import Combatant
+from .document import Encounter
 
 NO_ARMOR = "none"
 

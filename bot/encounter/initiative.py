@@ -13,7 +13,8 @@ from datetime import UTC, datetime
 
 from ..rules.dice import DiceSource
 from ..rules.errors import RulesError
-from .document import Combatant, Encounter, Lasting, player_holder
+from .combatants import Combatant, Lasting
+from .document import Encounter, player_holder
 from .done import Done
 from .errors import NotAllowed, OtherFight, OutOfDate
 from .log_lines import initiative_log_line

@@ -21,7 +21,8 @@ from ..rules.movement import COMBAT_RANGE_COST, RUNNING_MOVES, MoveResult
 from ..rules.saves import SaveResult
 from ..rules.spirits import banishment, banishment_days
 from ..rules.turns import Advance
-from .document import HOLDER_NAME_LIMIT, Combatant, Encounter, Lasting
+from .combatants import Combatant, Lasting
+from .document import HOLDER_NAME_LIMIT, Encounter
 from .records import Exchange, MoraleProposal
 from .results import (
     AcAttack,

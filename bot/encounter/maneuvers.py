@@ -19,7 +19,8 @@ from ..rules.movement import MoveResult
 from ..rules.pool import Spend
 from ..rules.saves import SaveResult
 from .attacks import owe
-from .document import Combatant, Encounter
+from .combatants import Combatant
+from .document import Encounter
 from .done import Done
 from .errors import NotAllowed
 from .fighters import joker_bonus, may_take_attack_owed, mount_of, require_actions_left

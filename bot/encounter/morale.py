@@ -41,7 +41,8 @@ from ..rules.morale import (
 )
 from ..rules.morale import rally as roll_rally
 from ..rules.situations import Steed
-from .document import Combatant, Encounter, Side, group_holder
+from .combatants import Combatant, Side
+from .document import Encounter, group_holder
 from .done import Done
 from .errors import OtherFight, ProposalResolved
 from .fighters import joker_bonus

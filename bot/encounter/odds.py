@@ -26,7 +26,8 @@ from ..rules.odds import AttackOdds, attack_odds
 from ..rules.options import RuleOptions
 from ..rules.pool import MAX_POOL
 from .attacks import Declaration, plan_attack
-from .document import Combatant, Encounter
+from .combatants import Combatant
+from .document import Encounter
 from .fighters import fighter, may_defend_actively, shield_usable, undefended_because
 from .log_lines import dice_count
 from .permissions import Actor, acting_combatant

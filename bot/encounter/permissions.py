@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from ..guild_settings import GuildSettings
 from ..rules.errors import IllegalAction, RulesError, echoed, shown
-from .document import HOLDER_NAME_LIMIT, Combatant, Encounter
+from .combatants import Combatant
+from .document import HOLDER_NAME_LIMIT, Encounter
 from .errors import NoFight, NotAllowed
 from .log_lines import possessive
 

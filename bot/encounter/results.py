@@ -23,7 +23,7 @@ from ..rules.morale import (
 )
 from ..rules.spirits import ScoreHealing, SpiritualAttackResult
 from ..rules.turns import Advance
-from .document import Combatant
+from .combatants import Combatant
 from .records import (
     Exchange,
     MoraleProposal,

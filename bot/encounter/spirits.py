@@ -23,7 +23,8 @@ from ..rules.spirits import (
     heal_score,
     spiritual_attack,
 )
-from .document import Combatant, Encounter
+from .combatants import Combatant
+from .document import Encounter
 from .done import Done
 from .fighters import joker_bonus
 from .log_lines import driven_out_log_line, mind_healed_log_line, spirit_log_line

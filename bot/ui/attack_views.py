@@ -16,11 +16,12 @@ from datetime import datetime, timedelta
 import discord
 
 from ..encounter.attacks import ExchangeAction, may_declare_bind, may_desperately_defend
-from ..encounter.document import KNOCKED_OUT, Combatant, Encounter
+from ..encounter.combatants import KNOCKED_OUT, Combatant
+from ..encounter.document import Encounter
 from ..encounter.fighters import shield_usable
 from ..encounter.log_lines import banishment_line, dice_count, signed
 from ..encounter.permissions import player_of
-from ..encounter.records import DefensePolicy, Exchange, Reaction, ReactionKind
+from ..encounter.records import Exchange, Reaction, ReactionKind
 from ..encounter.results import AcAttack, ExchangeReport
 from ..rules.attack_rolls import AttackKind, AttackRoll
 from ..rules.damage import DamageRoll
@@ -29,6 +30,7 @@ from ..rules.dice import Advantage, Modifier, PoolRoll
 from ..rules.exchange import AttackResult
 from ..rules.judgement import Judgement, Outcome
 from ..rules.pool import MAX_POOL
+from ..table_options import DefensePolicy
 from .announcements import CONTENT_LIMIT, Announcement, fitted
 from .morale_views import proposal_line
 from .rolls import pool_faces

@@ -16,7 +16,8 @@ from discord import app_commands
 
 from ..catalog import Catalog, UnknownEntry
 from ..characters import Character
-from ..encounter.document import Combatant, Encounter, Side, player_holder
+from ..encounter.combatants import Combatant, Side
+from ..encounter.document import Encounter, player_holder
 from ..encounter.log_lines import TURN_CUT_SHORT, signed
 from ..rules.defenses import passive_defense
 from ..rules.dice import Modifier

@@ -14,15 +14,18 @@ from datetime import datetime
 import discord
 
 from ..catalog import Catalog
-from ..encounter.document import Combatant, Encounter, Side, TableOptions, TablePreset
+from ..encounter.combatant import HpChanged
+from ..encounter.combatants import Combatant, Side
+from ..encounter.document import Encounter
+from ..encounter.lifecycle import HandedOver, option_changes
 from ..encounter.log_lines import TURN_CUT_SHORT, Change, banishment_line, listing, option_label, option_value
-from ..encounter.roster import HandedOver, HpChanged, option_changes
 from ..guild_settings import GuildSettings
 from ..rules.cards import Card
 from ..rules.feats import MartialFeat
 from ..rules.options import DEFAULT_OPTIONS, RuleOptions
 from ..store import SetAsideFight
 from ..store.upgrades import NEWER
+from ..table_options import TableOptions, TablePreset
 from .announcements import Announcement
 from .buttons import view_of
 from .morale_views import proposal_line
@@ -81,7 +84,7 @@ PRESET_SUMMARIES: dict[TablePreset, str] = {
     "reminders at 12 h",
     TablePreset.VOICE: "tracker edited in place, Jokers offered the turn, defenses wait 10 min, no reminders",
 }
-"""What each preset sets (:data:`~bot.encounter.document.PRESETS`), as its choice in Discord's list says."""
+"""What each preset sets (:data:`~bot.table_options.PRESETS`), as its choice in Discord's list says."""
 
 
 def preset_choice_name(preset: TablePreset) -> str:

@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 import discord
 from discord.utils import escape_markdown
 
-from ..encounter.roster import EndAsked, EndedFight, FinalState
+from ..encounter.lifecycle import EndAsked, EndedFight, FinalState
 from ..rules.initiative import fight_duration
 from ..store import ENDED_KEPT, EndedEncounter, HistoryStep, LogEntry
 from .announcements import fitted

@@ -14,7 +14,8 @@ from collections.abc import Sequence
 
 import discord
 
-from ..encounter.document import Combatant, Encounter
+from ..encounter.combatants import Combatant
+from ..encounter.document import Encounter
 from ..encounter.log_lines import dice_count, dice_left, listing, move_what, signed
 from ..encounter.maneuvers import MoveOutcome, RangeOutcome, SaveOutcome
 from ..encounter.records import Reaction

@@ -13,7 +13,8 @@ from collections.abc import Sequence
 
 import discord
 
-from ..encounter.document import Combatant, Encounter, Side
+from ..encounter.combatants import Combatant, Side
+from ..encounter.document import Encounter
 from ..encounter.log_lines import listing, signed, situation_words
 from ..encounter.records import MoraleProposal
 from ..encounter.results import MoraleCheckReport, RallyReport

@@ -15,7 +15,8 @@ from typing import NamedTuple
 import discord
 
 from ..characters import name_key
-from ..encounter.document import Combatant, Encounter
+from ..encounter.combatants import Combatant
+from ..encounter.document import Encounter
 from ..encounter.log_lines import FACE_DOWN, duration_label, holder_label
 from ..rules.cards import Card
 from ..rules.engagement import Range

@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 
-from bot.encounter.document import Encounter, TableOptions
+from bot.encounter.document import Encounter
 from bot.rules.errors import RulesError
+from bot.table_options import TableOptions
 from bot.ui.attack_views import ASKED_AGAIN
 from bot.ui.fight_log import UNDONE_NOTE
 

@@ -1,7 +1,8 @@
 """The encounter package stays plain work on documents: no Discord, no database, no event loop.
 
 It may import the standard library (less what does I/O or concurrency), pydantic, the rules core and
-the project's other plain modules (the catalog's types, characters, guild settings, dice notation).
+the project's other plain modules (the catalog's types, characters, guild settings, table options,
+dice notation).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ ALLOWED_PROJECT = {
     "bot.catalog",
     "bot.characters",
     "bot.guild_settings",
+    "bot.table_options",
     "bot.notation",
 }
 

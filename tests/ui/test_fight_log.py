@@ -9,7 +9,7 @@ from pydantic import JsonValue
 from bot.catalog import load_catalog
 from bot.characters import Character
 from bot.encounter.document import Encounter
-from bot.encounter.roster import EndedFight
+from bot.encounter.lifecycle import EndedFight
 from bot.store import LogEntry
 from bot.ui.fight_log import (
     ENTRY_LIMIT,

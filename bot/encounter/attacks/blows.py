@@ -9,7 +9,8 @@ from ...rules.feats import bind_feat
 from ...rules.fighter import Fighter
 from ...rules.judgement import Outcome
 from ...rules.options import BindFeats
-from ..document import Combatant, Encounter
+from ..combatants import Combatant
+from ..document import Encounter
 from ..fighters import may_take_attack_owed
 from ..records import Applied, Exchange, Reaction, ReactionKind
 

@@ -10,7 +10,8 @@ from ...catalog import Catalog
 from ...rules.attack_rolls import AttackKind, check_attack, roll_attack
 from ...rules.dice import D20Witness, DiceSource
 from ...rules.pool import Spend
-from ..document import Combatant, Encounter
+from ..combatants import Combatant
+from ..document import Encounter
 from ..done import Done
 from ..fighters import fighter, may_take_attack_owed, undefended_because
 from ..log_lines import exchange_log_line, request_log_line

@@ -11,11 +11,13 @@ from ...rules.errors import RulesError, shown
 from ...rules.exchange import resolve_exchange
 from ...rules.fighter import Fighter
 from ...rules.pool import Spend
-from ..document import Combatant, Encounter
+from ...table_options import DefensePolicy
+from ..combatants import Combatant
+from ..document import Encounter
 from ..fighters import fighter, may_defend_actively, shield_usable
 from ..morale import group_snapshot, propose_checks
 from ..permissions import Actor, require_control
-from ..records import DefensePolicy, Exchange, ExchangeStatus
+from ..records import Exchange, ExchangeStatus
 from ..results import ExchangeReport
 from .blows import apply_result
 from .choices import PASSIVE, DefenseChoice

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from ..document import Combatant, Encounter
+from ..combatants import Combatant
+from ..document import Encounter
 from ..errors import OtherFight, OutOfDate
 from ..records import Exchange
 from ..results import ExchangeReport

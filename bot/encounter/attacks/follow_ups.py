@@ -14,7 +14,8 @@ from ...rules.exchange import AttackResult, desperation_defense, resolve_exchang
 from ...rules.fighter import Fighter
 from ...rules.pool import Spend
 from ...rules.saves import knockout_save
-from ..document import KNOCKED_OUT, MAX_CONDITIONS, Combatant, Encounter
+from ..combatants import KNOCKED_OUT, MAX_CONDITIONS, Combatant
+from ..document import Encounter
 from ..done import Done
 from ..fighters import fighter
 from ..log_lines import knockout_save_log_line
@@ -183,7 +184,7 @@ def will_save(
 ) -> Done[ExchangeReport]:
     """R16 (Knock-Out option), R20: the defender (its player, or the GM) rolls the Will save against the
     blow's Knock-Out threat, with ``pool_dice`` Martial Pool dice joining the free die; a failure puts
-    the :data:`~bot.encounter.document.KNOCKED_OUT` condition on it (out of the fight until removed).
+    the :data:`~bot.encounter.combatants.KNOCKED_OUT` condition on it (out of the fight until removed).
 
     Choice: rolling the save accepts the blow, so the exchange's other choices (R9, R15) close.
     """

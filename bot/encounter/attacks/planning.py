@@ -15,7 +15,8 @@ from ...rules.initiative import RollKind
 from ...rules.morale import MoraleStanding
 from ...rules.options import BindFeats
 from ...rules.situations import SituationResult, Steed, automatic_hit, lance_charge_doubles, out_of_reach
-from ..document import Combatant, Encounter
+from ..combatants import Combatant
+from ..document import Encounter
 from ..fighters import (
     AttackState,
     Hand,
