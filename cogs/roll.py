@@ -12,6 +12,7 @@ from discord.ext import commands
 
 from bot.app import Pommel
 from bot.encounter.roster import require_may_check_rolls
+from bot.fight_views import is_private
 from bot.interactions import actor_of, answer
 from bot.notation import EXAMPLES, roll_notation
 from bot.rules.dice import roll_pool
@@ -19,7 +20,6 @@ from bot.rules.errors import RulesError
 from bot.rules.pool import MAX_POOL
 from bot.store import MAX_LOG_PAGE, LogEntry, Store
 from bot.store.receipts import mark_committed
-from bot.ui.fight_log import is_private
 from bot.ui.rolls import (
     ROLL_KINDS,
     ROLL_LOG_DEFAULT,

@@ -7,6 +7,7 @@ so it cannot break the formatting; mentions are text only, as the bot pings nobo
 
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import Sequence
 from datetime import datetime
@@ -414,6 +415,21 @@ def edit_reply(combatant_name: str, changes: Sequence[Change]) -> str:
     return f"✏️ **{name(combatant_name)}** changed:\n{listed}"
 
 
+REOPENING = "the last one can be reopened"
+NOTHING_TO_REOPEN = "No fight has ended in this channel that could be reopened."
+NOTHING_SET_ASIDE = "Pommel has set no fight aside in this channel, so there is nothing to recover."
+FORGOTTEN = "That fight is no longer kept here (it was reopened, or more have ended since)."
+
+
+def already_running(running: Encounter | None, before: str) -> str:
+    """The refusal of a fight where one is running, naming its GM."""
+    gm = f" (GM: <@{running.gm_id}>)" if running is not None else ""
+    return (
+        f"A fight is already running in this channel{gm}. Its GM ends it with `/encounter end` "
+        f"before {before}."
+    )
+
+
 RECOVER = "`/encounter recover`"
 BRING_BACK = "`/encounter recover bring_back:True`"
 
@@ -439,8 +455,10 @@ def set_aside_note(set_aside: SetAsideFight, *, starting: bool) -> str:
     return f"{head} There is no fight in this channel now: the GM starts a new one with `/encounter start`."
 
 
-def set_aside_filename(set_aside: SetAsideFight) -> str:
-    return f"pommel-fight-set-aside-{set_aside.channel_id}-{set_aside.id}.json"
+def set_aside_file(set_aside: SetAsideFight, document: str) -> discord.File:
+    """The fight set aside, as the JSON document the store kept, for its GM to download."""
+    filename = f"pommel-fight-set-aside-{set_aside.channel_id}-{set_aside.id}.json"
+    return discord.File(io.BytesIO(document.encode()), filename=filename)
 
 
 def recover_reply(set_aside: SetAsideFight, *, readable: bool, running: bool) -> str:
