@@ -22,7 +22,6 @@ back until the fight's next change.
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from functools import partial
@@ -41,7 +40,6 @@ from bot.encounter.permissions import is_gm, require_fight, require_may_recover
 from bot.encounter.roster import EndedFight
 from bot.fight_views import EndedLog, is_private
 from bot.interactions import (
-    PommelButton,
     actor_of,
     answer,
     answer_by_editing,
@@ -62,11 +60,11 @@ from bot.store import (
     log_entries,
     reads_fight,
 )
+from bot.ui.encounter_buttons import EndButton, HistoryButton, OverviewButton, RedoButton, UndoButton
 from bot.ui.encounter_views import (
     FORGOTTEN,
     NOTHING_SET_ASIDE,
     NOTHING_TO_REOPEN,
-    OVERVIEW_BUTTON,
     OVERVIEW_GONE,
     REOPENING,
     already_running,
@@ -86,15 +84,11 @@ from bot.ui.encounter_views import (
 from bot.ui.errors import DISCORD_FAILURES
 from bot.ui.fight_log import (
     ALREADY_ENDED,
-    END_BUTTON,
     FIGHT_GOES_ON,
-    HISTORY_BUTTON,
     LOG_DEFAULT,
     LOG_MAX,
-    REDO_BUTTON,
     REDO_OUT_OF_DATE,
     REDONE_NOTE,
-    UNDO_BUTTON,
     UNDO_MAX,
     UNDO_OUT_OF_DATE,
     UNDONE_NOTE,
@@ -139,11 +133,7 @@ class EncounterCog(
         self.bot.buttons.route(OverviewButton, self.overview_button)
 
     async def cog_unload(self) -> None:
-        self.bot.buttons.unroute(EndButton)
-        self.bot.buttons.unroute(HistoryButton)
-        self.bot.buttons.unroute(UndoButton)
-        self.bot.buttons.unroute(RedoButton)
-        self.bot.buttons.unroute(OverviewButton)
+        self.bot.buttons.unroute(EndButton, HistoryButton, UndoButton, RedoButton, OverviewButton)
 
     async def load(self, interaction: discord.Interaction) -> Encounter:
         """The channel's running fight; with none, the refusal also says when the one that was here
@@ -567,65 +557,6 @@ class EncounterCog(
             interaction, gm_handed_reply(handed), allowed_mentions=discord.AllowedMentions(users=new_gm)
         )
         await self.bot.trackers.publish(saved)
-
-
-class EndButton(
-    PommelButton, discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=END_BUTTON
-):
-    """The confirmation's "End the fight" and "Keep it going": the fight's tag and the version it was
-    drawn for, so a click on a stale or repeated one ends nothing."""
-
-    def __init__(self, match: re.Match[str]) -> None:
-        super().__init__(match)
-        self.fight = match["fight"]
-        self.version = int(match["version"])
-        self.action = match["action"]
-
-
-class HistoryButton(
-    PommelButton, discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=HISTORY_BUTTON
-):
-    """A download button of ``/encounter history``: the ended fight's id in the store."""
-
-    def __init__(self, match: re.Match[str]) -> None:
-        super().__init__(match)
-        self.ended = int(match["ended"])
-
-
-class UndoButton(
-    PommelButton, discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=UNDO_BUTTON
-):
-    """The "Undo" of ``/encounter undo``: the fight's tag, the version it was drawn for and the steps, so
-    a click after any other change (or a second click) undoes nothing."""
-
-    def __init__(self, match: re.Match[str]) -> None:
-        super().__init__(match)
-        self.fight = match["fight"]
-        self.version = int(match["version"])
-        self.steps = int(match["steps"])
-
-
-class RedoButton(
-    PommelButton, discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=REDO_BUTTON
-):
-    """The "Redo" of ``/encounter redo`` and of an undo's note: the fight's tag and the undo it takes
-    back (its log line's id), so a click after another change (or a second click) redoes nothing."""
-
-    def __init__(self, match: re.Match[str]) -> None:
-        super().__init__(match)
-        self.fight = match["fight"]
-        self.undo = int(match["undo"])
-
-
-class OverviewButton(
-    PommelButton, discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=OVERVIEW_BUTTON
-):
-    """A page button of ``/encounter show``: the fight's tag and the page to show."""
-
-    def __init__(self, match: re.Match[str]) -> None:
-        super().__init__(match)
-        self.fight = match["fight"]
-        self.page = int(match["page"])
 
 
 async def setup(bot: Pommel) -> None:
