@@ -14,6 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import characters
 from bot.app import Pommel
 from bot.character_form import FormRefused, form_values, read_sheet_form, require_equipment
 from bot.characters import (
@@ -25,7 +26,6 @@ from bot.characters import (
     MAX_SCORE,
     MIN_MODIFIER,
     MIN_SCORE,
-    Character,
     NoSuchCharacter,
     changes_given,
     checked_character,
@@ -86,7 +86,7 @@ _DESCRIBE_STATS: dict[str, str] = {
 
 
 @app_commands.guild_only()
-class CharacterCommands(
+class Character(
     commands.GroupCog, group_name="character", group_description="Your characters in this server"
 ):
     def __init__(self, bot: Pommel) -> None:
@@ -180,14 +180,16 @@ class CharacterCommands(
         values = form_values(before.model_dump()) if before is not None else {}
         await interaction.response.send_modal(self._sheet_modal(user_id, before, values))
 
-    def _sheet_modal(self, owner_id: int, before: Character | None, values: dict[str, str]) -> SheetModal:
+    def _sheet_modal(
+        self, owner_id: int, before: characters.Character | None, values: dict[str, str]
+    ) -> SheetModal:
         async def given(interaction: discord.Interaction, values: dict[str, str]) -> None:
             await self._sheet_given(interaction, before, values)
 
         return SheetModal(owner_id, modal_title(before), values, given)
 
     async def _sheet_given(
-        self, interaction: discord.Interaction, before: Character | None, values: dict[str, str]
+        self, interaction: discord.Interaction, before: characters.Character | None, values: dict[str, str]
     ) -> None:
         """The form's first step is filled in: its numbers are read (a refusal names the field), and the
         equipment menus are offered, holding the edited sheet's equipment. A refusal offers the form
@@ -209,8 +211,8 @@ class CharacterCommands(
         )
 
     async def _save_form(
-        self, interaction: discord.Interaction, before: Character | None, fields: dict[str, Any]
-    ) -> Character:
+        self, interaction: discord.Interaction, before: characters.Character | None, fields: dict[str, Any]
+    ) -> characters.Character:
         guild_id, user_id = _guild(interaction), interaction.user.id
         require_equipment(fields)
         slots = {"shield": optional_slot(fields["shield"]), "off_hand": optional_slot(fields["off_hand"])}
@@ -402,4 +404,4 @@ def _guild(interaction: discord.Interaction) -> int:
 
 
 async def setup(bot: Pommel) -> None:
-    await bot.add_cog(CharacterCommands(bot))
+    await bot.add_cog(Character(bot))

@@ -33,8 +33,7 @@ from discord.ext import commands
 from bot import fight_views
 from bot.app import Pommel
 from bot.channel_access import TRACKER_NEEDS, require_may_post
-from bot.encounter import history, roster
-from bot.encounter.document import Encounter
+from bot.encounter import document, history, roster
 from bot.encounter.errors import NoFight, OtherFight
 from bot.encounter.permissions import is_gm, require_fight, require_may_recover
 from bot.encounter.roster import EndedFight
@@ -118,7 +117,7 @@ logger = logging.getLogger(__name__)
 
 
 @app_commands.guild_only()
-class EncounterCog(
+class Encounter(
     SetsOptions, commands.GroupCog, group_name="encounter", group_description="Run this channel's fight (GM)"
 ):
     def __init__(self, bot: Pommel) -> None:
@@ -135,7 +134,7 @@ class EncounterCog(
     async def cog_unload(self) -> None:
         self.bot.buttons.unroute(EndButton, HistoryButton, UndoButton, RedoButton, OverviewButton)
 
-    async def load(self, interaction: discord.Interaction) -> Encounter:
+    async def load(self, interaction: discord.Interaction) -> document.Encounter:
         """The channel's running fight; with none, the refusal also says when the one that was here
         could not be read and was set aside (so the GM knows why it is gone, and what to do)."""
         _, channel_id = encounter_place(interaction)  # refuses direct messages
@@ -327,7 +326,7 @@ class EncounterCog(
         await self._put_back(interaction, told, encounter, saved)
 
     @staticmethod
-    def _restore() -> Callable[[Encounter, Encounter], Encounter]:
+    def _restore() -> Callable[[document.Encounter, document.Encounter], document.Encounter]:
         return partial(history.restored, now=datetime.now(UTC))
 
     @staticmethod
@@ -351,7 +350,11 @@ class EncounterCog(
         return line
 
     async def _put_back(
-        self, interaction: discord.Interaction, told: str, before: Encounter, saved: Encounter
+        self,
+        interaction: discord.Interaction,
+        told: str,
+        before: document.Encounter,
+        saved: document.Encounter,
     ) -> None:
         """After an undo or a redo: the channel is told, its exchange messages and tracker are brought up
         to date (the attack cog listens for ``fight_restored``)."""
@@ -560,4 +563,4 @@ class EncounterCog(
 
 
 async def setup(bot: Pommel) -> None:
-    await bot.add_cog(EncounterCog(bot))
+    await bot.add_cog(Encounter(bot))

@@ -43,7 +43,7 @@ SWEEP_HOURS = 6
 
 @app_commands.guild_only()
 @app_commands.default_permissions(manage_guild=True)
-class ServerCog(
+class Server(
     SetsOptions,
     commands.GroupCog,
     group_name="server",
@@ -198,4 +198,4 @@ class ForgetButton(
 
 
 async def setup(bot: Pommel) -> None:
-    await bot.add_cog(ServerCog(bot))
+    await bot.add_cog(Server(bot))
