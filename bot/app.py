@@ -5,14 +5,11 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
-import pkgutil
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
-
-import cogs
 
 from .catalog import Catalog, load_catalog
 from .config import Settings
@@ -30,9 +27,27 @@ from .trackers import TrackerBoard
 log = logging.getLogger(__name__)
 
 
-def cog_modules() -> list[str]:
-    """Every feature module under ``cogs/``."""
-    return [f"cogs.{module.name}" for module in pkgutil.iter_modules(cogs.__path__)]
+INITIAL_EXTENSIONS = (
+    "cogs.attack",
+    "cogs.character",
+    "cogs.combatant",
+    "cogs.encounter",
+    "cogs.help",
+    "cogs.init",
+    "cogs.join",
+    "cogs.maneuvers",
+    "cogs.morale",
+    "cogs.npc",
+    "cogs.odds",
+    "cogs.reminders",
+    "cogs.roll",
+    "cogs.server",
+    "cogs.situation",
+    "cogs.spirit",
+    "cogs.stats",
+)
+"""The feature modules the bot loads at start-up, one a command (or a family of small ones): a module
+in ``cogs/`` that is not named here is not loaded."""
 
 
 _start_up_frozen = False
@@ -162,8 +177,8 @@ class Pommel(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         if self.heartbeat is not None:
             self.heartbeat.start()
-        for module in cog_modules():
-            await self.load_extension(module)
+        for extension in INITIAL_EXTENSIONS:
+            await self.load_extension(extension)
         if 0 not in self.own_shards:
             log.info("the commands are synced by the process serving shard 0")
             return

@@ -27,7 +27,6 @@ from bot.encounter import attacks, history
 from bot.encounter.attacks import Declaration, ExchangeAction
 from bot.encounter.document import Encounter
 from bot.encounter.fighters import Hand
-from bot.encounter.permissions import player_of
 from bot.encounter.records import FightMessage
 from bot.encounter.results import ExchangeReport
 from bot.interactions.actors import actor_of, encounter_channel
@@ -44,17 +43,13 @@ from bot.ui.attack_views import (
     ac_attack_content,
     answered_notice,
     clip,
-    defense_buttons,
     expired_request_content,
     follow_up_buttons,
     put_back_exchange_content,
-    request_content,
-    result_content,
 )
 from bot.ui.buttons import view_of
 from bot.ui.errors import DISCORD_FAILURES
-from bot.ui.message_buttons import next_row
-from bot.ui.morale_views import proposal_button
+from bot.ui.exchange_message import asked_again_content, exchange_message
 from bot.ui.rolls import SituationChoice, advantage_of
 
 log = logging.getLogger(__name__)
@@ -87,9 +82,7 @@ class Attack(commands.Cog):
                 self.schedule_timeouts(encounter)
 
     async def cog_unload(self) -> None:
-        self.bot.buttons.unroute(ExchangeButton)
-        self.bot.buttons.unroute(ReactionButton)
-        self.bot.buttons.unroute(KnockOutButton)
+        self.bot.buttons.unroute(ExchangeButton, ReactionButton, KnockOutButton)
         for channel_id, exchange_id in self.timers:
             self._forget_timer(channel_id, exchange_id)
 
@@ -241,24 +234,8 @@ class Attack(commands.Cog):
     def exchange_message(
         self, encounter: Encounter, report: ExchangeReport, *, actor_id: int
     ) -> tuple[str, discord.ui.View | None, list[int]]:
-        """The message about an exchange now, its buttons, and whom it pings: the defender's player
-        (the GM for NPCs) when a defense is asked, the GM when a result proposes a morale check (R22)."""
-        exchange = report.exchange
-        weapon = self.bot.catalog.weapon(exchange.weapon).name
-        if exchange.pending and report.passive is not None:
-            defender = encounter.combatant(exchange.defender)
-            content = request_content(encounter, exchange, weapon, report.passive)
-            asked = player_of(encounter, defender)
-            return content, view_of(defense_buttons(encounter, exchange, report.passive)), [asked]
-        rows = follow_up_buttons(encounter, exchange)
-        if report.proposals:
-            rows.append([proposal_button(proposal, encounter.tag) for proposal in report.proposals[:5]])
-        rows = (rows + next_row(encounter, exchange))[:5]
-        content = result_content(encounter, exchange, weapon, report)
-        notice = answered_notice(encounter, exchange, report, actor_id=actor_id, now=exchange.asked_at)
-        if notice is None:
-            return content, view_of(rows), []
-        return clip(f"{content}\n{notice.content}"), view_of(rows), notice.ping
+        """The message about an exchange now (:func:`~bot.ui.exchange_message.exchange_message`)."""
+        return exchange_message(encounter, report, self.bot.catalog, actor_id=actor_id)
 
     async def attack_against_ac(
         self, interaction: discord.Interaction, target: str, who: str | None, declared: Declaration
@@ -389,11 +366,10 @@ class Attack(commands.Cog):
     async def _refresh_buttons(self, encounter: Encounter, message: discord.Message) -> None:
         """After an attack owed was made from a message's button, that message keeps only what is left:
         an exchange's other choices, or nothing."""
-        ids = _custom_ids(message)
+        shown = {(button.fight, button.exchange_id) for button in ExchangeButton.on_message(message)}
         view = None
         for exchange in encounter.exchanges:
-            prefix = f"pommel:x:{encounter.tag}:{exchange.id}:"
-            if exchange.result is not None and any(i.startswith(prefix) for i in ids):
+            if exchange.result is not None and (encounter.tag, exchange.id) in shown:
                 view = view_of(follow_up_buttons(encounter, exchange))
         await message.edit(view=view)
         self.bot.fight_messages.shown(encounter.channel_id, message.id, view)
@@ -425,8 +401,8 @@ class Attack(commands.Cog):
         for exchange in history.asked_again(before, after):
             report = attacks.waiting_report(after, self.bot.catalog, exchange.id)
             content, view, ping = self.exchange_message(after, report, actor_id=bot_id)
+            content = asked_again_content(after, content, time_ran_out=exchange.gm_pinged)
             if exchange.gm_pinged:  # its time had run out before: the GM decides, as then
-                content = clip(f"<@{after.gm_id}>: its time had run out, so you decide.\n{content}")
                 ping = [after.gm_id]
             sent = await channel.send(
                 clip(f"{ASKED_AGAIN}\n{content}"),
@@ -533,16 +509,6 @@ def _pinging(users: list[int], actor_id: int) -> discord.AllowedMentions:
     """Only these users may be pinged by the message (never roles, @everyone or typed names), and never
     the one whose action it answers: nobody is pinged for what they did themselves."""
     return discord.AllowedMentions(users=[discord.Object(user) for user in users if user != actor_id])
-
-
-def _custom_ids(message: discord.Message) -> list[str]:
-    ids: list[str] = []
-    for row in message.components:
-        for child in getattr(row, "children", []):
-            custom_id = getattr(child, "custom_id", None)
-            if custom_id:
-                ids.append(custom_id)
-    return ids
 
 
 class ExchangeButton(

@@ -68,7 +68,7 @@ class HpChangeTransformer(app_commands.Transformer):
 
 
 @app_commands.guild_only()
-class CombatantCog(
+class Combatant(
     commands.GroupCog, group_name="combatant", group_description="HP, conditions and stats in this fight"
 ):
     def __init__(self, bot: Pommel) -> None:
@@ -294,4 +294,4 @@ class CombatantCog(
 
 
 async def setup(bot: Pommel) -> None:
-    await bot.add_cog(CombatantCog(bot))
+    await bot.add_cog(Combatant(bot))

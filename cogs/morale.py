@@ -10,7 +10,8 @@ changes is in :mod:`bot.encounter.morale`, what it says in :mod:`bot.ui.morale_v
 from __future__ import annotations
 
 import re
-from typing import Literal
+from collections.abc import Callable
+from typing import Any, Literal, TypeVar
 
 import discord
 from discord import app_commands
@@ -19,6 +20,7 @@ from discord.ext import commands
 from bot.app import Pommel
 from bot.encounter import morale
 from bot.encounter.document import Encounter
+from bot.encounter.done import Done
 from bot.encounter.permissions import require_fight
 from bot.encounter.records import FightMessage
 from bot.interactions.actors import actor_of, channel_encounter, encounter_channel
@@ -40,6 +42,7 @@ from bot.ui.morale_views import (
 )
 from bot.ui.rolls import SituationChoice, advantage_of
 
+Result = TypeVar("Result")
 StandingChoice = Literal["steady", "routed", "frightened", "demoralized"]
 
 
@@ -76,6 +79,27 @@ class Morale(commands.GroupCog, group_name="morale", group_description="Morale c
         await answer(interaction, announcement.content, allowed_mentions=announcement.allowed_mentions)
         await self.bot.trackers.publish(saved)
 
+    async def _rolled(
+        self,
+        interaction: discord.Interaction,
+        situation: SituationChoice | None,
+        operation: Callable[..., Done[Result]],
+        **options: Any,
+    ) -> tuple[int, Encounter, Result]:
+        """A roll of the user's (``morale.check``, ``recheck`` or ``rally``), with the situation's
+        advantage and the bot's dice: who made it, the fight as saved, and the operation's result."""
+        actor = actor_of(interaction)
+        by = interaction.user.display_name
+        advantage = advantage_of(situation)
+        saved, result = await self.bot.store.change(
+            encounter_channel(interaction),
+            actor.user_id,
+            lambda encounter: operation(
+                encounter, actor, by=by, dice=self.bot.dice, advantage=advantage, **options
+            ),
+        )
+        return actor.user_id, saved, result
+
     # ------------------------------------------------------------------------------ check
 
     @app_commands.command(
@@ -93,23 +117,10 @@ class Morale(commands.GroupCog, group_name="morale", group_description="Morale c
         cannot_escape: bool = False,
         situation: SituationChoice | None = None,
     ) -> None:
-        actor = actor_of(interaction)
-        by = interaction.user.display_name
-        advantage = advantage_of(situation)
-        saved, checked = await self.bot.store.change(
-            encounter_channel(interaction),
-            actor.user_id,
-            lambda encounter: morale.check(
-                encounter,
-                actor,
-                who=who,
-                by=by,
-                dice=self.bot.dice,
-                advantage=advantage,
-                can_escape=not cannot_escape,
-            ),
+        actor_id, saved, checked = await self._rolled(
+            interaction, situation, morale.check, who=who, can_escape=not cannot_escape
         )
-        announcement = check_announcement(saved, checked.report, who=checked.who, actor_id=actor.user_id)
+        announcement = check_announcement(saved, checked.report, who=checked.who, actor_id=actor_id)
         await self._announce(interaction, saved, announcement)
 
     # ------------------------------------------------------------------------------ recheck
@@ -128,17 +139,8 @@ class Morale(commands.GroupCog, group_name="morale", group_description="Morale c
         who: MoraleSubjectName,
         situation: SituationChoice | None = None,
     ) -> None:
-        actor = actor_of(interaction)
-        by = interaction.user.display_name
-        advantage = advantage_of(situation)
-        saved, checked = await self.bot.store.change(
-            encounter_channel(interaction),
-            actor.user_id,
-            lambda encounter: morale.recheck(
-                encounter, actor, who=who, by=by, dice=self.bot.dice, advantage=advantage
-            ),
-        )
-        announcement = check_announcement(saved, checked.report, who=checked.who, actor_id=actor.user_id)
+        actor_id, saved, checked = await self._rolled(interaction, situation, morale.recheck, who=who)
+        announcement = check_announcement(saved, checked.report, who=checked.who, actor_id=actor_id)
         await self._announce(interaction, saved, announcement)
 
     # ------------------------------------------------------------------------------ rally
@@ -156,17 +158,8 @@ class Morale(commands.GroupCog, group_name="morale", group_description="Morale c
         who: CombatantName | None = None,
         situation: SituationChoice | None = None,
     ) -> None:
-        actor = actor_of(interaction)
-        by = interaction.user.display_name
-        advantage = advantage_of(situation)
-        saved, report = await self.bot.store.change(
-            encounter_channel(interaction),
-            actor.user_id,
-            lambda encounter: morale.rally(
-                encounter, actor, who=who, by=by, dice=self.bot.dice, advantage=advantage
-            ),
-        )
-        await self._announce(interaction, saved, rally_announcement(saved, report, actor_id=actor.user_id))
+        actor_id, saved, report = await self._rolled(interaction, situation, morale.rally, who=who)
+        await self._announce(interaction, saved, rally_announcement(saved, report, actor_id=actor_id))
 
     # ------------------------------------------------------------------------------ proposals
 

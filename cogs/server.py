@@ -45,7 +45,7 @@ SWEEP = "departures' sweep"
 
 @app_commands.guild_only()
 @app_commands.default_permissions(manage_guild=True)
-class ServerCog(
+class Server(
     SetsOptions,
     commands.GroupCog,
     group_name="server",
@@ -188,4 +188,4 @@ class ForgetButton(
 
 
 async def setup(bot: Pommel) -> None:
-    await bot.add_cog(ServerCog(bot))
+    await bot.add_cog(Server(bot))

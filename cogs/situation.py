@@ -32,7 +32,7 @@ CheckChoice = Literal["passed", "failed"]
 
 
 @app_commands.guild_only()
-class SituationCog(
+class Situation(
     commands.GroupCog,
     group_name="situation",
     group_description="Where combatants stand: cover, shield wall, mounted, distance (R25)",
@@ -151,4 +151,4 @@ class SituationCog(
 
 
 async def setup(bot: Pommel) -> None:
-    await bot.add_cog(SituationCog(bot))
+    await bot.add_cog(Situation(bot))

@@ -37,7 +37,7 @@ MAX_DAMAGE = 100
 
 
 @app_commands.guild_only()
-class SpiritCog(commands.GroupCog, group_name="spirit", group_description="Spirits and their attacks (R27)"):
+class Spirit(commands.GroupCog, group_name="spirit", group_description="Spirits and their attacks (R27)"):
     def __init__(self, bot: Pommel) -> None:
         self.bot = bot
         super().__init__()
@@ -160,4 +160,4 @@ class SpiritCog(commands.GroupCog, group_name="spirit", group_description="Spiri
 
 
 async def setup(bot: Pommel) -> None:
-    await bot.add_cog(SpiritCog(bot))
+    await bot.add_cog(Spirit(bot))

@@ -29,9 +29,10 @@ class ButtonRoutes:
         self._handlers[kind] = handler
         self.client.add_dynamic_items(kind)  # type: ignore[arg-type]  # every PommelButton is a DynamicItem
 
-    def unroute(self, kind: type[PommelButton]) -> None:
-        self._handlers.pop(kind, None)
-        self.client.remove_dynamic_items(kind)  # type: ignore[arg-type]
+    def unroute(self, *kinds: type[PommelButton]) -> None:
+        for kind in kinds:
+            self._handlers.pop(kind, None)
+            self.client.remove_dynamic_items(kind)  # type: ignore[arg-type]
 
     def handler(self, kind: type[Any]) -> ButtonHandler:
         handler = self._handlers.get(kind)
@@ -49,6 +50,17 @@ class PommelButton:
     def __init__(self, match: re.Match[str]) -> None:
         super().__init__(discord.ui.Button(custom_id=match.group(0)))  # type: ignore[call-arg]  # DynamicItem
         self.match = match
+
+    @classmethod
+    def on_message(cls, message: discord.Message) -> list[Self]:
+        """The buttons of this kind on ``message``, read back from their custom ids."""
+        template: re.Pattern[str] = cls.__discord_ui_compiled_template__  # type: ignore[attr-defined]
+        ids = [
+            getattr(child, "custom_id", None) or ""
+            for row in message.components
+            for child in getattr(row, "children", [])
+        ]
+        return [cls(match) for match in map(template.fullmatch, ids) if match is not None]
 
     @classmethod
     async def from_custom_id(

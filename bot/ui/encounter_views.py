@@ -7,6 +7,7 @@ so it cannot break the formatting; mentions are text only, as the bot pings nobo
 
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import Sequence
 from datetime import datetime
@@ -72,7 +73,7 @@ a big fight's overview goes on over as many pages as it needs, everyone in it.""
 ALL_OF_THEM = 1_000_000
 """The overview's budget for the ranges: every pair, over as many pages as they take."""
 OVERVIEW_BUTTON = re.compile(r"pommel:show:(?P<fight>[0-9a-f]+):(?P<page>\d+):(?P<way>back|on)")
-"""A page button of ``/encounter show`` (:class:`cogs.encounter.OverviewButton`): the fight's tag and
+"""A page button of ``/encounter show`` (:class:`.encounter_buttons.OverviewButton`): the fight's tag and
 the page it shows (from 0), so it works after a restart and never shows another fight."""
 OVERVIEW_GONE = (
     "That overview was of a fight that is over. `/encounter show` shows this channel's fight, if one runs."
@@ -417,6 +418,21 @@ def edit_reply(combatant_name: str, changes: Sequence[Change]) -> str:
     return f"✏️ **{name(combatant_name)}** changed:\n{listed}"
 
 
+REOPENING = "the last one can be reopened"
+NOTHING_TO_REOPEN = "No fight has ended in this channel that could be reopened."
+NOTHING_SET_ASIDE = "Pommel has set no fight aside in this channel, so there is nothing to recover."
+FORGOTTEN = "That fight is no longer kept here (it was reopened, or more have ended since)."
+
+
+def already_running(running: Encounter | None, before: str) -> str:
+    """The refusal of a fight where one is running, naming its GM."""
+    gm = f" (GM: <@{running.gm_id}>)" if running is not None else ""
+    return (
+        f"A fight is already running in this channel{gm}. Its GM ends it with `/encounter end` "
+        f"before {before}."
+    )
+
+
 RECOVER = "`/encounter recover`"
 BRING_BACK = "`/encounter recover bring_back:True`"
 
@@ -442,8 +458,10 @@ def set_aside_note(set_aside: SetAsideFight, *, starting: bool) -> str:
     return f"{head} There is no fight in this channel now: the GM starts a new one with `/encounter start`."
 
 
-def set_aside_filename(set_aside: SetAsideFight) -> str:
-    return f"pommel-fight-set-aside-{set_aside.channel_id}-{set_aside.id}.json"
+def set_aside_file(set_aside: SetAsideFight, document: str) -> discord.File:
+    """The fight set aside, as the JSON document the store kept, for its GM to download."""
+    filename = f"pommel-fight-set-aside-{set_aside.channel_id}-{set_aside.id}.json"
+    return discord.File(io.BytesIO(document.encode()), filename=filename)
 
 
 def recover_reply(set_aside: SetAsideFight, *, readable: bool, running: bool) -> str:
