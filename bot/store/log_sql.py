@@ -75,23 +75,45 @@ def _entry(row: Sequence[Any]) -> LogEntry:
     )
 
 
-def read_log(
-    *, channel_id: int | None, guild_id: int | None, after_id: int, limit: int
-) -> Steps[list[LogEntry]]:
-    conditions = ["id > $1"]
-    parameters: list[Any] = [after_id]
-    for column, value in (("channel_id", channel_id), ("guild_id", guild_id)):
+class _Where:
+    """Conditions joined by AND, each with its parameter numbered as it comes."""
+
+    def __init__(self) -> None:
+        self.conditions: list[str] = []
+        self.parameters: list[Any] = []
+
+    def parameter(self, value: Any) -> str:
+        """``value`` as the next parameter: its placeholder."""
+        self.parameters.append(value)
+        return f"${len(self.parameters)}"
+
+    def test(self, test: str, value: Any) -> None:
+        """``test`` (a column and an operator) against ``value``, unless ``value`` is None."""
         if value is not None:
-            parameters.append(value)
-            conditions.append(f"{column} = ${len(parameters)}")
-    parameters.append(limit)
+            self.conditions.append(f"{test} {self.parameter(value)}")
+
+    def __str__(self) -> str:
+        return " AND ".join(self.conditions) or "1 = 1"
+
+
+def _page(where: _Where, order: str, limit: int) -> Steps[list[LogEntry]]:
+    last = where.parameter(limit)
     rows = yield Sql(
-        f"SELECT {_LOG_COLUMNS} FROM log WHERE {' AND '.join(conditions)} ORDER BY id"
-        f" LIMIT ${len(parameters)}",
-        parameters,
+        f"SELECT {_LOG_COLUMNS} FROM log WHERE {where} ORDER BY id{order} LIMIT {last}",
+        where.parameters,
         "rows",
     )
     return [_entry(row) for row in rows]
+
+
+def read_log(
+    *, channel_id: int | None, guild_id: int | None, after_id: int, limit: int
+) -> Steps[list[LogEntry]]:
+    where = _Where()
+    where.test("id >", after_id)
+    where.test("channel_id =", channel_id)
+    where.test("guild_id =", guild_id)
+    return (yield from _page(where, "", limit))
 
 
 def read_log_backwards(
@@ -103,28 +125,14 @@ def read_log_backwards(
     before_id: int | None,
     limit: int,
 ) -> Steps[list[LogEntry]]:
-    conditions = ["1 = 1"]
-    parameters: list[Any] = []
-    for column, value in (
-        ("id <", before_id),
-        ("channel_id =", channel_id),
-        ("guild_id =", guild_id),
-        ("user_id =", user_id),
-    ):
-        if value is not None:
-            parameters.append(value)
-            conditions.append(f"{column} ${len(parameters)}")
+    where = _Where()
+    where.test("id <", before_id)
+    where.test("channel_id =", channel_id)
+    where.test("guild_id =", guild_id)
+    where.test("user_id =", user_id)
     if kinds:
-        conditions.append(f"kind IN ({placeholders(len(parameters) + 1, len(kinds))})")
-        parameters.extend(kinds)
-    parameters.append(limit)
-    rows = yield Sql(
-        f"SELECT {_LOG_COLUMNS} FROM log WHERE {' AND '.join(conditions)} ORDER BY id DESC"
-        f" LIMIT ${len(parameters)}",
-        parameters,
-        "rows",
-    )
-    return [_entry(row) for row in rows]
+        where.conditions.append(f"kind IN ({', '.join(where.parameter(kind) for kind in kinds)})")
+    return (yield from _page(where, " DESC", limit))
 
 
 def tally_d20(
@@ -138,26 +146,22 @@ def tally_d20(
     gm: bool,
 ) -> Steps[DiceTally]:
     # log_d20 (migration 0005) has one row per roll, its faces counted when it was logged.
-    conditions = ["guild_id = $1"]
-    parameters: list[Any] = [guild_id]
-    for column, value in (("channel_id", channel_id), ("user_id", user_id), ("log_id", through_id)):
-        if value is not None:
-            parameters.append(value)
-            conditions.append(f"{column} {'<=' if column == 'log_id' else '='} ${len(parameters)}")
-    if since is not None:
-        parameters.append(since.astimezone(UTC))
-        conditions.append(f"at >= ${len(parameters)}")
-    parameters += [gm, viewer]
-    # A roll's user_id is never NULL; a viewer of None sees no private roll but the GM's view.
+    where = _Where()
+    where.test("guild_id =", guild_id)
+    where.test("channel_id =", channel_id)
+    where.test("user_id =", user_id)
+    where.test("log_id <=", through_id)
+    where.test("at >=", since.astimezone(UTC) if since is not None else None)
+    # A roll's user_id is never NULL; a viewer of None sees the private rolls only as the GM.
     visible = (
-        f"(NOT private OR CAST(${len(parameters) - 1} AS BOOLEAN)"
-        f" OR COALESCE(user_id = CAST(${len(parameters)} AS BIGINT), FALSE))"
+        f"(NOT private OR CAST({where.parameter(gm)} AS BOOLEAN)"
+        f" OR COALESCE(user_id = CAST({where.parameter(viewer)} AS BIGINT), FALSE))"
     )
     sums = ", ".join(f"SUM(f{face}) FILTER (WHERE {visible})" for face in _FACES)
     row = yield Sql(
         f"SELECT COUNT(*) FILTER (WHERE {visible}), COUNT(*) FILTER (WHERE NOT {visible}), {sums}"
-        f" FROM log_d20 WHERE {' AND '.join(conditions)}",
-        parameters,
+        f" FROM log_d20 WHERE {where}",
+        where.parameters,
         "one",
     )
     return DiceTally(tuple(int(row[1 + face] or 0) for face in _FACES), int(row[0]), int(row[1]))

@@ -1,5 +1,9 @@
 """The store in PostgreSQL, through a pool of asyncpg connections: many Pommel processes, one database.
 
+The transactions themselves, and their SQL, are :class:`~bot.store.sql_store.SqlStore`'s, written once for
+both stores (:mod:`bot.store.sql`); this driver runs them (:func:`~bot.store.sql.run_postgres`), and
+connects, migrates and holds the shard leases.
+
 Every write is one transaction on a connection of the pool. A fight's change reads its row ``FOR UPDATE``
 (the row stays locked until the commit, so another process's change of that channel waits instead of
 interleaving, and the change runs once) and writes it back with ``UPDATE … WHERE version = $n``, the

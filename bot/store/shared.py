@@ -1,6 +1,7 @@
-"""What the SQLite and the PostgreSQL stores share (their migrations are :mod:`.schema`): the work on
-documents around their SQL (:class:`DocumentStore`), so that both keep the promises of
-:mod:`bot.store.base` the same way and only the statements differ."""
+"""The work on documents around the store's SQL (:class:`DocumentStore`): reading (and upgrading) a
+stored document, checking one before it is written, and setting aside a fight that no longer reads, so
+that every store keeps the promises of :mod:`bot.store.base` the same way. The SQL itself, written once
+for SQLite and PostgreSQL, is :class:`~bot.store.sql_store.SqlStore`'s."""
 
 from __future__ import annotations
 
@@ -232,7 +233,7 @@ def check_page(limit: int) -> None:
 
 
 class DocumentStore(Store):
-    """The store's work on documents, around a few statements each store writes in its own SQL."""
+    """The store's work on documents, around a few statements :class:`~bot.store.sql_store.SqlStore` runs."""
 
     @abstractmethod
     async def _stored_fight(self, channel_id: int) -> tuple[int, str] | None:

@@ -1,6 +1,10 @@
 """The store in one SQLite file, through one aiosqlite connection.
 
-Every transaction is one function run on aiosqlite's connection thread: ``BEGIN IMMEDIATE``, its
+The transactions themselves, and their SQL, are :class:`~bot.store.sql_store.SqlStore`'s, written once for
+both stores (:mod:`bot.store.sql`); this driver runs them, and opens, locks and migrates the file.
+
+Every transaction is one function run on aiosqlite's connection thread (:func:`~bot.store.sql.run_sqlite`
+driving the transaction's statements as it yields them): ``BEGIN IMMEDIATE``, its
 statements, ``COMMIT`` (or ``ROLLBACK`` when anything raises), in one round trip from the event loop.
 That thread runs queued calls one at a time, in order, so a transaction can never interleave with
 another coroutine's statements and a read never sees uncommitted writes, with no lock on the event
