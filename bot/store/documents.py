@@ -15,7 +15,9 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from ..rules.errors import echoed, shown
-from .base import InvalidDocument
+from .errors import (
+    InvalidDocument,
+)
 
 Model = TypeVar("Model", bound=BaseModel)
 

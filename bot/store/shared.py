@@ -1,6 +1,7 @@
-"""What the SQLite and the PostgreSQL stores share (their migrations are :mod:`.schema`): the work on
-documents around their SQL (:class:`DocumentStore`), so that both keep the promises of
-:mod:`bot.store.base` the same way and only the statements differ."""
+"""The work on documents around the store's SQL (:class:`DocumentStore`): reading (and upgrading) a
+stored document, checking one before it is written, and setting aside a fight that no longer reads, so
+that every store keeps the promises of :mod:`bot.store.base` the same way. The SQL itself, written once
+for SQLite and PostgreSQL, is :class:`~bot.store.sql_store.SqlStore`'s."""
 
 from __future__ import annotations
 
@@ -20,16 +21,20 @@ from ..rules.errors import RulesError
 from .base import (
     MAX_LOG_PAGE,
     EncounterChange,
-    EndedEncounter,
-    LogEntry,
-    NewerSettings,
-    PastUnreadable,
-    SetAsideFight,
-    StaleEncounter,
     Store,
-    UnreadableCharacter,
 )
 from .documents import checked, problems
+from .errors import (
+    NewerSettings,
+    PastUnreadable,
+    StaleEncounter,
+    UnreadableCharacter,
+)
+from .records import (
+    EndedEncounter,
+    LogEntry,
+    SetAsideFight,
+)
 from .upgrades import CHARACTER, FIGHT, SETTINGS, Kind, TooNew, UnknownVersion, current_json, stamped
 
 logger = logging.getLogger("bot.store")
@@ -228,7 +233,7 @@ def check_page(limit: int) -> None:
 
 
 class DocumentStore(Store):
-    """The store's work on documents, around a few statements each store writes in its own SQL."""
+    """The store's work on documents, around a few statements :class:`~bot.store.sql_store.SqlStore` runs."""
 
     @abstractmethod
     async def _stored_fight(self, channel_id: int) -> tuple[int, str] | None:
@@ -347,41 +352,3 @@ class DocumentStore(Store):
     async def append_log(self, entry: LogEntry) -> LogEntry:
         [appended] = await self.append_logs([entry])
         return appended
-
-
-# ---------------------------------------------------------------------------- forgetting a server
-
-_GUILD_CHANNELS = (
-    "SELECT channel_id FROM log WHERE guild_id = {g}"
-    " UNION SELECT channel_id FROM encounters WHERE guild_id = {g}"
-    " UNION SELECT channel_id FROM set_aside_encounters WHERE guild_id = {g}"
-    " UNION SELECT channel_id FROM ended_encounters WHERE guild_id = {g}"
-)
-_GUILD_LOG = "SELECT id FROM log WHERE guild_id = {g}"
-
-FORGET_GUILD_FIRST = (
-    f"DELETE FROM encounter_history WHERE channel_id IN ({_GUILD_CHANNELS})",
-    f"DELETE FROM encounter_undos WHERE channel_id IN ({_GUILD_CHANNELS})",
-    f"DELETE FROM log_undone WHERE log_id IN ({_GUILD_LOG}) OR undo_log_id IN ({_GUILD_LOG})",
-    "DELETE FROM log_d20 WHERE guild_id = {g}",
-    "DELETE FROM guild_departures WHERE guild_id = {g}",
-)
-"""What refers to a server's log lines and fights, deleted before them (``{g}``: the guild's parameter,
-``:g`` in SQLite, ``$1`` in PostgreSQL). A channel belongs to one guild, so its history is the guild's."""
-
-FORGET_GUILD_COUNTED = {
-    "fights": ("encounters", "set_aside_encounters"),
-    "ended": ("ended_encounters",),
-    "characters": ("characters",),
-    "settings": ("guild_settings",),
-}
-"""The tables of a server's own rows (by ``guild_id``), by what :class:`~bot.store.ForgottenGuild`
-counts of them; its log lines go last (:data:`FORGET_GUILD_LOG`)."""
-
-FORGET_GUILD_LOG = (
-    "INSERT INTO guilds_being_forgotten (guild_id) VALUES ({g})",
-    "DELETE FROM log WHERE guild_id = {g}",
-    "DELETE FROM guilds_being_forgotten WHERE guild_id = {g}",
-)
-"""The log is append-only but for a server forgotten: marked while its lines are deleted (the second
-statement, whose count is the lines')."""
