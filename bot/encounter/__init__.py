@@ -6,8 +6,8 @@ combatant as the rules core sees it, ``done`` what every operation returns and `
 reports inside it. Then one module per
 command family owns that family's changes: ``attacks`` (/attack and its buttons), ``maneuvers``
 (/move, /range, /save, /pool), ``initiative`` (/init), ``morale`` (/morale), ``spirits`` (/spirit),
-``odds`` (/odds), ``roster`` (/join, /leave, /npc, /combatant, /encounter); ``log_lines`` writes the
-plain-text lines of the fight's log.
+``odds`` (/odds), ``roster`` (/join, /leave, /npc, /combatant, /encounter). The plain-text lines of
+the fight's log are worded in :mod:`bot.wording`.
 
 Nothing here knows Discord, the database or the event loop (``tests/encounter/test_purity.py``):
 an operation takes the document, checks, changes it in place and returns a

@@ -57,6 +57,8 @@ from ..rules.options import BindFeats
 from ..rules.pool import Spend
 from ..rules.saves import knockout_save
 from ..rules.situations import SituationResult, Steed, automatic_hit, lance_charge_doubles, out_of_reach
+from ..wording.attacks import ac_attack_log_line, exchange_log_line, knockout_save_log_line, request_log_line
+from ..wording.phrases import possessive
 from .document import KNOCKED_OUT, MAX_CONDITIONS, Combatant, Encounter, Side
 from .done import Done
 from .errors import OtherFight, OutOfDate
@@ -74,13 +76,6 @@ from .fighters import (
     shield_usable,
     undefended_because,
     wielded,
-)
-from .log_lines import (
-    ac_attack_log_line,
-    exchange_log_line,
-    knockout_save_log_line,
-    possessive,
-    request_log_line,
 )
 from .morale import group_snapshot, propose_checks
 from .permissions import Actor, acting_combatant, require_control

@@ -1,5 +1,5 @@
 """What the operations of the encounter report, for the replies and the log lines to read: one
-vocabulary between :mod:`bot.encounter`'s families, :mod:`bot.encounter.log_lines` and :mod:`bot.ui`.
+vocabulary between :mod:`bot.encounter`'s families, :mod:`bot.wording` and :mod:`bot.ui`.
 
 (An operation returns its report inside a :class:`~bot.encounter.done.Done`, with its log lines.)
 """

@@ -31,13 +31,9 @@ from ..rules.hands import check_hands
 from ..rules.options import RuleOptions
 from ..rules.pool import pool_size
 from ..rules.situations import Steed
-from .document import MAX_CONDITION_ROUNDS, Combatant, Encounter, Lasting, Side, TableOptions, group_holder
-from .done import Done
-from .errors import NotAllowed, OtherFight, OutOfDate
-from .fighters import NO_ARMOR
-from .log_lines import (
+from ..wording.phrases import Change
+from ..wording.roster import (
     TURN_CUT_SHORT,
-    Change,
     card_discarded_log_line,
     condition_log_line,
     defaults_log_line,
@@ -54,6 +50,10 @@ from .log_lines import (
     reopened_log_line,
     started_log_line,
 )
+from .document import MAX_CONDITION_ROUNDS, Combatant, Encounter, Lasting, Side, TableOptions, group_holder
+from .done import Done
+from .errors import NotAllowed, OtherFight, OutOfDate
+from .fighters import NO_ARMOR
 from .morale import group_snapshot, propose_checks
 from .permissions import Actor, is_gm, may_run_fights, require_control, require_gm, require_may_run_fights
 from .records import MoraleProposal

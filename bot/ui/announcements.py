@@ -4,7 +4,7 @@ Each announcement stands on its own (play-by-post readers arrive hours later), a
 pinged: the owner of the card whose turn starts, the players offered a turn, the GM when a round
 is over or an NPC group is up. The user who caused the announcement is never pinged by it.
 
-The words are :mod:`bot.encounter.log_lines`' (the log keeps them as plain text); this module dresses
+The words are :mod:`bot.wording.initiative`' (the log keeps them as plain text); this module dresses
 them for Discord: names in bold and escaped, the buttons' names in bold, mentions.
 """
 
@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 import discord
 
 from ..encounter.document import Encounter
-from ..encounter.log_lines import turn_move_lines
 from ..encounter.results import TurnMove
+from ..wording.initiative import turn_move_lines
 from .tracker import holder_line, name
 
 __all__ = [
@@ -105,7 +105,7 @@ class Announcement:
 
 @dataclass(slots=True)
 class _Markdown:
-    """The table's voice (a :class:`bot.encounter.log_lines.Voice`): names in bold, mentions that
+    """The table's voice (a :class:`bot.wording.initiative.Voice`): names in bold, mentions that
     ping everyone named but the user who pressed."""
 
     announcement: Announcement

@@ -18,13 +18,14 @@ import discord
 from ..encounter.attacks import ExchangeAction, may_declare_bind, may_desperately_defend
 from ..encounter.document import KNOCKED_OUT, Combatant, Encounter
 from ..encounter.fighters import shield_usable
-from ..encounter.log_lines import banishment_line, dice_count, signed
 from ..encounter.permissions import player_of
 from ..encounter.records import DefensePolicy, Exchange, Reaction, ReactionKind
 from ..encounter.results import AcAttack, ExchangeReport
 from ..rules.combat import AttackKind, AttackResult, AttackRoll, DamageRoll, Defense, Judgement, Outcome
 from ..rules.dice import Advantage, Modifier, PoolRoll
 from ..rules.pool import MAX_POOL
+from ..wording.phrases import dice_count, signed
+from ..wording.spirits import banishment_line
 from .announcements import CONTENT_LIMIT, Announcement, fitted
 from .morale_views import proposal_line
 from .rolls import pool_faces

@@ -15,7 +15,6 @@ import discord
 
 from ..catalog import Catalog
 from ..encounter.document import Combatant, Encounter, Side, TableOptions, TablePreset
-from ..encounter.log_lines import TURN_CUT_SHORT, Change, banishment_line, listing, option_label, option_value
 from ..encounter.roster import HandedOver, HpChanged, option_changes
 from ..guild_settings import GuildSettings
 from ..rules.cards import Card
@@ -23,6 +22,9 @@ from ..rules.feats import MartialFeat
 from ..rules.options import DEFAULT_OPTIONS, RuleOptions
 from ..store import SetAsideFight
 from ..store.upgrades import NEWER
+from ..wording.phrases import Change, listing
+from ..wording.roster import TURN_CUT_SHORT, option_label, option_value
+from ..wording.spirits import banishment_line
 from .announcements import Announcement
 from .buttons import view_of
 from .morale_views import proposal_line

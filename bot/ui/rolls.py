@@ -8,11 +8,11 @@ from typing import Literal
 
 import discord
 
-from ..encounter.log_lines import dice_count, signed
 from ..notation import NotationRoll
 from ..rules.dice import Advantage, PoolRoll
 from ..rules.errors import shown
 from ..store import LogEntry
+from ..wording.phrases import dice_count, signed
 from .fight_log import ENTRY_LIMIT, escaped_within, is_private, log_lines
 from .tracker import TRACKER_COLOUR
 

@@ -1,4 +1,5 @@
-"""The encounter package stays plain work on documents: no Discord, no database, no event loop.
+"""The encounter package stays plain work on documents: no Discord, no database, no event loop; and so
+do the words its log lines are written in (``bot/wording``), which it imports.
 
 It may import the standard library (less what does I/O or concurrency), pydantic, the rules core and
 the project's other plain modules (the catalog's types, characters, guild settings, dice notation).
@@ -12,8 +13,11 @@ from pathlib import Path
 
 import pytest
 
-ENCOUNTER = Path(__file__).resolve().parents[2] / "bot" / "encounter"
-MODULES = sorted(ENCOUNTER.glob("*.py"))
+BOT = Path(__file__).resolve().parents[2] / "bot"
+ENCOUNTER = BOT / "encounter"
+WORDING = BOT / "wording"
+MODULES = sorted([*ENCOUNTER.glob("*.py"), *WORDING.glob("*.py")])
+"""The encounter's modules and the wording's, checked alike."""
 ALLOWED_THIRD_PARTY = {"pydantic", "pydantic_core", "d20"}
 FORBIDDEN_STDLIB = {
     "asyncio",
@@ -33,11 +37,12 @@ ALLOWED_PROJECT = {
     "bot.characters",
     "bot.guild_settings",
     "bot.notation",
+    "bot.wording",
 }
 
 
 def imports(path: Path) -> set[str]:
-    """Every module ``path`` imports, relative imports resolved against ``bot.encounter``."""
+    """Every module ``path`` imports, relative imports resolved against its package."""
     found: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
@@ -46,17 +51,18 @@ def imports(path: Path) -> set[str]:
             if node.level == 0:
                 found.add(node.module or "")
                 continue
-            package = ["bot", "encounter"][: 3 - node.level]
+            package = list(path.relative_to(BOT.parent).parent.parts)
+            package = package[: len(package) + 1 - node.level]
             found.add(".".join([*package, node.module] if node.module else package))
     return found
 
 
 def test_the_package_has_its_modules() -> None:
-    names = {path.stem for path in MODULES}
+    names = {path.stem for path in ENCOUNTER.glob("*.py")}
     assert {"document", "records", "permissions", "errors", "fighters", "done", "attacks"} <= names
 
 
-@pytest.mark.parametrize("path", MODULES, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_encounter_module_knows_no_discord_database_or_event_loop(path: Path) -> None:
     modules = imports(path)
     roots = {module.split(".")[0] for module in modules}
@@ -68,7 +74,7 @@ def test_encounter_module_knows_no_discord_database_or_event_loop(path: Path) ->
     assert not outside, f"{path.name} imports {outside}"
 
 
-@pytest.mark.parametrize("path", MODULES, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_encounter_module_never_uses_the_global_random(path: Path) -> None:
     """Dice come from an injected source (:class:`~bot.rules.dice.DiceSource`)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))

@@ -16,7 +16,6 @@ from bot.encounter import roster
 from bot.encounter.document import Encounter, TableOptions, player_holder
 from bot.encounter.done import Done
 from bot.encounter.errors import NotAllowed
-from bot.encounter.log_lines import TURN_CUT_SHORT, options_log_line
 from bot.encounter.permissions import Actor
 from bot.encounter.results import HpChange
 from bot.encounter.roster import CombatantEdit, Role, option_changes, parse_hp_change
@@ -28,6 +27,7 @@ from bot.rules.options import CriticalDamage, RuleOptions
 from bot.rules.pool import Spend
 from bot.rules.turns import ClaimPause
 from bot.store import Store, open_store
+from bot.wording.roster import TURN_CUT_SHORT, options_log_line
 from tests.rules.conftest import card, deck_dealing
 from tests.sheets import character
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from bot.catalog import load_catalog
 from bot.encounter.document import MAX_COMBATANTS, Encounter
-from bot.encounter.log_lines import initiative_log_line, listing
 from bot.encounter.results import TurnAction, TurnMove
 from bot.rules.dice import RandomDice
 from bot.ui.announcements import CONTENT_LIMIT, cut, fitted, turn_announcement
+from bot.wording.initiative import initiative_log_line
+from bot.wording.phrases import listing
 
 GM, ACTOR = 1, 2
 CATALOG = load_catalog()

@@ -15,7 +15,6 @@ from bot.encounter.document import (
     TableOptions,
     TrackerMessage,
 )
-from bot.encounter.log_lines import TURN_CUT_SHORT
 from bot.encounter.records import MoraleProposal
 from bot.encounter.roster import HandedOver, HpChanged, option_changes
 from bot.guild_settings import GuildSettings
@@ -50,6 +49,7 @@ from bot.ui.encounter_views import (
     who_runs_fights,
 )
 from bot.ui.tracker import name
+from bot.wording.roster import TURN_CUT_SHORT
 from cogs.npc import MAX_NPCS_AT_ONCE
 
 CATALOG = load_catalog()
