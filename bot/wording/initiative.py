@@ -16,7 +16,7 @@ from .phrases import listing, possessive
 
 class Voice(Protocol):
     """How the initiative's wording is dressed: :data:`PLAIN` for the log, Markdown with mentions for
-    the table (:mod:`bot.ui.announcements`). The words are the same; this only dresses them."""
+    the table (:mod:`bot.ui.init_views`). The words are the same; this only dresses them."""
 
     def holder(self, encounter: Encounter, holder: str) -> str:
         """A card's holder, named as :func:`holder_label` names it."""
