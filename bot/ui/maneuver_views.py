@@ -23,7 +23,7 @@ from ..rules.movement import FREE_MOVES, MAX_WALKING_MOVES, RUNNING_MOVES
 from ..wording.maneuvers import move_what
 from ..wording.phrases import dice_count, dice_left, listing, signed
 from .announcements import CONTENT_LIMIT, Announcement, fitted
-from .attack_views import reaction_buttons
+from .attack_views.follow_ups import reaction_buttons
 from .buttons import view_of
 from .morale_views import proposal_button, proposal_line
 from .rolls import pool_faces
