@@ -20,6 +20,7 @@ from discord.utils import MISSING
 from .catalog import Catalog
 from .encounter.document import Encounter
 from .encounter.permissions import Actor
+from .error_replies import PUBLIC_THINKING, answer_failure, answer_turn
 from .rules.errors import RulesError
 from .store import Store
 from .store.receipts import committed, committed_to
@@ -32,7 +33,7 @@ from .ui.combatant_choices import (
     morale_subject_choices,
     npc_choices,
 )
-from .ui.errors import DISCORD_FAILURES, PUBLIC_THINKING, answer_failure, answer_turn
+from .ui.errors import DISCORD_FAILURES
 
 
 class PommelClient(Protocol):
@@ -191,7 +192,7 @@ _load = _Load()
 @dataclass(slots=True)
 class _Answering:
     """One interaction's answer: the lock its answer, the deferral and a failure's reply take turns on
-    (:func:`bot.ui.errors.answer_turn`), and whether it was deferred (privately, for a command: its
+    (:func:`bot.error_replies.answer_turn`), and whether it was deferred (privately, for a command: its
     first follow-up then replaces the "thinking" message)."""
 
     lock: asyncio.Lock
