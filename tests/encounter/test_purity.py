@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.imports import imports
+
 BOT = Path(__file__).resolve().parents[2] / "bot"
 ENCOUNTER = BOT / "encounter"
 WORDING = BOT / "wording"
@@ -39,22 +41,6 @@ ALLOWED_PROJECT = {
     "bot.notation",
     "bot.wording",
 }
-
-
-def imports(path: Path) -> set[str]:
-    """Every module ``path`` imports, relative imports resolved against its package."""
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            if node.level == 0:
-                found.add(node.module or "")
-                continue
-            package = list(path.relative_to(BOT.parent).parent.parts)
-            package = package[: len(package) + 1 - node.level]
-            found.add(".".join([*package, node.module] if node.module else package))
-    return found
 
 
 def test_the_package_has_its_modules() -> None:

@@ -67,5 +67,11 @@ def answered(
     return done.result
 
 
+def hit_on_the_passive_defense(encounter: Encounter) -> tuple[Exchange, ExchangeReport]:
+    """Alice's 15 (20 in all) against the Bandit's passive 10, and the arming sword's 6 (3 after DR)."""
+    exchange = attacked(encounter, [15]).exchange
+    return exchange, answered(encounter, exchange, ExchangeAction.PASSIVE, [6])
+
+
 def weapon(exchange: Exchange) -> str:
     return CATALOG.weapon(exchange.weapon).name

@@ -14,7 +14,7 @@ from bot.ui.attack_views.follow_ups import (
     follow_up_lines,
     reaction_buttons,
 )
-from tests.ui.attack_views.duels import ALICE, GM, NOW, answered, attacked, duel
+from tests.ui.attack_views.duels import ALICE, GM, NOW, answered, attacked, duel, hit_on_the_passive_defense
 
 
 def test_r15_a_hit_through_an_active_defense_offers_a_desperation_defense_with_the_dice_left() -> None:
@@ -33,8 +33,7 @@ def test_r15_a_hit_through_an_active_defense_offers_a_desperation_defense_with_t
 
 def test_nothing_follows_a_hit_on_the_passive_defense() -> None:
     encounter = duel()
-    exchange = attacked(encounter, [15]).exchange
-    answered(encounter, exchange, ExchangeAction.PASSIVE, [6])
+    exchange, _ = hit_on_the_passive_defense(encounter)
     assert follow_up_lines(encounter, exchange) == []
     assert follow_up_buttons(encounter, exchange) == []
 
@@ -56,8 +55,7 @@ def test_r14_a_counterattack_is_offered_with_each_number_of_the_strikers_dice() 
 
 def test_r13_a_late_answer_tells_the_attackers_player_and_pings_only_them() -> None:
     encounter = duel()
-    exchange = attacked(encounter, [15]).exchange
-    report = answered(encounter, exchange, ExchangeAction.PASSIVE, [6])
+    exchange, report = hit_on_the_passive_defense(encounter)
     late = answered_notice(encounter, exchange, report, actor_id=GM.user_id, now=NOW + timedelta(hours=5))
     assert late is not None
     assert late.lines == [

@@ -6,13 +6,20 @@ from __future__ import annotations
 from bot.encounter.attacks import Declaration, ExchangeAction, ac_attack
 from bot.rules.dice import ScriptedDice
 from bot.ui.attack_views.result import ac_attack_content, result_content
-from tests.ui.attack_views.duels import CATALOG, GM, answered, attacked, duel, weapon
+from tests.ui.attack_views.duels import (
+    CATALOG,
+    GM,
+    answered,
+    attacked,
+    duel,
+    hit_on_the_passive_defense,
+    weapon,
+)
 
 
 def test_r13_a_hit_against_the_passive_defense_shows_the_damage_and_the_hp_left() -> None:
     encounter = duel()
-    exchange = attacked(encounter, [15]).exchange
-    report = answered(encounter, exchange, ExchangeAction.PASSIVE, [6])
+    exchange, report = hit_on_the_passive_defense(encounter)
     assert result_content(encounter, exchange, weapon(exchange), report).splitlines() == [
         "⚔️ **Alice** attacks **Bandit** — Sword, Arming, pierce, 1 die at Onset",
         "🎲 Attack: **15** +2 Prowess +3 Reach = **20**",
@@ -56,8 +63,7 @@ def test_r24_an_attack_against_ac_shows_the_d20_the_ac_and_the_damage() -> None:
 
 def test_a_name_users_typed_is_escaped_in_the_result() -> None:
     encounter = duel()
-    exchange = attacked(encounter, [15]).exchange
-    report = answered(encounter, exchange, ExchangeAction.PASSIVE, [6])
+    exchange, report = hit_on_the_passive_defense(encounter)
     encounter.combatant("Bandit").name = "*Bandit*"
     content = result_content(encounter, exchange, weapon(exchange), report)
     assert "**\\*Bandit\\***" in content
