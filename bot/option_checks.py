@@ -55,7 +55,7 @@ class OptionRefused(RulesError, app_commands.CheckFailure):
     """An option outside what its command declares.
 
     A check failure, so discord.py hands it to ``tree.on_error``; a :class:`RulesError`, so the one
-    error handler (:func:`bot.ui.errors.answer_failure`) shows its message privately, as written.
+    error handler (:func:`bot.error_replies.answer_failure`) shows its message privately, as written.
     """
 
     def __init__(self, option: str, problem: str) -> None:

@@ -13,12 +13,13 @@ from dataclasses import dataclass
 from .encounter.done import Done
 from .encounter.errors import NotAllowed
 from .encounter.lifecycle import option_changes
-from .encounter.log_lines import Change, defaults_log_line, gm_role_log_line
 from .encounter.permissions import Actor
 from .guild_settings import GuildSettings
 from .rules.errors import RulesError
 from .rules.options import RuleOptions
 from .table_options import TableOptions
+from .wording.phrases import Change
+from .wording.roster import defaults_log_line, gm_role_log_line
 
 
 @dataclass(frozen=True, slots=True)

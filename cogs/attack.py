@@ -35,18 +35,11 @@ from bot.interactions.buttons import PommelButton
 from bot.interactions.options import CombatantName
 from bot.rules.equipment import AttackType
 from bot.rules.errors import RulesError
-from bot.ui.attack_views import (
-    ASKED_AGAIN,
-    EXCHANGE_BUTTON,
-    KNOCKOUT_BUTTON,
-    REACTION_BUTTON,
-    ac_attack_content,
-    answered_notice,
-    clip,
-    expired_request_content,
-    follow_up_buttons,
-    put_back_exchange_content,
-)
+from bot.ui.attack_views.custom_ids import EXCHANGE_BUTTON, KNOCKOUT_BUTTON, REACTION_BUTTON
+from bot.ui.attack_views.follow_ups import answered_notice, follow_up_buttons
+from bot.ui.attack_views.lines import clip
+from bot.ui.attack_views.request import ASKED_AGAIN, expired_request_content, put_back_exchange_content
+from bot.ui.attack_views.result import ac_attack_content
 from bot.ui.buttons import view_of
 from bot.ui.errors import DISCORD_FAILURES
 from bot.ui.exchange_message import asked_again_content, exchange_message

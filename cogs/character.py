@@ -17,6 +17,7 @@ from discord.ext import commands
 from bot import characters
 from bot.app import Pommel
 from bot.character_form import FormRefused, form_values, read_sheet_form, require_equipment
+from bot.character_form_flow import CorrectForm, EquipmentForm, SheetModal
 from bot.characters import (
     MAX_HP,
     MAX_MODIFIER,
@@ -50,9 +51,6 @@ from bot.rules.errors import RulesError
 from bot.rules.feats import MartialFeat
 from bot.ui.character_form import (
     CORRECT_IT,
-    CorrectForm,
-    EquipmentForm,
-    SheetModal,
     form_saved_text,
     form_text,
     modal_title,

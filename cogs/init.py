@@ -4,7 +4,7 @@ The GM deals (R2, R5); the player whose turn it is (or the GM) moves on with Nex
 held card or a Joker claims the next turn with Act (R3, R4). The buttons do what the commands do,
 and carry the fight's step, so a click on a button drawn for an earlier moment is refused instead of
 advancing the fight a second time. What a press changes is :mod:`bot.encounter.initiative`'s; what
-the table reads, :mod:`bot.ui.announcements`'.
+the table reads, :mod:`bot.ui.init_views`'.
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ from bot.interactions.actors import actor_of, channel_encounter, encounter_chann
 from bot.interactions.answering import answer
 from bot.interactions.buttons import PommelButton
 from bot.interactions.options import ClaimantName
-from bot.ui.announcements import turn_announcement
 from bot.ui.buttons import TURN_BUTTON
+from bot.ui.init_views import turn_announcement
 from bot.ui.tracker import tracker_embeds
 
 

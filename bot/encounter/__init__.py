@@ -7,7 +7,7 @@ operation returns and ``results`` the reports inside it. Then one module per com
 family's changes: ``attacks`` (/attack and its buttons), ``maneuvers`` (/move, /range, /save, /pool),
 ``initiative`` (/init), ``morale`` (/morale), ``spirits`` (/spirit), ``odds`` (/odds), ``join``
 (/join, /leave), ``npc`` (/npc), ``combatant`` (/combatant), ``lifecycle`` (/encounter: start, end,
-reopen, options, GM); ``log_lines`` writes the plain-text lines of the fight's log.
+reopen, options, GM). The plain-text lines of the fight's log are worded in :mod:`bot.wording`.
 
 Nothing here knows Discord, the database or the event loop (``tests/encounter/test_purity.py``):
 an operation takes the document, checks, changes it in place and returns a

@@ -22,10 +22,11 @@ from ..rules.feats import MartialFeat
 from ..rules.hands import check_hands
 from ..rules.pool import pool_size
 from ..rules.situations import Steed
+from ..wording.phrases import Change
+from ..wording.roster import condition_log_line, edit_log_line, hp_log_line
 from .combatants import MAX_CONDITION_ROUNDS, Combatant, Lasting
 from .document import Encounter
 from .done import Done
-from .log_lines import Change, condition_log_line, edit_log_line, hp_log_line
 from .morale import group_snapshot, propose_checks
 from .permissions import Actor, require_control, require_gm
 from .records import MoraleProposal

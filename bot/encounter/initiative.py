@@ -13,11 +13,11 @@ from datetime import UTC, datetime
 
 from ..rules.dice import DiceSource
 from ..rules.errors import RulesError
+from ..wording.initiative import initiative_log_line
 from .combatants import Combatant, Lasting
 from .document import Encounter, player_holder
 from .done import Done
 from .errors import NotAllowed, OtherFight, OutOfDate
-from .log_lines import initiative_log_line
 from .morale import propose_mount_checks
 from .permissions import Actor, is_gm, require_gm, require_plays_holder
 from .reminders import note_wait

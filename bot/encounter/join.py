@@ -14,12 +14,12 @@ from ..catalog import Catalog
 from ..characters import Character
 from ..rules.equipment import Armor
 from ..rules.errors import RulesError, shown
+from ..wording.roster import TURN_CUT_SHORT, joined_log_line, left_log_line
 from .combatants import Combatant, Side
 from .document import Encounter
 from .done import Done
 from .errors import NotAllowed
 from .fighters import NO_ARMOR
-from .log_lines import TURN_CUT_SHORT, joined_log_line, left_log_line
 from .permissions import Actor, is_gm
 
 

@@ -17,17 +17,17 @@ from ..guild_settings import GuildSettings
 from ..rules.errors import RulesError
 from ..rules.options import RuleOptions
 from ..table_options import TableOptions
-from .document import Encounter
-from .done import Done
-from .errors import NotAllowed, OtherFight, OutOfDate
-from .log_lines import (
-    Change,
+from ..wording.phrases import Change
+from ..wording.roster import (
     ended_log_line,
     handed_over_log_line,
     options_log_line,
     reopened_log_line,
     started_log_line,
 )
+from .document import Encounter
+from .done import Done
+from .errors import NotAllowed, OtherFight, OutOfDate
 from .permissions import Actor, may_run_fights, require_gm, require_may_run_fights
 
 

@@ -13,10 +13,15 @@ from dataclasses import dataclass
 from ..catalog import Catalog
 from ..rules.cards import Card
 from ..rules.errors import IllegalAction, shown
+from ..wording.roster import (
+    TURN_CUT_SHORT,
+    card_discarded_log_line,
+    npcs_added_log_line,
+    npcs_removed_log_line,
+)
 from .combatants import Combatant, Side
 from .document import Encounter, group_holder
 from .done import Done
-from .log_lines import TURN_CUT_SHORT, card_discarded_log_line, npcs_added_log_line, npcs_removed_log_line
 from .permissions import Actor, require_gm
 
 

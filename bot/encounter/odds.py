@@ -25,11 +25,11 @@ from ..rules.errors import IllegalAction, RulesError, shown
 from ..rules.odds import AttackOdds, attack_odds
 from ..rules.options import RuleOptions
 from ..rules.pool import MAX_POOL
+from ..wording.phrases import dice_count
 from .attacks import Declaration, plan_attack
 from .combatants import Combatant
 from .document import Encounter
 from .fighters import fighter, may_defend_actively, shield_usable, undefended_because
-from .log_lines import dice_count
 from .permissions import Actor, acting_combatant
 from .records import ReactionKind
 

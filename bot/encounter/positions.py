@@ -18,11 +18,12 @@ from ..rules.armor_class import Opening
 from ..rules.engagement import Distance, Range
 from ..rules.errors import IllegalAction, RulesError, shown
 from ..rules.pool import Spend
+from ..wording.phrases import Change
+from ..wording.roster import position_log_line
 from .combatants import Combatant
 from .document import Encounter
 from .done import Done
 from .fighters import ally_beside, mount_of, require_actions_left
-from .log_lines import Change, position_log_line
 from .permissions import Actor, require_control, require_turn
 
 MAX_COVER = 100

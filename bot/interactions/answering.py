@@ -12,7 +12,8 @@ from typing import Any
 import discord
 from discord.utils import MISSING
 
-from ..ui.errors import DISCORD_FAILURES, PUBLIC_THINKING, answer_turn
+from ..error_replies import PUBLIC_THINKING, answer_turn
+from ..ui.errors import DISCORD_FAILURES
 
 DEFER_AFTER = 2.0
 """Seconds a command may take before it is deferred: Discord forgets an interaction whose first answer
@@ -41,7 +42,7 @@ _load = _Load()
 @dataclass(slots=True)
 class _Answering:
     """One interaction's answer: the lock its answer, the deferral and a failure's reply take turns on
-    (:func:`bot.ui.errors.answer_turn`), and whether it was deferred (privately, for a command: its
+    (:func:`bot.error_replies.answer_turn`), and whether it was deferred (privately, for a command: its
     first follow-up then replaces the "thinking" message)."""
 
     lock: asyncio.Lock

@@ -11,9 +11,9 @@ from typing import Any, cast
 import discord
 from discord import app_commands
 
+from ..error_replies import answer_failure
 from ..rules.errors import RulesError
 from ..store.receipts import committed, committed_to
-from ..ui.errors import answer_failure
 from .client import PommelClient
 
 log = logging.getLogger(__name__)

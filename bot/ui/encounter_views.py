@@ -19,7 +19,6 @@ from ..encounter.combatant import HpChanged
 from ..encounter.combatants import Combatant, Side
 from ..encounter.document import Encounter
 from ..encounter.lifecycle import HandedOver, option_changes
-from ..encounter.log_lines import TURN_CUT_SHORT, Change, banishment_line, listing, option_label, option_value
 from ..guild_settings import GuildSettings
 from ..rules.cards import Card
 from ..rules.feats import MartialFeat
@@ -27,6 +26,9 @@ from ..rules.options import DEFAULT_OPTIONS, RuleOptions
 from ..store import SetAsideFight
 from ..store.upgrades import NEWER
 from ..table_options import TableOptions, TablePreset
+from ..wording.phrases import Change, listing
+from ..wording.roster import TURN_CUT_SHORT, option_label, option_value
+from ..wording.spirits import banishment_line
 from .announcements import Announcement
 from .buttons import view_of
 from .morale_views import proposal_line

@@ -9,14 +9,10 @@ from ..catalog import Catalog
 from ..encounter.document import Encounter
 from ..encounter.permissions import player_of
 from ..encounter.results import ExchangeReport
-from .attack_views import (
-    answered_notice,
-    clip,
-    defense_buttons,
-    follow_up_buttons,
-    request_content,
-    result_content,
-)
+from .attack_views.follow_ups import answered_notice, follow_up_buttons
+from .attack_views.lines import clip
+from .attack_views.request import defense_buttons, request_content
+from .attack_views.result import result_content
 from .buttons import view_of
 from .message_buttons import next_row
 from .morale_views import proposal_button

@@ -6,10 +6,10 @@ from bot.catalog import Catalog
 from bot.encounter import join
 from bot.encounter.document import Encounter, player_holder
 from bot.encounter.done import Done
-from bot.encounter.log_lines import TURN_CUT_SHORT
 from bot.encounter.permissions import Actor
 from bot.rules.pool import Spend
 from bot.store import Store
+from bot.wording.roster import TURN_CUT_SHORT
 from tests.encounter.conftest import (
     ANN,
     ANN_ACTS,

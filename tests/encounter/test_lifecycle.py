@@ -8,12 +8,12 @@ import pytest
 from bot.encounter import lifecycle
 from bot.encounter.errors import NotAllowed
 from bot.encounter.lifecycle import option_changes
-from bot.encounter.log_lines import options_log_line
 from bot.encounter.permissions import Actor
 from bot.guild_settings import GuildSettings
 from bot.rules.options import CriticalDamage, RuleOptions
 from bot.store import Store
 from bot.table_options import TableOptions
+from bot.wording.roster import options_log_line
 from tests.encounter.conftest import (
     ANN,
     ANN_ACTS,

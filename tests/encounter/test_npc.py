@@ -8,9 +8,9 @@ from typing import Any
 from bot.encounter import npc
 from bot.encounter.document import Encounter
 from bot.encounter.done import Done
-from bot.encounter.log_lines import TURN_CUT_SHORT
 from bot.encounter.permissions import Actor
 from bot.store import Store
+from bot.wording.roster import TURN_CUT_SHORT
 from tests.encounter.conftest import (
     ANN_ACTS,
     CATALOG,

@@ -10,7 +10,6 @@ from bot.encounter.combatant import HpChanged
 from bot.encounter.combatants import MAX_CONDITION_LENGTH, MAX_CONDITIONS, MAX_HP
 from bot.encounter.document import MAX_COMBATANTS, Encounter, TrackerMessage
 from bot.encounter.lifecycle import HandedOver, option_changes
-from bot.encounter.log_lines import TURN_CUT_SHORT
 from bot.encounter.records import MoraleProposal
 from bot.guild_settings import GuildSettings
 from bot.rules.cards import Card
@@ -45,6 +44,7 @@ from bot.ui.encounter_views import (
     who_runs_fights,
 )
 from bot.ui.tracker import name
+from bot.wording.roster import TURN_CUT_SHORT
 from cogs.npc import MAX_NPCS_AT_ONCE
 
 CATALOG = load_catalog()

@@ -8,11 +8,11 @@ from ...rules.attack_rolls import attack_bonus, check_attack
 from ...rules.damage import roll_damage
 from ...rules.dice import D20Witness, DiceSource, sum_of
 from ...rules.errors import IllegalAction
+from ...wording.attacks import ac_attack_log_line
 from ..combatants import Combatant, Side
 from ..document import Encounter
 from ..done import Done
 from ..fighters import fighter
-from ..log_lines import ac_attack_log_line
 from ..permissions import Actor, acting_combatant, require_control
 from ..results import AcAttack
 from .choices import Declaration

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from ...catalog import Catalog
 from ...rules.dice import D20Witness, DiceSource
+from ...wording.attacks import exchange_log_line
 from ..document import Encounter
 from ..done import Done
-from ..log_lines import exchange_log_line
 from ..permissions import Actor
 from ..results import ExchangeReport
 from .choices import PASSIVE, DefenseChoice, ExchangeAction

@@ -10,11 +10,11 @@ from ...catalog import Catalog
 from ...rules.attack_rolls import AttackKind, check_attack, roll_attack
 from ...rules.dice import D20Witness, DiceSource
 from ...rules.pool import Spend
+from ...wording.attacks import exchange_log_line, request_log_line
 from ..combatants import Combatant
 from ..document import Encounter
 from ..done import Done
 from ..fighters import fighter, may_take_attack_owed, undefended_because
-from ..log_lines import exchange_log_line, request_log_line
 from ..permissions import Actor, acting_combatant, require_control
 from ..records import Blow, Exchange, ReactionKind
 from ..results import ExchangeReport

@@ -14,11 +14,11 @@ from ...rules.exchange import AttackResult, desperation_defense, resolve_exchang
 from ...rules.fighter import Fighter
 from ...rules.pool import Spend
 from ...rules.saves import knockout_save
+from ...wording.attacks import knockout_save_log_line
 from ..combatants import KNOCKED_OUT, MAX_CONDITIONS, Combatant
 from ..document import Encounter
 from ..done import Done
 from ..fighters import fighter
-from ..log_lines import knockout_save_log_line
 from ..morale import group_snapshot, propose_checks
 from ..permissions import Actor, require_control
 from ..records import Exchange

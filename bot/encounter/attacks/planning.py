@@ -15,6 +15,7 @@ from ...rules.initiative import RollKind
 from ...rules.morale import MoraleStanding
 from ...rules.options import BindFeats
 from ...rules.situations import SituationResult, Steed, automatic_hit, lance_charge_doubles, out_of_reach
+from ...wording.phrases import possessive
 from ..combatants import Combatant
 from ..document import Encounter
 from ..fighters import (
@@ -28,7 +29,6 @@ from ..fighters import (
     require_actions_left,
     wielded,
 )
-from ..log_lines import possessive
 from ..records import ReactionKind
 from .choices import Declaration
 

@@ -8,9 +8,9 @@ from ...catalog import Catalog
 from ...rules.dice import D20Witness, DiceSource
 from ...rules.errors import RulesError
 from ...table_options import DefensePolicy
+from ...wording.attacks import exchange_log_line
 from ..document import Encounter
 from ..done import Done
-from ..log_lines import exchange_log_line
 from ..results import ExchangeReport
 from .defend import policy_choice, resolve_defense, waiting_report
 
