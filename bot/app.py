@@ -15,8 +15,9 @@ from .catalog import Catalog, load_catalog
 from .config import Settings
 from .fight_messages import FightMessageBoard
 from .heartbeat import Heartbeat
-from .interactions.buttons import ButtonRoutes
-from .interactions.in_flight import InFlight, fail
+from .interactions.failures import fail
+from .interactions.in_flight import InFlight
+from .interactions.routes import ButtonRoutes
 from .option_checks import CheckedTree
 from .permissions import invite_url
 from .rules.dice import DiceSource, RandomDice

@@ -15,7 +15,7 @@ from .catalog import Catalog
 from .character_form import form_values, read_sheet_form, weapon_groups
 from .characters import Character
 from .interactions.answering import answer_by_editing, stop_the_clock, watch_the_clock
-from .interactions.in_flight import fail
+from .interactions.failures import fail
 from .ui import character_form as form_words
 from .ui.character_form import (
     FORM_CLOSED,

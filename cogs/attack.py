@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import re
 from datetime import UTC, datetime, timedelta
 from typing import Literal
 
@@ -23,19 +22,18 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import Pommel
+from bot.button_kinds import ExchangeButton, KnockOutButton, ReactionButton
 from bot.encounter import attacks, history
-from bot.encounter.attacks import Declaration, ExchangeAction
+from bot.encounter.attacks import Declaration
 from bot.encounter.document import Encounter
 from bot.encounter.fighters import Hand
 from bot.encounter.records import FightMessage
 from bot.encounter.results import ExchangeReport
 from bot.interactions.actors import actor_of, encounter_channel
 from bot.interactions.answering import answer, answer_by_editing
-from bot.interactions.buttons import PommelButton
 from bot.interactions.options import CombatantName
 from bot.rules.equipment import AttackType
 from bot.rules.errors import RulesError
-from bot.ui.attack_views.custom_ids import EXCHANGE_BUTTON, KNOCKOUT_BUTTON, REACTION_BUTTON
 from bot.ui.attack_views.follow_ups import answered_notice, follow_up_buttons
 from bot.ui.attack_views.lines import clip
 from bot.ui.attack_views.request import ASKED_AGAIN, expired_request_content, put_back_exchange_content
@@ -502,39 +500,6 @@ def _pinging(users: list[int], actor_id: int) -> discord.AllowedMentions:
     """Only these users may be pinged by the message (never roles, @everyone or typed names), and never
     the one whose action it answers: nobody is pinged for what they did themselves."""
     return discord.AllowedMentions(users=[discord.Object(user) for user in users if user != actor_id])
-
-
-class ExchangeButton(
-    PommelButton, discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=EXCHANGE_BUTTON
-):
-    """The buttons of an exchange message, alive across restarts (the id says it all)."""
-
-    def __init__(self, match: re.Match[str]) -> None:
-        super().__init__(match)
-        self.fight, self.exchange_id, self.step = match["fight"], int(match["exchange"]), int(match["step"])
-        self.action, self.dice = ExchangeAction(match["action"]), int(match["dice"] or 0)
-
-
-class ReactionButton(
-    PommelButton, discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=REACTION_BUTTON
-):
-    """The buttons of an attack owed (a counterattack, an opportunity attack), alive across restarts."""
-
-    def __init__(self, match: re.Match[str]) -> None:
-        super().__init__(match)
-        self.fight, self.by, self.against = match["fight"], match["by"], match["against"]
-        self.dice = int(match["dice"])
-
-
-class KnockOutButton(
-    PommelButton, discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=KNOCKOUT_BUTTON
-):
-    """The Will save against a Knock-Out threat (R16), alive across restarts (the id says it all)."""
-
-    def __init__(self, match: re.Match[str]) -> None:
-        super().__init__(match)
-        self.fight, self.exchange_id, self.step = match["fight"], int(match["exchange"]), int(match["step"])
-        self.dice = int(match["dice"])
 
 
 async def setup(bot: Pommel) -> None:

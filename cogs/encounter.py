@@ -32,6 +32,7 @@ from discord.ext import commands
 
 from bot import fight_views
 from bot.app import Pommel
+from bot.button_kinds import EndButton, HistoryButton, OverviewButton, RedoButton, UndoButton
 from bot.channel_access import TRACKER_NEEDS, require_may_post
 from bot.encounter import document, history, lifecycle
 from bot.encounter.errors import NoFight, OtherFight
@@ -58,7 +59,6 @@ from bot.store import (
     log_entries,
     reads_fight,
 )
-from bot.ui.encounter_buttons import EndButton, HistoryButton, OverviewButton, RedoButton, UndoButton
 from bot.ui.encounter_views import (
     FORGOTTEN,
     NOTHING_SET_ASIDE,

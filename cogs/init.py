@@ -9,7 +9,6 @@ the table reads, :mod:`bot.ui.init_views`'.
 
 from __future__ import annotations
 
-import re
 from datetime import UTC, datetime
 
 import discord
@@ -17,15 +16,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import Pommel
+from bot.button_kinds import TurnButton
 from bot.channel_access import TRACKER_NEEDS, require_may_post
 from bot.encounter import initiative
 from bot.encounter.permissions import is_gm, require_fight
 from bot.encounter.results import TurnAction
 from bot.interactions.actors import actor_of, channel_encounter, encounter_channel
 from bot.interactions.answering import answer
-from bot.interactions.buttons import PommelButton
 from bot.interactions.options import ClaimantName
-from bot.ui.buttons import TURN_BUTTON
 from bot.ui.init_views import turn_announcement
 from bot.ui.tracker import tracker_embeds
 
@@ -102,18 +100,6 @@ class Init(commands.GroupCog, group_name="init", group_description="Card initiat
         announcement = turn_announcement(saved, move)
         await answer(interaction, announcement.content, allowed_mentions=announcement.allowed_mentions)
         await self.bot.trackers.publish(saved, repost=saved.table.repost_tracker)
-
-
-class TurnButton(
-    PommelButton, discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=TURN_BUTTON
-):
-    """The tracker's Next / Hold / Act / Deal buttons, alive across restarts (the id says it all)."""
-
-    def __init__(self, match: re.Match[str]) -> None:
-        super().__init__(match)
-        self.action = TurnAction(match["action"])
-        self.step = int(match["step"])
-        self.fight: str | None = match["fight"]
 
 
 async def setup(bot: Pommel) -> None:

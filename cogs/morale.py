@@ -9,7 +9,6 @@ changes is in :mod:`bot.encounter.morale`, what it says in :mod:`bot.ui.morale_v
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any, Literal, TypeVar
 
@@ -18,6 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import Pommel
+from bot.button_kinds import MoraleProposalButton
 from bot.encounter import morale
 from bot.encounter.document import Encounter
 from bot.encounter.done import Done
@@ -25,12 +25,10 @@ from bot.encounter.permissions import require_fight
 from bot.encounter.records import FightMessage
 from bot.interactions.actors import actor_of, channel_encounter, encounter_channel
 from bot.interactions.answering import answer
-from bot.interactions.buttons import PommelButton
 from bot.interactions.options import CombatantName, MoraleSubjectName
 from bot.rules.morale import MoraleStanding
 from bot.ui.announcements import Announcement
 from bot.ui.morale_views import (
-    MORALE_PROPOSAL_BUTTON,
     PROPOSAL_BUTTON_LIMIT,
     check_announcement,
     proposal_dismissed_reply,
@@ -44,21 +42,6 @@ from bot.ui.rolls import SituationChoice, advantage_of
 
 Result = TypeVar("Result")
 StandingChoice = Literal["steady", "routed", "frightened", "demoralized"]
-
-
-class MoraleProposalButton(
-    PommelButton,
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=MORALE_PROPOSAL_BUTTON,
-):
-    """R22: the buttons under a proposed morale check, alive across restarts (the id says it all):
-    ``pommel:morale:<id>`` rolls it, ``pommel:morale:<id>:dismiss`` declines it."""
-
-    def __init__(self, match: re.Match[str]) -> None:
-        super().__init__(match)
-        self.proposal_id = int(match["proposal"])
-        self.dismiss = match["action"] == "dismiss"
-        self.fight: str | None = match["fight"]
 
 
 @app_commands.guild_only()

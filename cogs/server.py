@@ -16,7 +16,6 @@ that runs every :data:`SWEEP_HOURS`.
 from __future__ import annotations
 
 import logging
-import re
 from datetime import UTC, datetime
 
 import discord
@@ -25,15 +24,15 @@ from discord.ext import commands
 
 from bot import server_settings
 from bot.app import Pommel
+from bot.button_kinds import ForgetButton
 from bot.encounter.document import Encounter
 from bot.interactions.actors import actor_of, encounter_place
 from bot.interactions.answering import answer, answer_by_editing
-from bot.interactions.buttons import PommelButton
 from bot.option_parameters import SetsOptions, options_command
 from bot.rules.errors import RulesError
 from bot.store import KEPT_AFTER_LEAVING, log_entries
 from bot.ui.encounter_views import defaults_changed_reply, defaults_embed, gm_role_reply
-from bot.ui.server_views import FORGET_BUTTON, FORGOTTEN_FIGHT, KEPT, forget_confirmation, forgotten_reply
+from bot.ui.server_views import FORGOTTEN_FIGHT, KEPT, forget_confirmation, forgotten_reply
 
 log = logging.getLogger(__name__)
 
@@ -174,17 +173,6 @@ class Server(
             log.info("forgot guild %s, left more than %s ago: %s", guild_id, KEPT_AFTER_LEAVING, deleted)
             forgotten.append(guild_id)
         return forgotten
-
-
-class ForgetButton(
-    PommelButton, discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=FORGET_BUTTON
-):
-    """The question's "Delete this server's data" and "Keep it", with the server it was asked on."""
-
-    def __init__(self, match: re.Match[str]) -> None:
-        super().__init__(match)
-        self.guild_id = int(match["guild"])
-        self.action = match["action"]
 
 
 async def setup(bot: Pommel) -> None:

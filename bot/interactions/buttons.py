@@ -1,44 +1,16 @@
-"""Pommel's buttons: which cog method answers which kind (:class:`ButtonRoutes`), and the base every
-button shares (:class:`PommelButton`)."""
+"""Pommel's buttons: the base every button shares (:class:`PommelButton`); which cog method answers which
+kind is in :mod:`.routes`."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable
 from typing import Any, Self, cast
 
 import discord
 
-from ..rules.errors import RulesError
 from .answering import stop_the_clock, watch_the_clock
 from .client import PommelClient
-from .in_flight import fail
-
-ButtonHandler = Callable[[discord.Interaction, Any], Awaitable[None]]
-
-
-class ButtonRoutes:
-    """Which cog method answers which kind of button: a cog routes its button types when it loads
-    (:meth:`route`), and :class:`PommelButton` dispatches a click by the button's type."""
-
-    def __init__(self, client: discord.Client) -> None:
-        self.client = client
-        self._handlers: dict[type[Any], ButtonHandler] = {}
-
-    def route(self, kind: type[PommelButton], handler: ButtonHandler) -> None:
-        self._handlers[kind] = handler
-        self.client.add_dynamic_items(kind)  # type: ignore[arg-type]  # every PommelButton is a DynamicItem
-
-    def unroute(self, *kinds: type[PommelButton]) -> None:
-        for kind in kinds:
-            self._handlers.pop(kind, None)
-            self.client.remove_dynamic_items(kind)  # type: ignore[arg-type]
-
-    def handler(self, kind: type[Any]) -> ButtonHandler:
-        handler = self._handlers.get(kind)
-        if handler is None:
-            raise RulesError("Pommel is starting up; try again in a moment.")
-        return handler
+from .failures import fail
 
 
 class PommelButton:

@@ -9,8 +9,8 @@ from ..store import Store
 from ..trackers import TrackerBoard
 
 if TYPE_CHECKING:
-    from .buttons import ButtonRoutes
     from .in_flight import InFlight
+    from .routes import ButtonRoutes
 
 
 class PommelClient(Protocol):

@@ -1,4 +1,5 @@
-"""The commands and clicks in progress, which shutdown lets finish first, and a failure's one answer."""
+"""The commands and clicks in progress, which shutdown lets finish first (a failure's one answer is in
+:mod:`.failures`)."""
 
 from __future__ import annotations
 
@@ -6,15 +7,11 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Iterator
-from typing import Any, cast
+from typing import Any
 
-import discord
 from discord import app_commands
 
-from ..error_replies import answer_failure
 from ..rules.errors import RulesError
-from ..store.receipts import committed, committed_to
-from .client import PommelClient
 
 log = logging.getLogger(__name__)
 
@@ -69,12 +66,3 @@ class InFlight:
         _, left = await asyncio.wait(running, timeout=timeout)
         if left:
             log.warning("%d commands were still running at shutdown; their answers may be lost", len(left))
-
-
-async def fail(interaction: discord.Interaction[Any], error: Exception) -> None:
-    """A command or click failed: its one answer says what went wrong (:func:`answer_failure`). When its
-    change was saved before the failure (Discord did not take its reply), the fight's tracker is drawn
-    all the same: the command never reached its own drawing, after its reply."""
-    await answer_failure(interaction, error)
-    if committed.get() is not None and committed_to.get() == "fight" and interaction.channel_id is not None:
-        await cast("PommelClient", interaction.client).trackers.redraw(interaction.channel_id)

@@ -75,7 +75,7 @@ a big fight's overview goes on over as many pages as it needs, everyone in it.""
 ALL_OF_THEM = 1_000_000
 """The overview's budget for the ranges: every pair, over as many pages as they take."""
 OVERVIEW_BUTTON = re.compile(r"pommel:show:(?P<fight>[0-9a-f]+):(?P<page>\d+):(?P<way>back|on)")
-"""A page button of ``/encounter show`` (:class:`.encounter_buttons.OverviewButton`): the fight's tag and
+"""A page button of ``/encounter show`` (:class:`bot.button_kinds.OverviewButton`): the fight's tag and
 the page it shows (from 0), so it works after a restart and never shows another fight."""
 OVERVIEW_GONE = (
     "That overview was of a fight that is over. `/encounter show` shows this channel's fight, if one runs."

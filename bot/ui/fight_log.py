@@ -33,7 +33,7 @@ ENTRY_LIMIT = 3000
 name, and an entry longer than the embed on its own would leave the reader with nothing."""
 
 END_BUTTON = re.compile(r"pommel:end:(?P<fight>[0-9a-f]+):(?P<version>\d+):(?P<action>end|keep)")
-"""The confirmation's buttons (:class:`.encounter_buttons.EndButton`): the fight's tag and the version it
+"""The confirmation's buttons (:class:`bot.button_kinds.EndButton`): the fight's tag and the version it
 was drawn for, so a click ends that fight as the GM saw it, or nothing."""
 
 LOG_KEPT = (
@@ -42,17 +42,17 @@ LOG_KEPT = (
 )
 
 HISTORY_BUTTON = re.compile(r"pommel:history:(?P<ended>\d+)")
-"""A download button of ``/encounter history`` (:class:`.encounter_buttons.HistoryButton`): the ended fight's
+"""A download button of ``/encounter history`` (:class:`bot.button_kinds.HistoryButton`): the ended fight's
 id in the store."""
 
 
 UNDO_BUTTON = re.compile(r"pommel:undo:(?P<fight>[0-9a-f]+):(?P<version>\d+):(?P<steps>\d+)")
-"""The "Undo" button of ``/encounter undo`` (:class:`.encounter_buttons.UndoButton`): the fight's tag, the
+"""The "Undo" button of ``/encounter undo`` (:class:`bot.button_kinds.UndoButton`): the fight's tag, the
 version it was drawn for and how many steps, so a stale or repeated click undoes nothing."""
 UNDO_MAX = 10
 """The most steps one ``/encounter undo`` takes back."""
 REDO_BUTTON = re.compile(r"pommel:redo:(?P<fight>[0-9a-f]+):(?P<undo>\d+)")
-"""The "Redo" button of ``/encounter redo`` and of an undo's note (:class:`.encounter_buttons.RedoButton`):
+"""The "Redo" button of ``/encounter redo`` and of an undo's note (:class:`bot.button_kinds.RedoButton`):
 the fight's tag and the undo it takes back (the id of its log line), so a click after another change
 redoes nothing."""
 
