@@ -16,6 +16,7 @@ import cogs
 
 from .catalog import Catalog, load_catalog
 from .config import Settings
+from .events import Bus, FightChanged, FightEnded, FightReopened, TrackerAsked
 from .fight_messages import FightMessageBoard
 from .heartbeat import Heartbeat
 from .interactions import ButtonRoutes, InFlight, fail
@@ -24,6 +25,7 @@ from .permissions import invite_url
 from .rules.dice import DiceSource, RandomDice
 from .store import Store, open_store
 from .trackers import TrackerBoard
+from .ui.fight_log import fight_summary
 
 log = logging.getLogger(__name__)
 
@@ -108,6 +110,9 @@ class Pommel(commands.AutoShardedBot):
         self.trackers = TrackerBoard(self, lambda: self.store)
         self.fight_messages = FightMessageBoard(self, lambda: self.store, lambda: self.catalog)
         self.trackers.messages = self.fight_messages
+        self.events = Bus()
+        """What a change announces (:mod:`bot.events`), handled once its command has answered."""
+        self.follow_fights()
         self.buttons = ButtonRoutes(self)
         self.heartbeat = (
             Heartbeat(settings.heartbeat_path, self.connected)
@@ -116,6 +121,29 @@ class Pommel(commands.AutoShardedBot):
         )
         self.in_flight = InFlight()
         self.tree.error(self.on_app_command_error)
+
+    def follow_fights(self) -> None:
+        """The one place where the trackers and the fights' messages follow what happened to a fight (a
+        tracker's drawing brings the fight's messages up to date too, :meth:`TrackerBoard.publish`)."""
+
+        async def changed(event: FightChanged) -> None:
+            await self.trackers.publish(event.encounter, repost=event.repost)
+
+        async def asked(event: TrackerAsked) -> None:
+            await self.trackers.publish(event.encounter, repost=True)
+
+        async def reopened(event: FightReopened) -> None:
+            self.trackers.reopened(event.encounter)
+            self.fight_messages.reopened(event.encounter)
+            await self.trackers.publish(event.encounter, repost=True)
+
+        async def ended(event: FightEnded) -> None:
+            await self.trackers.close(event.encounter, fight_summary(event.ended))
+
+        self.events.subscribe(FightChanged, changed)
+        self.events.subscribe(TrackerAsked, asked)
+        self.events.subscribe(FightReopened, reopened)
+        self.events.subscribe(FightEnded, ended)
 
     @property
     def store(self) -> Store:

@@ -20,9 +20,9 @@ from discord.utils import MISSING
 from .catalog import Catalog
 from .encounter.document import Encounter
 from .encounter.permissions import Actor
+from .events import Bus
 from .rules.errors import RulesError
 from .store import Store
-from .store.receipts import committed, committed_to
 from .trackers import TrackerBoard
 from .ui import equipment_choices
 from .ui.character_sheet import character_choices, player_combatant_choices
@@ -53,6 +53,9 @@ class PommelClient(Protocol):
 
     @property
     def trackers(self) -> TrackerBoard: ...
+
+    @property
+    def events(self) -> Bus: ...
 
 
 def actor_of(interaction: discord.Interaction) -> Actor:
@@ -368,12 +371,10 @@ class InFlight:
 
 
 async def fail(interaction: discord.Interaction[Any], error: Exception) -> None:
-    """A command or click failed: its one answer says what went wrong (:func:`answer_failure`). When its
-    change was saved before the failure (Discord did not take its reply), the fight's tracker is drawn
-    all the same: the command never reached its own drawing, after its reply."""
+    """A command or click failed: its one answer says what went wrong (:func:`answer_failure`). A change
+    it saved before the failure (Discord did not take its reply) is drawn all the same, after this
+    answer: its unit of work (:meth:`bot.events.Bus.collecting`) hands what it announced on."""
     await answer_failure(interaction, error)
-    if committed.get() is not None and committed_to.get() == "fight" and interaction.channel_id is not None:
-        await cast("PommelClient", interaction.client).trackers.redraw(interaction.channel_id)
 
 
 # ----------------------------------------------------------------------------- autocomplete callbacks
@@ -471,12 +472,13 @@ class PommelButton:
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         client = cast("PommelClient", interaction.client)
-        try:
-            with client.in_flight.running():
-                client.in_flight.refuse_if_closing()
-                await watch_the_clock(interaction)
-                await client.buttons.handler(type(self))(interaction, self)
-        except Exception as error:
-            await fail(interaction, error)
-        finally:
-            stop_the_clock(interaction)
+        with client.in_flight.running():
+            async with client.events.collecting():  # what the click changed is drawn after its answer
+                try:
+                    client.in_flight.refuse_if_closing()
+                    await watch_the_clock(interaction)
+                    await client.buttons.handler(type(self))(interaction, self)
+                except Exception as error:
+                    await fail(interaction, error)
+                finally:
+                    stop_the_clock(interaction)

@@ -311,13 +311,6 @@ class TrackerBoard:
         tries once more), and the fight's GM is told, once (:class:`~bot.channel_access.RefusedPosts`)."""
         await self.refusals.refused(encounter, "the fight's tracker", error)
 
-    async def redraw(self, channel_id: int) -> None:
-        """Draw the channel's fight as the store has it now: a command whose change was saved but whose
-        reply Discord did not take never reached its own drawing."""
-        fight = await self.store().load_encounter(channel_id)
-        if fight is not None:
-            await self.publish(fight)
-
     async def _draw(self, encounter: Encounter, *, repost: bool) -> None:
         embeds = tracker_embeds(encounter)
         view = tracker_view(encounter)

@@ -223,7 +223,6 @@ class Attack(commands.Cog):
         self.schedule_timeouts(saved)
         if counter_of is not None:
             await self._refresh_buttons(saved, counter_of)
-        await self.bot.trackers.publish(saved)
 
     @staticmethod
     def _message(report: ExchangeReport, message_id: int) -> FightMessage:
@@ -278,7 +277,6 @@ class Attack(commands.Cog):
         )
         weapon = self.bot.catalog.weapon(result.weapon).name
         await answer(interaction, ac_attack_content(saved, result, weapon))
-        await self.bot.trackers.publish(saved)
 
     # ------------------------------------------------------------------------------ buttons
 
@@ -313,7 +311,6 @@ class Attack(commands.Cog):
         # (else the edited result already says it all).
         if notice is not None and notice.ping:
             await interaction.followup.send(notice.content, allowed_mentions=notice.allowed_mentions)
-        await self.bot.trackers.publish(saved)
 
     async def will_save(self, interaction: discord.Interaction, button: KnockOutButton) -> None:
         """R16, R20: the defender's Will save against a Knock-Out threat, from its button: the result
@@ -342,7 +339,6 @@ class Attack(commands.Cog):
             )
             if notice is not None:
                 await interaction.followup.send(notice.content, allowed_mentions=notice.allowed_mentions)
-        await self.bot.trackers.publish(saved)
 
     async def _redraw_clicked(
         self,
@@ -496,7 +492,12 @@ class Attack(commands.Cog):
             self.timers.pop(key, None)
 
     async def run_timeout(self, channel_id: int, exchange_id: int) -> None:
-        """The defender did not answer in time: the policy decides, or the GM is asked."""
+        """The defender did not answer in time: the policy decides, or the GM is asked. Not a command:
+        a unit of work of its own (:mod:`bot.events`), whose change is drawn once it is told."""
+        async with self.bot.events.collecting():
+            await self._time_out(channel_id, exchange_id)
+
+    async def _time_out(self, channel_id: int, exchange_id: int) -> None:
         now = datetime.now(UTC)
         bot_id = self.bot.user.id if self.bot.user else 0
         saved, report = await self.bot.store.change(
@@ -521,8 +522,6 @@ class Attack(commands.Cog):
             )
         except DISCORD_FAILURES as error:
             if await self.bot.trackers.refusals.refused(saved, "the end of a defense's wait", error):
-                if not exchange.pending:  # decided: the tracker shows it, where it still can be drawn
-                    await self.bot.trackers.publish(saved)
                 return  # the fight is saved; its GM is told why the channel does not show it
             raise
         saved = await self.bot.fight_messages.remember(saved, self._message(report, sent.id), view)
@@ -533,7 +532,6 @@ class Attack(commands.Cog):
             )
             await channel.get_partial_message(asked_in).edit(content=closed, view=None)
             self.bot.fight_messages.shown(channel_id, asked_in, None)
-        await self.bot.trackers.publish(saved)
 
 
 def _pinging(users: list[int], actor_id: int) -> discord.AllowedMentions:

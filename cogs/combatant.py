@@ -102,7 +102,6 @@ class CombatantCog(
                 proposed = [p.id for p in changed.proposals]
                 shown = FightMessage(id=sent, proposals=proposed, dismissable=False)
                 saved = await self.bot.fight_messages.remember(saved, shown, view)
-        await self.bot.trackers.publish(saved)
 
     # ------------------------------------------------------------------------------ conditions
 
@@ -126,7 +125,7 @@ class CombatantCog(
         actor = actor_of(interaction)
         by = interaction.user.display_name
         wanted = roster.condition_name(condition)
-        saved, changed = await self.bot.store.change(
+        _, changed = await self.bot.store.change(
             encounter_channel(interaction),
             actor.user_id,
             lambda encounter: roster.change_condition(
@@ -142,7 +141,6 @@ class CombatantCog(
         )
         reply = condition_reply(changed.combatant, changed.condition, added=changed.added)
         await answer(interaction, reply)
-        await self.bot.trackers.publish(saved)
 
     @condition.autocomplete("condition")
     async def condition_suggestions(
@@ -248,7 +246,7 @@ class CombatantCog(
         actor = actor_of(interaction)
         by = interaction.user.display_name
         catalog = self.bot.catalog
-        saved, edited = await self.bot.store.change(
+        _, edited = await self.bot.store.change(
             encounter_channel(interaction),
             actor.user_id,
             lambda encounter: roster.edit_combatant(encounter, actor, by, catalog, who, edit),
@@ -257,7 +255,6 @@ class CombatantCog(
             await answer(interaction, "Those were already its values; nothing changed.", ephemeral=True)
             return
         await answer(interaction, edit_reply(edited.name, edited.changes))
-        await self.bot.trackers.publish(saved)
 
     # ------------------------------------------------------------------------------ feat
 

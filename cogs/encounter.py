@@ -241,7 +241,6 @@ class EncounterCog(
         if set_aside is not None and await self.bot.store.acknowledge_set_aside(set_aside.id):
             reply = f"{reply}\n{set_aside_note(set_aside, starting=True)}"
         await answer(interaction, reply)
-        await self.bot.trackers.publish(saved)
 
     async def already_running(self, channel_id: int, before: str) -> RulesError:
         """The refusal of a fight where one is running, naming its GM."""
@@ -271,7 +270,7 @@ class EncounterCog(
         by = interaction.user.display_name
         _, channel_id = encounter_place(interaction)
         try:
-            saved, ended = await self.bot.store.change(
+            _, ended = await self.bot.store.change(
                 channel_id,
                 actor.user_id,
                 lambda encounter: roster.end(
@@ -286,10 +285,7 @@ class EncounterCog(
             await answer_by_editing(interaction, content=ended_note(ended), view=None)
         except DISCORD_FAILURES:
             logger.warning("could not confirm the end of the fight in channel %s", channel_id, exc_info=True)
-        try:
-            await self.post_end(interaction, channel_id, ended, summary)
-        finally:
-            await self.bot.trackers.close(saved, summary)
+        await self.post_end(interaction, channel_id, ended, summary)
 
     async def post_end(
         self, interaction: discord.Interaction, channel_id: int, ended: EndedFight, summary: str
@@ -450,7 +446,6 @@ class EncounterCog(
         to date (the attack cog listens for ``fight_restored``)."""
         await interaction.followup.send(told, allowed_mentions=discord.AllowedMentions.none())
         self.bot.dispatch("fight_restored", before, saved, interaction.user.id)
-        await self.bot.trackers.publish(saved)
 
     # ------------------------------------------------------------------------------ looking
 
@@ -601,7 +596,6 @@ class EncounterCog(
         except SetAsideGone:
             raise RulesError(NOTHING_SET_ASIDE) from None
         await answer(interaction, recovered_reply(by, set_aside, saved))
-        await self.bot.trackers.publish(saved, repost=True)
 
     @app_commands.command(
         name="reopen", description="GM: bring back the last fight that ended here, as it ended"
@@ -625,9 +619,6 @@ class EncounterCog(
         except EndedGone:
             raise RulesError(NOTHING_TO_REOPEN) from None
         await answer(interaction, reopened_reply(saved, by, kept.ended_at))
-        self.bot.trackers.reopened(saved)
-        self.bot.fight_messages.reopened(saved)
-        await self.bot.trackers.publish(saved, repost=True)
 
     # ------------------------------------------------------------------------------ options
 
@@ -642,14 +633,12 @@ class EncounterCog(
             return
         actor = actor_of(interaction)
         _, channel_id = encounter_place(interaction)
-        saved, changes = await self.bot.store.change(
+        _, changes = await self.bot.store.change(
             channel_id,
             actor.user_id,
             lambda encounter: roster.change_options(encounter, actor, rules, table),
         )
         await answer(interaction, options_changed_reply(changes), ephemeral=not changes)
-        if changes:
-            await self.bot.trackers.publish(saved)
 
     # ------------------------------------------------------------------------------ who runs it
 
@@ -667,7 +656,7 @@ class EncounterCog(
         settings = await self.bot.store.guild_settings(guild_id)
         actor, successor = actor_of(interaction), member_actor(member)
         by, whom = interaction.user.display_name, member.display_name
-        saved, handed = await self.bot.store.change(
+        _, handed = await self.bot.store.change(
             channel_id,
             actor.user_id,
             lambda encounter: roster.hand_over(encounter, actor, by, settings, successor, whom),
@@ -676,7 +665,6 @@ class EncounterCog(
         await answer(
             interaction, gm_handed_reply(handed), allowed_mentions=discord.AllowedMentions(users=new_gm)
         )
-        await self.bot.trackers.publish(saved)
 
 
 class EndButton(

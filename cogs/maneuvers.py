@@ -54,7 +54,7 @@ class Maneuvers(commands.Cog):
         maneuvers.require_one_way_of_moving(run=run, combat_range=combat_range)
         actor = actor_of(interaction)
         by = interaction.user.display_name
-        saved, done = await self.bot.store.change(
+        _, done = await self.bot.store.change(
             encounter_channel(interaction),
             actor.user_id,
             lambda encounter: (
@@ -64,7 +64,6 @@ class Maneuvers(commands.Cog):
             ),
         )
         await answer(interaction, move_reply(done))
-        await self.bot.trackers.publish(saved)
 
     # ------------------------------------------------------------------------------ /range (R12)
 
@@ -100,7 +99,6 @@ class Maneuvers(commands.Cog):
             allowed_mentions=announcement.allowed_mentions,
             view=range_buttons(saved, done) or discord.utils.MISSING,
         )
-        await self.bot.trackers.publish(saved)
 
     # ------------------------------------------------------------------------------ /save (R20)
 
@@ -130,7 +128,7 @@ class Maneuvers(commands.Cog):
         by = interaction.user.display_name
         advantage = advantage_of(situation)
         rolling = self.bot.dice
-        saved, done = await self.bot.store.change(
+        _, done = await self.bot.store.change(
             encounter_channel(interaction),
             actor.user_id,
             lambda encounter: maneuvers.saving_throw(
@@ -147,8 +145,6 @@ class Maneuvers(commands.Cog):
             ),
         )
         await answer(interaction, save_reply(done), ephemeral=private)
-        if dice:
-            await self.bot.trackers.publish(saved)
 
     # ------------------------------------------------------------------------------ /pool
 

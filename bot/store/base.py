@@ -36,6 +36,8 @@ from ..characters import Character
 from ..encounter.document import Encounter
 from ..encounter.done import D20_KEY, Done
 from ..encounter.errors import NoFight
+from ..encounter.roster import EndedFight
+from ..events import FightChanged, FightEnded, announce
 from ..guild_settings import GuildSettings
 from ..rules.errors import RulesError, shown
 from .receipts import mark_committed
@@ -470,6 +472,9 @@ class Store(ABC):
     ) -> tuple[Encounter, Result]:
         """Run one operation on the channel's encounter and save it with its log lines, atomically.
 
+        What happened is announced once committed (:func:`bot.events.announce`): the fight changed (its
+        tracker posted anew when the operation's ``Done`` says ``repost``), or ended.
+
         ``operation`` is plain work on the document (it may run on the database thread, between the
         read and the write of one transaction, and more than once on a retry): it must not await,
         touch Discord or the event loop. A :class:`~bot.rules.errors.RulesError` it raises leaves
@@ -489,6 +494,10 @@ class Store(ABC):
         saved = await self.update_encounter(channel_id, apply)
         encounter, outcome = done[-1]
         mark_committed(list(outcome.log))
+        if saved is not None:
+            announce(FightChanged(saved, repost=outcome.repost))
+        elif isinstance(outcome.result, EndedFight):
+            announce(FightEnded(encounter, outcome.result))
         return (saved if saved is not None else encounter), outcome.result
 
     async def _write_change(

@@ -34,6 +34,7 @@ from pydantic import JsonValue, TypeAdapter
 
 from ..characters import Character, name_key
 from ..encounter.document import Encounter
+from ..events import FightChanged, announce
 from ..guild_settings import GuildSettings
 from .base import (
     ENDED_KEPT,
@@ -569,7 +570,9 @@ class PostgresStore(DocumentStore):
             return saved, undone
 
         async with self.lock(channel_id):
-            return await self._transaction(work)
+            saved, undone = await self._transaction(work)
+        announce(FightChanged(saved))
+        return saved, undone
 
     async def redo(
         self,
@@ -611,7 +614,9 @@ class PostgresStore(DocumentStore):
             return saved, redone
 
         async with self.lock(channel_id):
-            return await self._transaction(work)
+            saved, redone = await self._transaction(work)
+        announce(FightChanged(saved))
+        return saved, redone
 
     # ------------------------------------------------------------------------------ dice statistics
 

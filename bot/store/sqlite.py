@@ -50,6 +50,7 @@ from pydantic import JsonValue, TypeAdapter
 
 from ..characters import Character, name_key
 from ..encounter.document import Encounter
+from ..events import FightChanged, announce
 from ..guild_settings import GuildSettings
 from .base import (
     ENDED_KEPT,
@@ -634,7 +635,9 @@ class SqliteStore(DocumentStore):
             return saved, undone
 
         async with self.lock(channel_id):
-            return await self._transaction(work)
+            saved, undone = await self._transaction(work)
+        announce(FightChanged(saved))
+        return saved, undone
 
     async def redo(
         self,
@@ -674,7 +677,9 @@ class SqliteStore(DocumentStore):
             return saved, redone
 
         async with self.lock(channel_id):
-            return await self._transaction(work)
+            saved, redone = await self._transaction(work)
+        announce(FightChanged(saved))
+        return saved, redone
 
     async def set_aside_fight(self, channel_id: int) -> tuple[SetAsideFight, str] | None:
         rows = await self._fetch_all(
