@@ -16,7 +16,7 @@ import cogs
 
 from .catalog import Catalog, load_catalog
 from .config import Settings
-from .events import Bus, FightChanged, FightEnded, FightReopened, TrackerAsked
+from .events import Bus, FightChanged, FightEnded, FightForgotten, FightReopened, TrackerAsked
 from .fight_messages import FightMessageBoard
 from .heartbeat import Heartbeat
 from .interactions import ButtonRoutes, InFlight, fail
@@ -26,6 +26,7 @@ from .rules.dice import DiceSource, RandomDice
 from .store import Store, open_store
 from .trackers import TrackerBoard
 from .ui.fight_log import fight_summary
+from .ui.server_views import FORGOTTEN_FIGHT
 
 log = logging.getLogger(__name__)
 
@@ -140,7 +141,11 @@ class Pommel(commands.AutoShardedBot):
         async def ended(event: FightEnded) -> None:
             await self.trackers.close(event.encounter, fight_summary(event.ended))
 
+        async def forgotten(event: FightForgotten) -> None:
+            await self.trackers.close(event.encounter, FORGOTTEN_FIGHT)
+
         self.events.subscribe(FightChanged, changed)
+        self.events.subscribe(FightForgotten, forgotten)
         self.events.subscribe(TrackerAsked, asked)
         self.events.subscribe(FightReopened, reopened)
         self.events.subscribe(FightEnded, ended)

@@ -53,14 +53,30 @@ class FightReopened:
 
 
 @dataclass(frozen=True, slots=True)
+class FightRestored:
+    """An undo or a redo by ``by`` put the fight back, from ``before`` to ``encounter`` (as saved)."""
+
+    before: Encounter
+    encounter: Encounter
+    by: int
+
+
+@dataclass(frozen=True, slots=True)
+class FightForgotten:
+    """The fight was deleted with its server's data (``/server forget``): ``encounter`` as it was last."""
+
+    encounter: Encounter
+
+
+@dataclass(frozen=True, slots=True)
 class TrackerAsked:
     """Someone asked for the fight's tracker at the bottom of the channel, unchanged (``/init show``)."""
 
     encounter: Encounter
 
 
-Event = FightChanged | FightEnded | FightReopened | TrackerAsked
-E = TypeVar("E", FightChanged, FightEnded, FightReopened, TrackerAsked)
+Event = FightChanged | FightEnded | FightReopened | FightRestored | FightForgotten | TrackerAsked
+E = TypeVar("E", FightChanged, FightEnded, FightReopened, FightRestored, FightForgotten, TrackerAsked)
 Handler = Callable[[E], Awaitable[None]]
 
 _collected: ContextVar[list[Event] | None] = ContextVar("pommel_events", default=None)
@@ -77,27 +93,26 @@ def announce(event: Event) -> None:
 
 
 def coalesced(events: list[Event]) -> list[Event]:
-    """The events to handle, in order, each fight's changes as one: its latest state (asked reposted when
-    any of them was), where the first of them came. A change of a fight that then ended, was reopened
-    or shown is left to that later event's order."""
-    out: list[Event] = []
-    changed: dict[tuple[int, str], int] = {}
+    """The events to handle: every one but the changes, in order, then each fight's changes as one (its
+    latest state, reposted when any of them asked it), so that a fight is drawn once, after all else
+    its unit of work brought about (an undo's requests asked again are on its messages). A fight that
+    ended or was forgotten meanwhile is not drawn."""
+    others: list[Event] = []
+    changes: dict[tuple[int, str], FightChanged] = {}
     for event in events:
         fight = (event.encounter.channel_id, event.encounter.tag)
         if not isinstance(event, FightChanged):
-            changed.pop(fight, None)
-            out.append(event)
+            if isinstance(event, FightEnded | FightForgotten):
+                changes.pop(fight, None)
+            others.append(event)
             continue
-        at = changed.get(fight)
-        if at is None:
-            changed[fight] = len(out)
-            out.append(event)
+        earlier = changes.get(fight)
+        if earlier is None:
+            changes[fight] = event
             continue
-        earlier = out[at]
-        assert isinstance(earlier, FightChanged)
         latest = event if event.encounter.version >= earlier.encounter.version else earlier
-        out[at] = replace(latest, repost=earlier.repost or event.repost)
-    return out
+        changes[fight] = replace(latest, repost=earlier.repost or event.repost)
+    return [*others, *changes.values()]
 
 
 class Bus:
@@ -109,6 +124,10 @@ class Bus:
     def subscribe(self, kind: type[E], handler: Handler[E]) -> None:
         """``handler`` follows every event of ``kind`` (registered once, at start-up)."""
         self._handlers.setdefault(kind, []).append(handler)  # type: ignore[arg-type]  # keyed by its kind
+
+    def unsubscribe(self, kind: type[E], handler: Handler[E]) -> None:
+        """``handler`` no longer follows ``kind`` (its cog unloaded)."""
+        self._handlers[kind].remove(handler)  # type: ignore[arg-type]  # keyed by its kind
 
     @contextlib.asynccontextmanager
     async def collecting(self) -> AsyncIterator[None]:

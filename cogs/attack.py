@@ -30,6 +30,7 @@ from bot.encounter.fighters import Hand
 from bot.encounter.permissions import player_of
 from bot.encounter.records import FightMessage
 from bot.encounter.results import ExchangeReport
+from bot.events import FightRestored
 from bot.interactions import (
     CombatantName,
     PommelButton,
@@ -79,6 +80,7 @@ class Attack(commands.Cog):
         self.bot.buttons.route(ExchangeButton, self.click)
         self.bot.buttons.route(ReactionButton, self.react)
         self.bot.buttons.route(KnockOutButton, self.will_save)
+        self.bot.events.subscribe(FightRestored, self.restored)
         for channel_id in await self.bot.store.fight_channels():
             encounter = await self.bot.store.load_encounter(channel_id)
             if encounter is not None and self.bot.owns(encounter.guild_id):  # another process's otherwise
@@ -88,6 +90,7 @@ class Attack(commands.Cog):
         self.bot.buttons.unroute(ExchangeButton)
         self.bot.buttons.unroute(ReactionButton)
         self.bot.buttons.unroute(KnockOutButton)
+        self.bot.events.unsubscribe(FightRestored, self.restored)
         for task in self.timers.values():
             task.cancel()
         self.timers.clear()
@@ -395,12 +398,12 @@ class Attack(commands.Cog):
 
     # ------------------------------------------------------------------------------ after an undo
 
-    @commands.Cog.listener()
-    async def on_fight_restored(self, before: Encounter, after: Encounter, by: int = 0) -> None:
-        """An undo or a redo by ``by`` put the fight back (``before`` → ``after``, dispatched by
+    async def restored(self, event: FightRestored) -> None:
+        """An undo or a redo by ``by`` put the fight back (``before`` → ``after``, announced by
         ``/encounter``): each defense it left waiting is asked anew, pinging whoever must answer (but the
         user who undid), with its timeout; each exchange message it made untrue says so and loses its
-        buttons."""
+        buttons. (Every message's buttons then follow from the fight's change, drawn after this.)"""
+        before, after, by = event.before, event.encounter, event.by
         still_open = {(exchange.id, exchange.step) for exchange in after.exchanges if exchange.pending}
         for exchange in before.exchanges:
             if exchange.pending and (exchange.id, exchange.step) not in still_open:
@@ -462,7 +465,6 @@ class Attack(commands.Cog):
                 log.warning(
                     "could not mark the redone exchange %s in channel %s", exchange.id, after.channel_id
                 )
-        await self.bot.fight_messages.redraw(after)  # what the fight accepts now, on every message
 
     # ------------------------------------------------------------------------------ timeouts
 

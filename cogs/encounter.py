@@ -39,6 +39,7 @@ from bot.encounter.document import Encounter
 from bot.encounter.errors import NoFight, OtherFight
 from bot.encounter.permissions import is_gm, require_fight, require_may_recover, require_may_undo
 from bot.encounter.roster import EndedFight
+from bot.events import FightRestored, announce
 from bot.interactions import (
     PommelButton,
     actor_of,
@@ -442,10 +443,10 @@ class EncounterCog(
     async def _put_back(
         self, interaction: discord.Interaction, told: str, before: Encounter, saved: Encounter
     ) -> None:
-        """After an undo or a redo: the channel is told, its exchange messages and tracker are brought up
-        to date (the attack cog listens for ``fight_restored``)."""
+        """After an undo or a redo: the channel is told; what the fight was put back from is announced
+        (the attack cog asks again for the defenses it left waiting), and its messages and tracker follow."""
         await interaction.followup.send(told, allowed_mentions=discord.AllowedMentions.none())
-        self.bot.dispatch("fight_restored", before, saved, interaction.user.id)
+        announce(FightRestored(before, saved, interaction.user.id))
 
     # ------------------------------------------------------------------------------ looking
 
