@@ -473,7 +473,8 @@ class Store(ABC):
         """Run one operation on the channel's encounter and save it with its log lines, atomically.
 
         What happened is announced once committed (:func:`bot.events.announce`): the fight changed (its
-        tracker posted anew when the operation's ``Done`` says ``repost``), or ended.
+        tracker posted anew when the operation's ``Done`` says ``repost``), or ended. A change that logs
+        nothing (where a message is, a reminder marked) is bookkeeping, as in the history: no news.
 
         ``operation`` is plain work on the document (it may run on the database thread, between the
         read and the write of one transaction, and more than once on a retry): it must not await,
@@ -494,10 +495,11 @@ class Store(ABC):
         saved = await self.update_encounter(channel_id, apply)
         encounter, outcome = done[-1]
         mark_committed(list(outcome.log))
-        if saved is not None:
+        if saved is None:
+            if isinstance(outcome.result, EndedFight):
+                announce(FightEnded(encounter, outcome.result))
+        elif outcome.log:  # a change that logs nothing is bookkeeping, no step of the fight: no news
             announce(FightChanged(saved, repost=outcome.repost))
-        elif isinstance(outcome.result, EndedFight):
-            announce(FightEnded(encounter, outcome.result))
         return (saved if saved is not None else encounter), outcome.result
 
     async def _write_change(
