@@ -48,8 +48,10 @@ class Heard:
     def __init__(self) -> None:
         self.bus = Bus()
         self.events: list[Event] = []
-        for kind in (FightChanged, FightEnded, FightReopened, TrackerAsked):
-            self.bus.subscribe(kind, self.hear)
+        self.bus.subscribe(FightChanged, self.hear)
+        self.bus.subscribe(FightEnded, self.hear)
+        self.bus.subscribe(FightReopened, self.hear)
+        self.bus.subscribe(TrackerAsked, self.hear)
 
     async def hear(self, event: Event) -> None:
         self.events.append(event)
@@ -88,10 +90,16 @@ async def test_a_change_that_raised_announces_nothing(store: Store) -> None:
 
 async def test_what_was_committed_before_a_failure_is_handled_all_the_same(store: Store) -> None:
     heard = Heard()
-    with pytest.raises(ConnectionError):
+
+    async def command() -> None:
         async with heard.bus.collecting():
-            saved, _ = await store.change(CHANNEL, GM, next_round)
+            await store.change(CHANNEL, GM, next_round)
             raise ConnectionError("Discord did not take the reply")
+
+    with pytest.raises(ConnectionError):
+        await command()
+    saved = await store.load_encounter(CHANNEL)
+    assert saved is not None
     assert heard.events == [FightChanged(saved)]
 
 

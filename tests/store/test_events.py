@@ -37,8 +37,9 @@ class Heard:
     def __init__(self) -> None:
         self.bus = Bus()
         self.events: list[Event] = []
-        for kind in (FightChanged, FightEnded, FightReopened):
-            self.bus.subscribe(kind, self.hear)
+        self.bus.subscribe(FightChanged, self.hear)
+        self.bus.subscribe(FightEnded, self.hear)
+        self.bus.subscribe(FightReopened, self.hear)
 
     async def hear(self, event: Event) -> None:
         self.events.append(event)
