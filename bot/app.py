@@ -16,6 +16,7 @@ import cogs
 
 from .catalog import Catalog, load_catalog
 from .config import Settings
+from .encounter.document import Encounter
 from .events import Bus, FightChanged, FightEnded, FightForgotten, FightReopened, TrackerAsked
 from .fight_messages import FightMessageBoard
 from .heartbeat import Heartbeat
@@ -110,7 +111,6 @@ class Pommel(commands.AutoShardedBot):
         """Each top-level command's id, by name, from the sync (for clickable mentions in ``/help``)."""
         self.trackers = TrackerBoard(self, lambda: self.store)
         self.fight_messages = FightMessageBoard(self, lambda: self.store, lambda: self.catalog)
-        self.trackers.messages = self.fight_messages
         self.events = Bus()
         """What a change announces (:mod:`bot.events`), handled once its command has answered."""
         self.follow_fights()
@@ -124,25 +124,34 @@ class Pommel(commands.AutoShardedBot):
         self.tree.error(self.on_app_command_error)
 
     def follow_fights(self) -> None:
-        """The one place where the trackers and the fights' messages follow what happened to a fight (a
-        tracker's drawing brings the fight's messages up to date too, :meth:`TrackerBoard.publish`)."""
+        """The one place where the trackers and the fights' messages follow what happened to a fight: at
+        every change, each message of the fight gets the buttons the fight accepts now, then its tracker
+        is drawn; at its end, both lose their buttons."""
+
+        async def drawn(encounter: Encounter, *, repost: bool) -> None:
+            await self.fight_messages.redraw(encounter)
+            await self.trackers.publish(encounter, repost=repost)
+
+        async def closed(encounter: Encounter, summary: str) -> None:
+            await self.fight_messages.close(encounter)
+            await self.trackers.close(encounter, summary)
 
         async def changed(event: FightChanged) -> None:
-            await self.trackers.publish(event.encounter, repost=event.repost)
+            await drawn(event.encounter, repost=event.repost)
 
         async def asked(event: TrackerAsked) -> None:
-            await self.trackers.publish(event.encounter, repost=True)
+            await drawn(event.encounter, repost=True)
 
         async def reopened(event: FightReopened) -> None:
             self.trackers.reopened(event.encounter)
             self.fight_messages.reopened(event.encounter)
-            await self.trackers.publish(event.encounter, repost=True)
+            await drawn(event.encounter, repost=True)
 
         async def ended(event: FightEnded) -> None:
-            await self.trackers.close(event.encounter, fight_summary(event.ended))
+            await closed(event.encounter, fight_summary(event.ended))
 
         async def forgotten(event: FightForgotten) -> None:
-            await self.trackers.close(event.encounter, FORGOTTEN_FIGHT)
+            await closed(event.encounter, FORGOTTEN_FIGHT)
 
         self.events.subscribe(FightChanged, changed)
         self.events.subscribe(FightForgotten, forgotten)
