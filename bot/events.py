@@ -35,6 +35,9 @@ class FightChanged:
 
     encounter: Encounter
     repost: bool = False
+    bookkeeping: bool = False
+    """The change logged nothing (where a message of the fight now is): no news on its own, it is only
+    the latest state of a change of the same unit of work (:func:`coalesced`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +99,7 @@ def coalesced(events: list[Event]) -> list[Event]:
     """The events to handle: every one but the changes, in order, then each fight's changes as one (its
     latest state, reposted when any of them asked it), so that a fight is drawn once, after all else
     its unit of work brought about (an undo's requests asked again are on its messages). A fight that
-    ended or was forgotten meanwhile is not drawn."""
+    ended or was forgotten meanwhile is not drawn, nor one whose changes were all bookkeeping."""
     others: list[Event] = []
     changes: dict[tuple[int, str], FightChanged] = {}
     for event in events:
@@ -111,8 +114,12 @@ def coalesced(events: list[Event]) -> list[Event]:
             changes[fight] = event
             continue
         latest = event if event.encounter.version >= earlier.encounter.version else earlier
-        changes[fight] = replace(latest, repost=earlier.repost or event.repost)
-    return [*others, *changes.values()]
+        changes[fight] = replace(
+            latest,
+            repost=earlier.repost or event.repost,
+            bookkeeping=earlier.bookkeeping and event.bookkeeping,
+        )
+    return [*others, *(change for change in changes.values() if not change.bookkeeping)]
 
 
 class Bus:

@@ -111,6 +111,14 @@ async def test_bookkeeping_and_changes_outside_a_unit_of_work_announce_nothing(s
     assert heard.events == []
 
 
+async def test_bookkeeping_after_a_change_is_drawn_as_its_latest_state(store: Store) -> None:
+    heard = Heard()
+    async with heard.bus.collecting():
+        await store.change(CHANNEL, GM, next_round)
+        latest, _ = await store.change(CHANNEL, GM, bookkeeping)  # the reply's message, say, now known
+    assert heard.events == [FightChanged(latest)]
+
+
 async def test_what_the_handlers_change_themselves_is_no_news(store: Store) -> None:
     bus = Bus()
     handled: list[Event] = []

@@ -474,7 +474,8 @@ class Store(ABC):
 
         What happened is announced once committed (:func:`bot.events.announce`): the fight changed (its
         tracker posted anew when the operation's ``Done`` says ``repost``), or ended. A change that logs
-        nothing (where a message is, a reminder marked) is bookkeeping, as in the history: no news.
+        nothing (where a message is, a reminder marked) is bookkeeping, as in the history: no news on its
+        own, only the latest state of a change announced with it.
 
         ``operation`` is plain work on the document (it may run on the database thread, between the
         read and the write of one transaction, and more than once on a retry): it must not await,
@@ -498,8 +499,8 @@ class Store(ABC):
         if saved is None:
             if isinstance(outcome.result, EndedFight):
                 announce(FightEnded(encounter, outcome.result))
-        elif outcome.log:  # a change that logs nothing is bookkeeping, no step of the fight: no news
-            announce(FightChanged(saved, repost=outcome.repost))
+        else:  # a change that logs nothing is bookkeeping, no step of the fight: no news on its own
+            announce(FightChanged(saved, repost=outcome.repost, bookkeeping=not outcome.log))
         return (saved if saved is not None else encounter), outcome.result
 
     async def _write_change(
