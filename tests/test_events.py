@@ -43,7 +43,7 @@ def bookkeeping(encounter: Encounter) -> Done[None]:
 
 
 class Heard:
-    """A bus that remembers the events it handled (and what its work had done by then)."""
+    """A bus that remembers the events it handled (the store's tests use it too)."""
 
     def __init__(self) -> None:
         self.bus = Bus()

@@ -11,9 +11,10 @@ from bot.encounter.document import Encounter
 from bot.encounter.done import Done
 from bot.encounter.history import restored
 from bot.encounter.roster import EndedFight
-from bot.events import Bus, Event, FightChanged, FightEnded, FightReopened
+from bot.events import FightChanged, FightEnded, FightReopened
 from bot.rules.errors import RulesError
 from bot.store import HistoryStep, LogEntry, Store
+from tests.test_events import Heard
 
 from .test_encounters import CHANNEL, GM, event, fight
 
@@ -29,20 +30,6 @@ def ending(encounter: Encounter) -> Done[EndedFight]:
 
 def undo_line(steps: Sequence[HistoryStep]) -> LogEntry:
     return event("undo")
-
-
-class Heard:
-    """A bus that remembers every event it handled."""
-
-    def __init__(self) -> None:
-        self.bus = Bus()
-        self.events: list[Event] = []
-        self.bus.subscribe(FightChanged, self.hear)
-        self.bus.subscribe(FightEnded, self.hear)
-        self.bus.subscribe(FightReopened, self.hear)
-
-    async def hear(self, event: Event) -> None:
-        self.events.append(event)
 
 
 async def test_each_write_of_a_fight_announces_what_happened(store: Store) -> None:
