@@ -288,7 +288,7 @@ class DocumentStore(Store):
                 raise
             await self._save_fight(encounter, document, events)
         saved = saved.model_copy(update={"version": encounter.version + 1})
-        announce(FightChanged(saved))
+        announce(FightChanged(saved, bookkeeping=not events))  # as a change that logs nothing
         return saved
 
     async def _set_aside(self, channel_id: int, unreadable: Unreadable) -> None:

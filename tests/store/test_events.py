@@ -35,7 +35,7 @@ def undo_line(steps: Sequence[HistoryStep]) -> LogEntry:
 async def test_each_write_of_a_fight_announces_what_happened(store: Store) -> None:
     heard = Heard()
     async with heard.bus.collecting():
-        started = await store.save_encounter(fight())
+        started = await store.save_encounter(fight(), events=[event("started")])
     async with heard.bus.collecting():
         changed, _ = await store.change(CHANNEL, GM, next_round)
     async with heard.bus.collecting():
@@ -59,6 +59,13 @@ async def test_each_write_of_a_fight_announces_what_happened(store: Store) -> No
         FightEnded(last, ended),
         FightReopened(reopened),
     ]
+
+
+async def test_a_fight_saved_without_a_log_line_is_bookkeeping(store: Store) -> None:
+    heard = Heard()
+    async with heard.bus.collecting():
+        await store.save_encounter(fight())
+    assert heard.events == []
 
 
 async def test_a_refused_write_announces_nothing(store: Store) -> None:
