@@ -6,18 +6,17 @@ next interaction) takes the bot's time, as a real Discord never would. For one i
 is a fair share of both the baseline and the command; for a thousand at once it is not: the fake's half
 of the work delays the bot's answers, and the pong baseline itself misses Discord's 3 s.
 
-Here the bot runs as Pommel runs in production, alone in its process (``python -m bot`` with the
-benchmarks' pong and set-up commands, started and stopped by :class:`BotApart`), on a real SQLite file,
-with its own dice, catalog and tracker spacing, and the benchmark's users click and type in the fake
-Discord of this process, on the machine's other core. Latency is still from the fake sending
-INTERACTION_CREATE to it receiving the first callback.
+Here the bot runs as Pommel runs in production, alone in its process (``bench/apart_bot.py``: ``python
+-m bot`` with the benchmarks' pong and set-up commands, started and stopped by :class:`BotApart`), on a
+real SQLite file, with its own dice, catalog and tracker spacing, and the benchmark's users click and
+type in the fake Discord of this process, on the machine's other core. Latency is still from the fake
+sending INTERACTION_CREATE to it receiving the first callback.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 import sys
 import time
 from collections.abc import Mapping, Sequence
@@ -26,7 +25,6 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.e2e when run as a script
 
-from tests.e2e.bot_process import point_at_the_fake
 from tests.e2e.fake_discord import (
     DispatchError,
     FakeChannel,
@@ -52,7 +50,9 @@ class BotApart:
     def __init__(self, fake: FakeDiscord, world: World, database: Path, log: Path) -> None:
         self.fake = fake
         self.world = world
-        self.process = BotProcess(fake, str(database), [0], 1, log, program=[__file__])
+        self.process = BotProcess(
+            fake, str(database), [0], 1, log, program=[str(Path(__file__).with_name("apart_bot.py"))]
+        )
 
     async def __aenter__(self) -> BotApart:
         await self.process.start(timeout=READY_SECONDS)
@@ -151,31 +151,3 @@ def busiest_second(requests: Sequence[RecordedRequest]) -> int:
             first += 1
         most = max(most, last - first + 1)
     return most
-
-
-# ---------------------------------------------------------------------------------- the bot's process
-
-
-def bot_main() -> int:
-    """The bot's process: ``python -m bot`` as :mod:`tests.e2e.bot_process` runs it (pointed at the fake,
-    the settings from the environment, served until SIGTERM), with the benchmarks' own commands beside
-    Pommel's."""
-    from latency import add_baseline, add_setup_commands
-
-    from bot.__main__ import serve
-    from bot.app import Pommel
-    from bot.config import Settings
-
-    settings = Settings()  # from the environment BotProcess sets
-    logging.basicConfig(level=logging.WARNING)
-    bot = Pommel(settings)
-    bot._connection.guild_ready_timeout = 0.01
-    add_baseline(bot)
-    add_setup_commands(bot)
-    asyncio.run(serve(bot, settings.discord_token.get_secret_value()))
-    return 0
-
-
-if __name__ == "__main__":
-    point_at_the_fake(sys.argv[1:])
-    sys.exit(bot_main())

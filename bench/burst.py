@@ -36,9 +36,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.e2e wh
 from apart import BotApart, busiest_second, first_answers, message_with_buttons, whole_answers
 from latency import add_baseline, seeded_database
 
+from bot.drawing_budget import TRACKER_DRAWS_PER_SECOND
 from bot.encounter.document import Encounter
 from bot.rules.dice import RandomDice
-from bot.trackers import TRACKER_DRAWS_PER_SECOND, TRACKER_SPACING
+from bot.trackers import TRACKER_SPACING
 from tests.e2e.fake_discord import FakeChannel, FakeDiscord, FakeInteraction, FakeUser, build_world
 from tests.e2e.harness import BotRunner, InteractionResult, RunningBot
 from tests.sheets import character

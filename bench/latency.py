@@ -62,12 +62,13 @@ import discord
 
 from bot.app import Pommel
 from bot.catalog import Catalog, load_catalog
+from bot.drawing_budget import TRACKER_DRAWS_PER_SECOND
 from bot.encounter.document import Encounter
-from bot.interactions import answer
+from bot.interactions.answering import answer
 from bot.rules.dice import DiceSource, RandomDice
 from bot.store import Store, open_store
 from bot.store.base import EncounterChange
-from bot.trackers import TRACKER_DRAWS_PER_SECOND, TRACKER_SPACING
+from bot.trackers import TRACKER_SPACING
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.e2e when run as a script
 
@@ -127,7 +128,7 @@ class Measured:
 
 async def ping(interaction: discord.Interaction) -> None:
     """The baseline: what discord.py's own handling of an interaction costs, and nothing else. It
-    answers through :func:`bot.interactions.answer`, as every command does, so that it copes with a
+    answers through :func:`bot.interactions.answering.answer`, as every command does, so that it copes with a
     deferral (in a burst, ``bench/burst.py``), at the cost of one lock."""
     await answer(interaction, "pong")
 

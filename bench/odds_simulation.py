@@ -18,10 +18,13 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.rules.combat import Attack, Outcome, active_defense_bonus, attack_bonus, resolve_attack
+from bot.rules.attack_rolls import Attack, attack_bonus
+from bot.rules.defenses import active_defense_bonus
 from bot.rules.dice import Advantage, RandomDice
 from bot.rules.engagement import Range
 from bot.rules.equipment import AttackType
+from bot.rules.exchange import resolve_attack
+from bot.rules.judgement import Outcome
 from bot.rules.odds import attack_odds
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.rules when run as a script

@@ -12,10 +12,12 @@ import time
 from collections.abc import Callable
 
 from bot.catalog import load_catalog
-from bot.rules.combat import Attack, Fighter, resolve_attack
+from bot.rules.attack_rolls import Attack
 from bot.rules.dice import Advantage, RandomDice, roll_pool
 from bot.rules.engagement import Range
 from bot.rules.equipment import AttackType
+from bot.rules.exchange import resolve_attack
+from bot.rules.fighter import Fighter
 from bot.rules.odds import attack_odds, counting_die_ways
 
 REPEATS = 7

@@ -5,32 +5,54 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
-import pkgutil
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-import cogs
-
 from .catalog import Catalog, load_catalog
 from .config import Settings
+from .encounter.document import Encounter
+from .events import Bus, FightChanged, FightEnded, FightForgotten, FightReopened, TrackerAsked
 from .fight_messages import FightMessageBoard
 from .heartbeat import Heartbeat
-from .interactions import ButtonRoutes, InFlight, fail
+from .interactions.failures import fail
+from .interactions.in_flight import InFlight
+from .interactions.routes import ButtonRoutes
 from .option_checks import CheckedTree
 from .permissions import invite_url
 from .rules.dice import DiceSource, RandomDice
+from .scheduler import Scheduler
 from .store import Store, open_store
 from .trackers import TrackerBoard
+from .ui.fight_log import fight_summary
+from .ui.server_views import FORGOTTEN_FIGHT
 
 log = logging.getLogger(__name__)
 
 
-def cog_modules() -> list[str]:
-    """Every feature module under ``cogs/``."""
-    return [f"cogs.{module.name}" for module in pkgutil.iter_modules(cogs.__path__)]
+INITIAL_EXTENSIONS = (
+    "cogs.attack",
+    "cogs.character",
+    "cogs.combatant",
+    "cogs.encounter",
+    "cogs.help",
+    "cogs.init",
+    "cogs.join",
+    "cogs.maneuvers",
+    "cogs.morale",
+    "cogs.npc",
+    "cogs.odds",
+    "cogs.reminders",
+    "cogs.roll",
+    "cogs.server",
+    "cogs.situation",
+    "cogs.spirit",
+    "cogs.stats",
+)
+"""The feature modules the bot loads at start-up, one a command (or a family of small ones): a module
+in ``cogs/`` that is not named here is not loaded."""
 
 
 _start_up_frozen = False
@@ -107,15 +129,55 @@ class Pommel(commands.AutoShardedBot):
         """Each top-level command's id, by name, from the sync (for clickable mentions in ``/help``)."""
         self.trackers = TrackerBoard(self, lambda: self.store)
         self.fight_messages = FightMessageBoard(self, lambda: self.store, lambda: self.catalog)
-        self.trackers.messages = self.fight_messages
+        self.events = Bus()
+        """What a change announces (:mod:`bot.events`), handled once its command has answered."""
+        self.follow_fights()
         self.buttons = ButtonRoutes(self)
+        self.scheduler = Scheduler("pommel")
+        """Every timer: the defenses' timeouts, the sweeps, the heartbeat (cancelled at :meth:`close`)."""
         self.heartbeat = (
-            Heartbeat(settings.heartbeat_path, self.connected)
+            Heartbeat(settings.heartbeat_path, self.connected, scheduler=self.scheduler)
             if settings.heartbeat_path is not None
             else None
         )
         self.in_flight = InFlight()
         self.tree.error(self.on_app_command_error)
+
+    def follow_fights(self) -> None:
+        """The one place where the trackers and the fights' messages follow what happened to a fight: at
+        every change, each message of the fight gets the buttons the fight accepts now, then its tracker
+        is drawn; at its end, both lose their buttons."""
+
+        async def drawn(encounter: Encounter, *, repost: bool) -> None:
+            await self.fight_messages.redraw(encounter)
+            await self.trackers.publish(encounter, repost=repost)
+
+        async def closed(encounter: Encounter, summary: str) -> None:
+            await self.fight_messages.close(encounter)
+            await self.trackers.close(encounter, summary)
+
+        async def changed(event: FightChanged) -> None:
+            await drawn(event.encounter, repost=event.repost)
+
+        async def asked(event: TrackerAsked) -> None:
+            await drawn(event.encounter, repost=True)
+
+        async def reopened(event: FightReopened) -> None:
+            self.trackers.reopened(event.encounter)
+            self.fight_messages.reopened(event.encounter)
+            await drawn(event.encounter, repost=True)
+
+        async def ended(event: FightEnded) -> None:
+            await closed(event.encounter, fight_summary(event.ended))
+
+        async def forgotten(event: FightForgotten) -> None:
+            await closed(event.encounter, FORGOTTEN_FIGHT)
+
+        self.events.subscribe(FightChanged, changed)
+        self.events.subscribe(FightForgotten, forgotten)
+        self.events.subscribe(TrackerAsked, asked)
+        self.events.subscribe(FightReopened, reopened)
+        self.events.subscribe(FightEnded, ended)
 
     @property
     def store(self) -> Store:
@@ -158,8 +220,8 @@ class Pommel(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         if self.heartbeat is not None:
             self.heartbeat.start()
-        for module in cog_modules():
-            await self.load_extension(module)
+        for extension in INITIAL_EXTENSIONS:
+            await self.load_extension(extension)
         if 0 not in self.own_shards:
             log.info("the commands are synced by the process serving shard 0")
             return
@@ -188,8 +250,8 @@ class Pommel(commands.AutoShardedBot):
 
     async def close(self) -> None:
         """Let the commands in progress finish and answer (:meth:`InFlight.drain`, refusing new ones),
-        draw the trackers still due, disconnect, then close the store. Safe to call again, or before the
-        store ever opened.
+        cancel every timer, draw the trackers still due, disconnect, then close the store. Safe to call
+        again, or before the store ever opened.
 
         The store closes even if disconnecting fails: its thread would otherwise keep the process alive.
         """
@@ -201,6 +263,7 @@ class Pommel(commands.AutoShardedBot):
             if self.heartbeat is not None:
                 await self.heartbeat.stop()  # a stopping bot is no longer alive
             await self.in_flight.drain()
+            await self.scheduler.close()
             await self.trackers.finish()
             await super().close()
         finally:

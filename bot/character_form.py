@@ -141,3 +141,13 @@ def other_hand_entries(catalog: Catalog) -> tuple[list[Shield], list[Weapon]]:
 def equipment_missing(fields: dict[str, Any]) -> Sequence[str]:
     """What the sheet still needs before it can be saved: a main weapon."""
     return [] if fields.get("weapon") else ["a main weapon"]
+
+
+def require_equipment(fields: dict[str, Any]) -> None:
+    """Refuses to save a sheet that still needs equipment (see :func:`equipment_missing`)."""
+    missing = equipment_missing(fields)
+    if missing:
+        raise RulesError(
+            f"Pick {' and '.join(missing)} (from either weapon menu) before pressing Save; nothing "
+            "was saved yet."
+        )

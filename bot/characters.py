@@ -9,12 +9,15 @@ catalog is at hand, so this stays a plain data model the store can save and load
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
+from .catalog import Catalog
 from .rules.armor_class import MAX_MAGIC_AC
+from .rules.errors import RulesError, shown
 from .rules.feats import MartialFeat
+from .rules.hands import check_hands
 
 NOTHING = "none"
 """The value an edit takes for an empty slot: no shield, or the off-hand weapon put away."""
@@ -82,3 +85,87 @@ class Character(BaseModel):
     def key(self) -> str:
         """The name as the store looks it up (see :func:`name_key`)."""
         return name_key(self.name)
+
+
+class NoSuchCharacter(RulesError):
+    def __init__(self, name: str, whose: str = "You have") -> None:
+        super().__init__(
+            f"{whose} no character called '{shown(name)}'. Pick one from the list offered as you type, "
+            "or make one with /character create."
+        )
+
+
+def optional_slot(key: str | None) -> str | None:
+    """An optional slot: empty, or named ``none``, holds nothing."""
+    if key is None or name_key(key) == NOTHING:
+        return None
+    return key
+
+
+def checked_character(catalog: Catalog, fields: dict[str, Any]) -> Character:
+    """The character these fields describe, its equipment keys checked against the catalog (and
+    written as the catalog's keys), and its hands not holding more than two hands can (R26).
+
+    Raises :class:`RulesError` naming what is wrong; the catalog's refusals suggest the closest keys.
+    """
+    main = catalog.weapon(fields["weapon"])
+    armor = catalog.armor(fields["armor"])
+    shield = catalog.shield(fields["shield"]) if fields["shield"] is not None else None
+    off_hand = catalog.weapon(fields["off_hand"]) if fields["off_hand"] is not None else None
+    check_hands(main, shield=shield, off_hand=off_hand)
+    checked = {
+        **fields,
+        "weapon": main.key,
+        "armor": armor.key,
+        "shield": shield.key if shield is not None else None,
+        "off_hand": off_hand.key if off_hand is not None else None,
+    }
+    try:
+        return Character.model_validate(checked)
+    except ValidationError as error:
+        raise RulesError(_in_our_words(error.errors()[0])) from None
+
+
+def _in_our_words(problem: Any) -> str:
+    """What a sheet's validation found wrong, said as the bot says things (not the library's wording)."""
+    field = ".".join(str(part) for part in problem["loc"])
+    context = problem.get("ctx") or {}
+    if problem["type"] == "string_too_short":
+        return f"The {field} needs at least one letter or digit; it was blank. Nothing was saved."
+    if problem["type"] == "string_too_long":
+        return f"The {field} can be at most {context.get('max_length')} characters long. Nothing was saved."
+    if "ge" in context or "le" in context:
+        return (
+            f"The {field} must be from {context.get('ge', '…')} to {context.get('le', '…')}; "
+            f"you gave {problem.get('input')}. Nothing was saved."
+        )
+    return f"That {field} can't be used ({problem['msg'].lower()}). Nothing was saved."
+
+
+def changes_given(options: dict[str, Any]) -> dict[str, Any]:
+    """The fields an edit changes: the options given (not None), an empty slot read as nothing; refused
+    when none was given."""
+    given = {field: value for field, value in options.items() if value is not None}
+    if not given:
+        raise RulesError("Nothing to change: fill in at least one of the options after the name.")
+    return given | {slot: optional_slot(given[slot]) for slot in ("shield", "off_hand") if slot in given}
+
+
+def edited(catalog: Catalog, before: Character, given: dict[str, Any]) -> Character:
+    """``before`` with the fields given changed, checked; refused when it already had those values."""
+    return require_changed(before, checked_character(catalog, {**before.model_dump(), **given}))
+
+
+def require_changed(before: Character, after: Character) -> Character:
+    if after == before:
+        raise RulesError(f"{shown(before.name)} already has those values; nothing was changed.")
+    return after
+
+
+def with_feat(before: Character, feat: MartialFeat, *, remove: bool) -> Character:
+    """The sheet with the Martial Feat written down, or struck (refused when there is nothing to do)."""
+    if (feat in before.feats) != remove:
+        holds = "already has" if not remove else "does not have"
+        raise RulesError(f"{shown(before.name)} {holds} {feat.value}; nothing was changed.")
+    kept = set(before.feats) - {feat} if remove else set(before.feats) | {feat}
+    return before.model_copy(update={"feats": [f for f in MartialFeat if f in kept]})

@@ -26,7 +26,8 @@ from .encounter.permissions import player_of
 from .encounter.records import Exchange, FightMessage
 from .rules.errors import RulesError
 from .store import Store
-from .ui.attack_views import clip, defense_buttons, request_content
+from .ui.attack_views.lines import clip
+from .ui.attack_views.request import defense_buttons, request_content
 from .ui.buttons import view_of
 from .ui.errors import DISCORD_FAILURES
 from .ui.message_buttons import custom_ids, message_buttons

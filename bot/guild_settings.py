@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
-from .encounter.document import TableOptions
 from .rules.options import DEFAULT_OPTIONS, RuleOptions
+from .table_options import TableOptions
 
 
 class GuildSettings(BaseModel):

@@ -16,6 +16,8 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
+from .scheduler import Scheduler
+
 log = logging.getLogger(__name__)
 
 BEAT_SECONDS = 30.0
@@ -28,37 +30,40 @@ POLL_SECONDS = 1.0
 
 class Heartbeat:
     """Rewrites ``path`` every ``every`` seconds while ``connected()`` says so, from :meth:`start` to
-    :meth:`stop`."""
+    :meth:`stop`: a repeating job of ``scheduler`` (the bot's; one of its own when none is given)."""
 
-    def __init__(self, path: Path, connected: Callable[[], bool], *, every: float = BEAT_SECONDS) -> None:
+    KEY = "heartbeat"
+
+    def __init__(
+        self,
+        path: Path,
+        connected: Callable[[], bool],
+        *,
+        every: float = BEAT_SECONDS,
+        scheduler: Scheduler | None = None,
+    ) -> None:
         self.path = path
         self.connected = connected
         self.every = every
-        self._task: asyncio.Task[None] | None = None
+        self.scheduler = scheduler if scheduler is not None else Scheduler("heartbeat")
+        self._last = float("-inf")
         self._failing = False
 
     def start(self) -> None:
-        if self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self._beat(), name="pommel-heartbeat")
+        self.scheduler.every(POLL_SECONDS, self.KEY, self._beat)
 
     async def stop(self) -> None:
-        task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            await asyncio.gather(task, return_exceptions=True)
+        await self.scheduler.stop(self.KEY)
         try:
             self.path.unlink(missing_ok=True)
         except OSError:
             log.warning("could not remove the heartbeat file %s", self.path, exc_info=True)
 
     async def _beat(self) -> None:
-        last = float("-inf")
-        while True:
-            now = time.monotonic()
-            if now - last >= self.every and self.connected():
-                last = now
-                await asyncio.to_thread(self._write)
-            await asyncio.sleep(POLL_SECONDS)
+        now = time.monotonic()
+        if now - self._last >= self.every and self.connected():
+            self._last = now
+            await asyncio.to_thread(self._write)
 
     def _write(self) -> None:
         partial = self.path.with_name(self.path.name + ".partial")

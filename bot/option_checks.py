@@ -19,7 +19,8 @@ from typing import Any, cast
 import discord
 from discord import AppCommandOptionType, app_commands
 
-from .interactions import PommelClient, stop_the_clock, watch_the_clock
+from .interactions.answering import stop_the_clock, watch_the_clock
+from .interactions.client import PommelClient
 from .rules.errors import ECHO_LIMIT, RulesError, echoed
 
 NUMBER_LIMIT = 2**53
@@ -54,7 +55,7 @@ class OptionRefused(RulesError, app_commands.CheckFailure):
     """An option outside what its command declares.
 
     A check failure, so discord.py hands it to ``tree.on_error``; a :class:`RulesError`, so the one
-    error handler (:func:`bot.ui.errors.answer_failure`) shows its message privately, as written.
+    error handler (:func:`bot.error_replies.answer_failure`) shows its message privately, as written.
     """
 
     def __init__(self, option: str, problem: str) -> None:
@@ -69,11 +70,14 @@ class CheckedTree(app_commands.CommandTree[Any]):
         # discord.py's one entry for an application command, its checks and its error handler: when it
         # returns, the command has answered (or failed and been answered), so no deferral is due. It
         # counts as in flight meanwhile: shutdown waits for it (PommelClient.in_flight).
-        try:
-            with cast("PommelClient", self.client).in_flight.running():
-                await super()._call(interaction)
-        finally:
-            stop_the_clock(interaction)
+        # What the command changed is drawn once it has answered (its unit of work, bot.events).
+        client = cast("PommelClient", self.client)
+        with client.in_flight.running():
+            async with client.events.collecting():
+                try:
+                    await super()._call(interaction)
+                finally:
+                    stop_the_clock(interaction)
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         check_options(self, interaction)

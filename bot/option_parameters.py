@@ -8,10 +8,9 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from .encounter.document import TablePreset, with_preset
-from .encounter.records import DefensePolicy
 from .rules.options import BashCritical, BindFeats, CriticalDamage, MissileTie, PassiveTie
 from .rules.turns import ClaimPause
+from .table_options import DefensePolicy, TablePreset, with_preset
 from .ui.encounter_views import PRESET_HELP, RULE_OPTION_HELP, TABLE_OPTION_HELP, preset_choice_name
 
 

@@ -11,29 +11,25 @@ import contextlib
 import hashlib
 import json
 import logging
-import time
 import weakref
-from collections import OrderedDict, deque
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Generic, TypeVar
 
 import discord
 
 from .channel_access import RefusedPosts
+from .drawing_budget import TRACKER_DRAWS_PER_SECOND, Budget
 from .encounter.document import Encounter, TrackerMessage
 from .encounter.done import Done
-from .fight_messages import FightMessageBoard
+from .recent import Recent
 from .rules.errors import RulesError
 from .store import Store
 from .ui.errors import DISCORD_FAILURES, cannot_post_here, may_pass
 from .ui.tracker import clip, tracker_embeds, tracker_view
 
 log = logging.getLogger(__name__)
-
-K = TypeVar("K")
-V = TypeVar("V")
 
 REMEMBERED_SECONDS = 900.0
 """How long the board remembers what it drew of a fight: longer than any command stays in flight (a
@@ -46,15 +42,6 @@ drawn once, as its latest state. One edit a second per channel stays within Disc
 limits on editing messages (5 in 5 s)."""
 
 
-TRACKER_DRAWS_PER_SECOND = 30.0
-"""Drawings a second over all channels together (and :data:`TRACKER_DRAWS_AT_ONCE` more at once after a
-quiet while): at most 40 in any second. Discord lets a bot make 50 requests a second (answers to
-interactions aside); a burst over hundreds of channels would otherwise edit hundreds of trackers at once
-and run into its global 429s. The rest is left to announcements, reminders and timeouts. Channels waiting
-their turn keep coalescing: each is drawn once, as its latest state."""
-TRACKER_DRAWS_AT_ONCE = 10
-
-
 RETRY_FIRST = 2.0
 """Seconds before a tracker whose drawing failed for a passing reason (:func:`~bot.ui.errors.may_pass`:
 the connection, Discord's own trouble, a rate limit) is drawn again, as the fight stands then; each
@@ -65,66 +52,6 @@ RETRY_MOST = 60.0
 
 SHUTDOWN_SECONDS = 5.0
 """At shutdown, how long past a tracker's spacing the trackers still due may take to be drawn."""
-
-
-class Budget:
-    """A token bucket: ``per_second`` takings a second, ``at_once`` of them at once after a quiet
-    while, so at most ``per_second + at_once`` in any second; the takers wait their turn in order (the
-    lock is fair)."""
-
-    def __init__(self, per_second: float, at_once: int = TRACKER_DRAWS_AT_ONCE) -> None:
-        if per_second <= 0 or at_once < 1:
-            raise ValueError(f"a budget of {per_second} a second, {at_once} at once, allows nothing")
-        self.per_second = per_second
-        self.at_once = at_once
-        self._tokens = float(at_once)
-        self._at: float | None = None
-        self._lock = asyncio.Lock()
-
-    async def take(self) -> None:
-        async with self._lock:
-            loop = asyncio.get_running_loop()
-            while True:
-                now = loop.time()
-                elapsed = 0.0 if self._at is None else now - self._at
-                self._tokens = min(self.at_once, self._tokens + elapsed * self.per_second)
-                self._at = now
-                if self._tokens >= 1:
-                    self._tokens -= 1
-                    return
-                await asyncio.sleep((1 - self._tokens) / self.per_second)
-
-
-class Recent(Generic[K, V]):
-    """A map that forgets what was last set more than ``keep`` seconds ago, so a fight left idle costs
-    nothing after a while."""
-
-    def __init__(self, keep: float, clock: Callable[[], float] = time.monotonic) -> None:
-        self._keep = keep
-        self._clock = clock
-        self._items: OrderedDict[K, tuple[float, V]] = OrderedDict()
-
-    def get(self, key: K) -> V | None:
-        item = self._items.get(key)
-        if item is None or item[0] < self._clock() - self._keep:
-            return None
-        return item[1]
-
-    def set(self, key: K, value: V) -> None:
-        now = self._clock()
-        self._items[key] = (now, value)
-        self._items.move_to_end(key)
-        while self._items:
-            oldest = next(iter(self._items.values()))
-            if oldest[0] >= now - self._keep:
-                break
-            self._items.popitem(last=False)
-
-    def pop(self, key: K) -> None:
-        self._items.pop(key, None)
-
-    def __len__(self) -> int:
-        return len(self._items)
 
 
 @dataclass(slots=True)
@@ -169,9 +96,9 @@ class TrackerBoard:
     command never waits for its tracker (a drawing that fails is logged); with no spacing (the tests'),
     it returns once drawn.
 
-    Over all channels together, drawings start at most ``per_second`` a second (a :class:`Budget` of
-    :data:`TRACKER_DRAWS_PER_SECOND`, within Discord's global limit): in a burst over many channels,
-    each waits its turn, still coalescing.
+    Over all channels together, drawings start at most ``per_second`` a second (a
+    :class:`~bot.drawing_budget.Budget` of :data:`~bot.drawing_budget.TRACKER_DRAWS_PER_SECOND`, within
+    Discord's global limit): in a burst over many channels, each waits its turn, still coalescing.
 
     A per-channel lock orders the drawing with :meth:`close`, and the version last drawn of each fight
     is remembered: a command that finishes late does not overwrite the tracker a later command already
@@ -194,7 +121,7 @@ class TrackerBoard:
         """Whose GM was told that Discord refuses the fight's posts (the tracker's, and others')."""
         self.spacing = spacing
         self.budget = Budget(per_second) if per_second is not None else None
-        """:data:`TRACKER_DRAWS_PER_SECOND` over all channels; None: no limit."""
+        """:data:`~bot.drawing_budget.TRACKER_DRAWS_PER_SECOND` over all channels; None: no limit."""
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._drawn: Recent[tuple[int, datetime], int] = Recent(REMEMBERED_SECONDS)
         self._ended: Recent[tuple[int, datetime], bool] = Recent(REMEMBERED_SECONDS)
@@ -212,8 +139,6 @@ class TrackerBoard:
         """The trackers of ended fights to be closed again (Discord failed it for a reason that may pass)."""
         self._failures: dict[int, int] = {}
         """Channel -> how many of its drawings in a row failed for a passing reason (while it retries)."""
-        self.messages: FightMessageBoard | None = None
-        """The fight's other messages, brought up to date with its tracker at every change."""
 
     def _lock(self, channel_id: int) -> asyncio.Lock:
         lock = self._locks.get(channel_id)
@@ -227,8 +152,6 @@ class TrackerBoard:
         spacing (the bot's own), returns at once: the command does not wait for its tracker, which is
         drawn as soon as the spacing and the budget allow (a drawing that fails is logged). With none
         (the tests'), returns once it, or a newer state of the channel that replaced it, is drawn."""
-        if self.messages is not None:
-            await self.messages.redraw(encounter)
         channel = encounter.channel_id
         waits = self.spacing <= 0
         due = self._due.get(channel)
@@ -383,13 +306,6 @@ class TrackerBoard:
         tries once more), and the fight's GM is told, once (:class:`~bot.channel_access.RefusedPosts`)."""
         await self.refusals.refused(encounter, "the fight's tracker", error)
 
-    async def redraw(self, channel_id: int) -> None:
-        """Draw the channel's fight as the store has it now: a command whose change was saved but whose
-        reply Discord did not take never reached its own drawing."""
-        fight = await self.store().load_encounter(channel_id)
-        if fight is not None:
-            await self.publish(fight)
-
     async def _draw(self, encounter: Encounter, *, repost: bool) -> None:
         embeds = tracker_embeds(encounter)
         view = tracker_view(encounter)
@@ -454,8 +370,6 @@ class TrackerBoard:
 
     async def close(self, encounter: Encounter, summary: str) -> None:
         """The fight ended: its tracker shows the summary and loses its buttons, for good."""
-        if self.messages is not None:
-            await self.messages.close(encounter)
         fight = (encounter.channel_id, encounter.started_at)
         async with self._lock(encounter.channel_id):
             self._ended.set(fight, True)

@@ -12,10 +12,9 @@ after a restart and a double click acts once.
 
 from __future__ import annotations
 
-import asyncio
+import contextlib
 import logging
-import re
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Literal
 
 import discord
@@ -23,48 +22,34 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import Pommel
+from bot.button_kinds import ExchangeButton, KnockOutButton, ReactionButton
 from bot.encounter import attacks, history
-from bot.encounter.attacks import Declaration, ExchangeAction
+from bot.encounter.attacks import Declaration
 from bot.encounter.document import Encounter
 from bot.encounter.fighters import Hand
-from bot.encounter.permissions import player_of
 from bot.encounter.records import FightMessage
 from bot.encounter.results import ExchangeReport
-from bot.interactions import (
-    CombatantName,
-    PommelButton,
-    actor_of,
-    answer,
-    answer_by_editing,
-    encounter_channel,
-)
+from bot.events import FightRestored
+from bot.interactions.actors import actor_of, encounter_channel
+from bot.interactions.answering import answer, answer_by_editing
+from bot.interactions.options import CombatantName
 from bot.rules.equipment import AttackType
 from bot.rules.errors import RulesError
-from bot.ui.attack_views import (
-    ASKED_AGAIN,
-    EXCHANGE_BUTTON,
-    KNOCKOUT_BUTTON,
-    REACTION_BUTTON,
-    ac_attack_content,
-    answered_notice,
-    clip,
-    defense_buttons,
-    expired_request_content,
-    follow_up_buttons,
-    put_back_exchange_content,
-    request_content,
-    result_content,
-)
+from bot.ui.attack_views.follow_ups import answered_notice, follow_up_buttons
+from bot.ui.attack_views.lines import clip
+from bot.ui.attack_views.request import ASKED_AGAIN, expired_request_content, put_back_exchange_content
+from bot.ui.attack_views.result import ac_attack_content
 from bot.ui.buttons import view_of
 from bot.ui.errors import DISCORD_FAILURES
-from bot.ui.message_buttons import next_row
-from bot.ui.morale_views import proposal_button
+from bot.ui.exchange_message import asked_again_content, exchange_message
 from bot.ui.rolls import SituationChoice, advantage_of
 
 log = logging.getLogger(__name__)
 
 TIMER_MARGIN = 0.05
 """Seconds a defense timer waits past its deadline."""
+DEFENSE = "defense timeout"
+"""The first part of a defense timer's key in the bot's scheduler: (DEFENSE, channel, exchange)."""
 
 AttackTypeChoice = Literal["bash", "pierce", "chop", "slash"]
 HandChoice = Literal["main hand", "off hand", "unarmed"]
@@ -73,24 +58,27 @@ HandChoice = Literal["main hand", "off hand", "unarmed"]
 class Attack(commands.Cog):
     def __init__(self, bot: Pommel) -> None:
         self.bot = bot
-        self.timers: dict[tuple[int, int], asyncio.Task[None]] = {}
+
+    @property
+    def timers(self) -> list[tuple[int, int]]:
+        """The (channel, exchange) of each defense whose timeout is scheduled."""
+        return [key[1:] for key in self.bot.scheduler.held() if isinstance(key, tuple) and key[0] == DEFENSE]
 
     async def cog_load(self) -> None:
         self.bot.buttons.route(ExchangeButton, self.click)
         self.bot.buttons.route(ReactionButton, self.react)
         self.bot.buttons.route(KnockOutButton, self.will_save)
+        self.bot.events.subscribe(FightRestored, self.restored)
         for channel_id in await self.bot.store.fight_channels():
             encounter = await self.bot.store.load_encounter(channel_id)
             if encounter is not None and self.bot.owns(encounter.guild_id):  # another process's otherwise
                 self.schedule_timeouts(encounter)
 
     async def cog_unload(self) -> None:
-        self.bot.buttons.unroute(ExchangeButton)
-        self.bot.buttons.unroute(ReactionButton)
-        self.bot.buttons.unroute(KnockOutButton)
-        for task in self.timers.values():
-            task.cancel()
-        self.timers.clear()
+        self.bot.buttons.unroute(ExchangeButton, ReactionButton, KnockOutButton)
+        self.bot.events.unsubscribe(FightRestored, self.restored)
+        for channel_id, exchange_id in self.timers:
+            self._forget_timer(channel_id, exchange_id)
 
     # ------------------------------------------------------------------------------ /attack
 
@@ -223,7 +211,6 @@ class Attack(commands.Cog):
         self.schedule_timeouts(saved)
         if counter_of is not None:
             await self._refresh_buttons(saved, counter_of)
-        await self.bot.trackers.publish(saved)
 
     @staticmethod
     def _message(report: ExchangeReport, message_id: int) -> FightMessage:
@@ -240,24 +227,8 @@ class Attack(commands.Cog):
     def exchange_message(
         self, encounter: Encounter, report: ExchangeReport, *, actor_id: int
     ) -> tuple[str, discord.ui.View | None, list[int]]:
-        """The message about an exchange now, its buttons, and whom it pings: the defender's player
-        (the GM for NPCs) when a defense is asked, the GM when a result proposes a morale check (R22)."""
-        exchange = report.exchange
-        weapon = self.bot.catalog.weapon(exchange.weapon).name
-        if exchange.pending and report.passive is not None:
-            defender = encounter.combatant(exchange.defender)
-            content = request_content(encounter, exchange, weapon, report.passive)
-            asked = player_of(encounter, defender)
-            return content, view_of(defense_buttons(encounter, exchange, report.passive)), [asked]
-        rows = follow_up_buttons(encounter, exchange)
-        if report.proposals:
-            rows.append([proposal_button(proposal, encounter.tag) for proposal in report.proposals[:5]])
-        rows = (rows + next_row(encounter, exchange))[:5]
-        content = result_content(encounter, exchange, weapon, report)
-        notice = answered_notice(encounter, exchange, report, actor_id=actor_id, now=exchange.asked_at)
-        if notice is None:
-            return content, view_of(rows), []
-        return clip(f"{content}\n{notice.content}"), view_of(rows), notice.ping
+        """The message about an exchange now (:func:`~bot.ui.exchange_message.exchange_message`)."""
+        return exchange_message(encounter, report, self.bot.catalog, actor_id=actor_id)
 
     async def attack_against_ac(
         self, interaction: discord.Interaction, target: str, who: str | None, declared: Declaration
@@ -278,7 +249,6 @@ class Attack(commands.Cog):
         )
         weapon = self.bot.catalog.weapon(result.weapon).name
         await answer(interaction, ac_attack_content(saved, result, weapon))
-        await self.bot.trackers.publish(saved)
 
     # ------------------------------------------------------------------------------ buttons
 
@@ -313,7 +283,6 @@ class Attack(commands.Cog):
         # (else the edited result already says it all).
         if notice is not None and notice.ping:
             await interaction.followup.send(notice.content, allowed_mentions=notice.allowed_mentions)
-        await self.bot.trackers.publish(saved)
 
     async def will_save(self, interaction: discord.Interaction, button: KnockOutButton) -> None:
         """R16, R20: the defender's Will save against a Knock-Out threat, from its button: the result
@@ -342,7 +311,6 @@ class Attack(commands.Cog):
             )
             if notice is not None:
                 await interaction.followup.send(notice.content, allowed_mentions=notice.allowed_mentions)
-        await self.bot.trackers.publish(saved)
 
     async def _redraw_clicked(
         self,
@@ -388,23 +356,22 @@ class Attack(commands.Cog):
     async def _refresh_buttons(self, encounter: Encounter, message: discord.Message) -> None:
         """After an attack owed was made from a message's button, that message keeps only what is left:
         an exchange's other choices, or nothing."""
-        ids = _custom_ids(message)
+        shown = {(button.fight, button.exchange_id) for button in ExchangeButton.on_message(message)}
         view = None
         for exchange in encounter.exchanges:
-            prefix = f"pommel:x:{encounter.tag}:{exchange.id}:"
-            if exchange.result is not None and any(i.startswith(prefix) for i in ids):
+            if exchange.result is not None and (encounter.tag, exchange.id) in shown:
                 view = view_of(follow_up_buttons(encounter, exchange))
         await message.edit(view=view)
         self.bot.fight_messages.shown(encounter.channel_id, message.id, view)
 
     # ------------------------------------------------------------------------------ after an undo
 
-    @commands.Cog.listener()
-    async def on_fight_restored(self, before: Encounter, after: Encounter, by: int = 0) -> None:
-        """An undo or a redo by ``by`` put the fight back (``before`` → ``after``, dispatched by
+    async def restored(self, event: FightRestored) -> None:
+        """An undo or a redo by ``by`` put the fight back (``before`` → ``after``, announced by
         ``/encounter``): each defense it left waiting is asked anew, pinging whoever must answer (but the
         user who undid), with its timeout; each exchange message it made untrue says so and loses its
-        buttons."""
+        buttons. (Every message's buttons then follow from the fight's change, drawn after this.)"""
+        before, after, by = event.before, event.encounter, event.by
         still_open = {(exchange.id, exchange.step) for exchange in after.exchanges if exchange.pending}
         for exchange in before.exchanges:
             if exchange.pending and (exchange.id, exchange.step) not in still_open:
@@ -424,8 +391,8 @@ class Attack(commands.Cog):
         for exchange in history.asked_again(before, after):
             report = attacks.waiting_report(after, self.bot.catalog, exchange.id)
             content, view, ping = self.exchange_message(after, report, actor_id=bot_id)
+            content = asked_again_content(after, content, time_ran_out=exchange.gm_pinged)
             if exchange.gm_pinged:  # its time had run out before: the GM decides, as then
-                content = clip(f"<@{after.gm_id}>: its time had run out, so you decide.\n{content}")
                 ping = [after.gm_id]
             sent = await channel.send(
                 clip(f"{ASKED_AGAIN}\n{content}"),
@@ -466,37 +433,33 @@ class Attack(commands.Cog):
                 log.warning(
                     "could not mark the redone exchange %s in channel %s", exchange.id, after.channel_id
                 )
-        await self.bot.fight_messages.redraw(after)  # what the fight accepts now, on every message
 
     # ------------------------------------------------------------------------------ timeouts
 
     def schedule_timeouts(self, encounter: Encounter) -> None:
         """A timer for each defense waiting with a deadline (again after a restart)."""
         for exchange in encounter.exchanges:
-            key = (encounter.channel_id, exchange.id)
+            key = (DEFENSE, encounter.channel_id, exchange.id)
             waiting = exchange.pending and exchange.deadline is not None and not exchange.gm_pinged
-            if waiting and exchange.deadline is not None and key not in self.timers:
-                self.timers[key] = asyncio.create_task(self._expire(key, exchange.deadline))
+            if waiting and exchange.deadline is not None and key not in self.bot.scheduler:
+                # A little past the deadline: the event loop's clock and the wall clock may disagree slightly.
+                when = exchange.deadline + timedelta(seconds=TIMER_MARGIN)
+                self.bot.scheduler.schedule_at(when, key, self._expire(encounter.channel_id, exchange.id))
 
     def _forget_timer(self, channel_id: int, exchange_id: int) -> None:
-        task = self.timers.pop((channel_id, exchange_id), None)
-        if task is not None and task is not asyncio.current_task():
-            task.cancel()
+        self.bot.scheduler.cancel((DEFENSE, channel_id, exchange_id))
 
-    async def _expire(self, key: tuple[int, int], deadline: datetime) -> None:
-        # A little past the deadline: the event loop's clock and the wall clock may disagree slightly.
-        await asyncio.sleep(max(0.0, (deadline - datetime.now(UTC)).total_seconds()) + TIMER_MARGIN)
-        try:
-            await self.run_timeout(*key)
-        except RulesError:
-            pass  # answered meanwhile, or the fight ended
-        except Exception:
-            log.exception("the defense timeout of exchange %s in channel %s failed", key[1], key[0])
-        finally:
-            self.timers.pop(key, None)
+    async def _expire(self, channel_id: int, exchange_id: int) -> None:
+        with contextlib.suppress(RulesError):  # answered meanwhile, or the fight ended
+            await self.run_timeout(channel_id, exchange_id)
 
     async def run_timeout(self, channel_id: int, exchange_id: int) -> None:
-        """The defender did not answer in time: the policy decides, or the GM is asked."""
+        """The defender did not answer in time: the policy decides, or the GM is asked. Not a command:
+        a unit of work of its own (:mod:`bot.events`), whose change is drawn once it is told."""
+        async with self.bot.events.collecting():
+            await self._time_out(channel_id, exchange_id)
+
+    async def _time_out(self, channel_id: int, exchange_id: int) -> None:
         now = datetime.now(UTC)
         bot_id = self.bot.user.id if self.bot.user else 0
         saved, report = await self.bot.store.change(
@@ -521,8 +484,6 @@ class Attack(commands.Cog):
             )
         except DISCORD_FAILURES as error:
             if await self.bot.trackers.refusals.refused(saved, "the end of a defense's wait", error):
-                if not exchange.pending:  # decided: the tracker shows it, where it still can be drawn
-                    await self.bot.trackers.publish(saved)
                 return  # the fight is saved; its GM is told why the channel does not show it
             raise
         saved = await self.bot.fight_messages.remember(saved, self._message(report, sent.id), view)
@@ -533,56 +494,12 @@ class Attack(commands.Cog):
             )
             await channel.get_partial_message(asked_in).edit(content=closed, view=None)
             self.bot.fight_messages.shown(channel_id, asked_in, None)
-        await self.bot.trackers.publish(saved)
 
 
 def _pinging(users: list[int], actor_id: int) -> discord.AllowedMentions:
     """Only these users may be pinged by the message (never roles, @everyone or typed names), and never
     the one whose action it answers: nobody is pinged for what they did themselves."""
     return discord.AllowedMentions(users=[discord.Object(user) for user in users if user != actor_id])
-
-
-def _custom_ids(message: discord.Message) -> list[str]:
-    ids: list[str] = []
-    for row in message.components:
-        for child in getattr(row, "children", []):
-            custom_id = getattr(child, "custom_id", None)
-            if custom_id:
-                ids.append(custom_id)
-    return ids
-
-
-class ExchangeButton(
-    PommelButton, discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=EXCHANGE_BUTTON
-):
-    """The buttons of an exchange message, alive across restarts (the id says it all)."""
-
-    def __init__(self, match: re.Match[str]) -> None:
-        super().__init__(match)
-        self.fight, self.exchange_id, self.step = match["fight"], int(match["exchange"]), int(match["step"])
-        self.action, self.dice = ExchangeAction(match["action"]), int(match["dice"] or 0)
-
-
-class ReactionButton(
-    PommelButton, discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=REACTION_BUTTON
-):
-    """The buttons of an attack owed (a counterattack, an opportunity attack), alive across restarts."""
-
-    def __init__(self, match: re.Match[str]) -> None:
-        super().__init__(match)
-        self.fight, self.by, self.against = match["fight"], match["by"], match["against"]
-        self.dice = int(match["dice"])
-
-
-class KnockOutButton(
-    PommelButton, discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=KNOCKOUT_BUTTON
-):
-    """The Will save against a Knock-Out threat (R16), alive across restarts (the id says it all)."""
-
-    def __init__(self, match: re.Match[str]) -> None:
-        super().__init__(match)
-        self.fight, self.exchange_id, self.step = match["fight"], int(match["exchange"]), int(match["step"])
-        self.dice = int(match["dice"])
 
 
 async def setup(bot: Pommel) -> None:

@@ -15,19 +15,24 @@ from discord.ext import commands
 
 from bot.app import Pommel
 from bot.characters import MAX_MODIFIER, MAX_NAME_LENGTH, MIN_MODIFIER, NOTHING
-from bot.encounter import roster
-from bot.encounter.document import MAX_CONDITION_LENGTH, MAX_CONDITION_ROUNDS, MAX_HIT_DICE, MAX_HP
+from bot.encounter.combatant import (
+    CombatantEdit,
+    change_condition,
+    change_hp,
+    condition_name,
+    edit_combatant,
+    grant_feat,
+    parse_hp_change,
+)
+from bot.encounter.combatants import MAX_CONDITION_LENGTH, MAX_CONDITION_ROUNDS, MAX_HIT_DICE, MAX_HP
 from bot.encounter.records import FightMessage
 from bot.encounter.results import HpChange
-from bot.encounter.roster import CombatantEdit, parse_hp_change
-from bot.interactions import (
+from bot.interactions.actors import actor_of, channel_encounter, encounter_channel
+from bot.interactions.answering import answer
+from bot.interactions.options import (
     CatalogKey,
     CombatantName,
-    actor_of,
-    answer,
     armor_choices,
-    channel_encounter,
-    encounter_channel,
     off_hand_choices,
     shield_or_nothing_choices,
     weapon_choices,
@@ -63,7 +68,7 @@ class HpChangeTransformer(app_commands.Transformer):
 
 
 @app_commands.guild_only()
-class CombatantCog(
+class Combatant(
     commands.GroupCog, group_name="combatant", group_description="HP, conditions and stats in this fight"
 ):
     def __init__(self, bot: Pommel) -> None:
@@ -85,7 +90,7 @@ class CombatantCog(
         saved, changed = await self.bot.store.change(
             encounter_channel(interaction),
             actor.user_id,
-            lambda encounter: roster.change_hp(encounter, actor, by, who, change),
+            lambda encounter: change_hp(encounter, actor, by, who, change),
         )
         if not changed.proposals:
             await answer(interaction, hp_reply(changed.combatant, changed.old))
@@ -102,7 +107,6 @@ class CombatantCog(
                 proposed = [p.id for p in changed.proposals]
                 shown = FightMessage(id=sent, proposals=proposed, dismissable=False)
                 saved = await self.bot.fight_messages.remember(saved, shown, view)
-        await self.bot.trackers.publish(saved)
 
     # ------------------------------------------------------------------------------ conditions
 
@@ -125,11 +129,11 @@ class CombatantCog(
     ) -> None:
         actor = actor_of(interaction)
         by = interaction.user.display_name
-        wanted = roster.condition_name(condition)
-        saved, changed = await self.bot.store.change(
+        wanted = condition_name(condition)
+        _, changed = await self.bot.store.change(
             encounter_channel(interaction),
             actor.user_id,
-            lambda encounter: roster.change_condition(
+            lambda encounter: change_condition(
                 encounter,
                 actor,
                 by,
@@ -142,7 +146,6 @@ class CombatantCog(
         )
         reply = condition_reply(changed.combatant, changed.condition, added=changed.added)
         await answer(interaction, reply)
-        await self.bot.trackers.publish(saved)
 
     @condition.autocomplete("condition")
     async def condition_suggestions(
@@ -248,16 +251,15 @@ class CombatantCog(
         actor = actor_of(interaction)
         by = interaction.user.display_name
         catalog = self.bot.catalog
-        saved, edited = await self.bot.store.change(
+        _, edited = await self.bot.store.change(
             encounter_channel(interaction),
             actor.user_id,
-            lambda encounter: roster.edit_combatant(encounter, actor, by, catalog, who, edit),
+            lambda encounter: edit_combatant(encounter, actor, by, catalog, who, edit),
         )
         if not edited.changes:
             await answer(interaction, "Those were already its values; nothing changed.", ephemeral=True)
             return
         await answer(interaction, edit_reply(edited.name, edited.changes))
-        await self.bot.trackers.publish(saved)
 
     # ------------------------------------------------------------------------------ feat
 
@@ -283,10 +285,10 @@ class CombatantCog(
         _, edited = await self.bot.store.change(
             encounter_channel(interaction),
             actor.user_id,
-            lambda encounter: roster.grant_feat(encounter, actor, by, who, granted, remove=remove),
+            lambda encounter: grant_feat(encounter, actor, by, who, granted, remove=remove),
         )
         await answer(interaction, feat_reply(edited.name, granted, removed=remove))
 
 
 async def setup(bot: Pommel) -> None:
-    await bot.add_cog(CombatantCog(bot))
+    await bot.add_cog(Combatant(bot))

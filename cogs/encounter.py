@@ -9,7 +9,7 @@ GM the whole log. The log stays in the store: ``/encounter log`` in a channel wh
 that fight's log again, as a file. The ended fight is kept whole too (the channel's last
 :data:`~bot.store.ENDED_KEPT`): ``/encounter history`` lists them with a button for each one's log
 (:class:`HistoryButton`), and ``/encounter reopen`` brings the last one back, as it ended. What these
-change is in :mod:`bot.encounter.roster`.
+change is in :mod:`bot.encounter.lifecycle`.
 
 ``/encounter undo [steps]`` (the GM; a player too, for changes they made all of, when the fight's
 ``players_undo`` allows) shows privately the log lines of the last changes and asks; the click on "Undo"
@@ -21,52 +21,52 @@ back until the fight's next change.
 
 from __future__ import annotations
 
-import io
 import logging
-import re
 from collections.abc import Callable, Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from functools import partial
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import fight_views
 from bot.app import Pommel
+from bot.button_kinds import EndButton, HistoryButton, OverviewButton, RedoButton, UndoButton
 from bot.channel_access import TRACKER_NEEDS, require_may_post
-from bot.encounter import history, roster
-from bot.encounter.document import Encounter
+from bot.encounter import document, history, lifecycle
 from bot.encounter.errors import NoFight, OtherFight
-from bot.encounter.permissions import is_gm, require_fight, require_may_recover, require_may_undo
-from bot.encounter.roster import EndedFight
-from bot.interactions import (
-    PommelButton,
+from bot.encounter.lifecycle import EndedFight
+from bot.encounter.permissions import is_gm, require_fight, require_may_recover
+from bot.events import FightRestored, announce
+from bot.fight_views import EndedLog, is_private
+from bot.interactions.actors import (
     actor_of,
-    answer,
-    answer_by_editing,
     channel_encounter,
     encounter_channel,
     encounter_place,
     member_actor,
 )
+from bot.interactions.answering import answer, answer_by_editing
 from bot.option_parameters import SetsOptions, options_command
 from bot.rules.errors import RulesError
 from bot.store import (
-    MAX_LOG_PAGE,
     EndedGone,
     HistoryStep,
     LogEntry,
     NothingToRedo,
-    NothingToUndo,
     SetAsideGone,
     StaleEncounter,
-    Store,
     log_entries,
     reads_fight,
 )
 from bot.ui.encounter_views import (
-    OVERVIEW_BUTTON,
+    FORGOTTEN,
+    NOTHING_SET_ASIDE,
+    NOTHING_TO_REOPEN,
     OVERVIEW_GONE,
+    REOPENING,
+    already_running,
     gm_handed_reply,
     options_changed_reply,
     options_embed,
@@ -75,7 +75,7 @@ from bot.ui.encounter_views import (
     recovered_line,
     recovered_reply,
     reopened_reply,
-    set_aside_filename,
+    set_aside_file,
     set_aside_note,
     started_reply,
     who_runs_fights,
@@ -83,30 +83,27 @@ from bot.ui.encounter_views import (
 from bot.ui.errors import DISCORD_FAILURES
 from bot.ui.fight_log import (
     ALREADY_ENDED,
-    END_BUTTON,
     FIGHT_GOES_ON,
-    HISTORY_BUTTON,
     LOG_DEFAULT,
     LOG_MAX,
-    REDO_BUTTON,
     REDO_OUT_OF_DATE,
     REDONE_NOTE,
-    UNDO_BUTTON,
     UNDO_MAX,
     UNDO_OUT_OF_DATE,
     UNDONE_NOTE,
+    channel_label,
     end_confirmation,
     end_not_shown,
     ended_log_reply,
     ended_note,
+    failure_of,
+    fight_over_embed,
     fight_summary,
     full_copy_note,
     hidden_private,
     history_reply,
-    is_private,
-    log_filename,
-    log_lines,
-    log_markdown,
+    log_embed,
+    log_file,
     redo_confirmation,
     redo_log_line,
     redo_view,
@@ -114,83 +111,13 @@ from bot.ui.fight_log import (
     undo_confirmation,
     undo_log_line,
     undone_reply,
-    visible_to,
 )
-from bot.ui.tracker import TRACKER_COLOUR
 
 logger = logging.getLogger(__name__)
 
-REOPENING = "the last one can be reopened"
-NOTHING_TO_REOPEN = "No fight has ended in this channel that could be reopened."
-NOTHING_SET_ASIDE = "Pommel has set no fight aside in this channel, so there is nothing to recover."
-FORGOTTEN = "That fight is no longer kept here (it was reopened, or more have ended since)."
-
-CLOCK_SLACK = timedelta(minutes=1)
-"""How much older than a fight's start an entry logged after it may be (two commands at the same moment
-stamp their lines before they are written, in either order): reading a fight's log back stops there."""
-
-
-async def fight_log(
-    store: Store, channel_id: int, started_at: datetime, *, through: int | None = None
-) -> list[LogEntry]:
-    """Every log entry of the fight that started in the channel at ``started_at``, oldest first, private
-    rolls included: those since it started, up to the entry with id ``through`` (its last, once it ended)."""
-    entries: list[LogEntry] = []
-    before = through + 1 if through is not None else None
-    while True:
-        page = await store.read_log_backwards(channel_id=channel_id, before_id=before, limit=MAX_LOG_PAGE)
-        for entry in page:
-            if entry.at < started_at - CLOCK_SLACK:
-                return entries[::-1]
-            if entry.at >= started_at:
-                entries.append(entry)
-        if len(page) < MAX_LOG_PAGE:
-            return entries[::-1]
-        before = page[-1].id
-
-
-async def last_ended_fight(store: Store, channel_id: int) -> tuple[EndedFight, LogEntry] | None:
-    """The channel's last ended fight and its last log entry (the one that ended it), or None."""
-    before: int | None = None
-    while True:
-        page = await store.read_log_backwards(
-            channel_id=channel_id, kinds=("encounter",), before_id=before, limit=MAX_LOG_PAGE
-        )
-        for entry in page:
-            ended = EndedFight.recorded(entry.data)
-            if ended is not None:
-                return ended, entry
-        if len(page) < MAX_LOG_PAGE:
-            return None
-        before = page[-1].id
-
-
-def log_file(
-    ended: EndedFight,
-    entries: list[LogEntry],
-    *,
-    channel: str,
-    ended_at: datetime,
-    reader: int | None,
-    full: bool,
-) -> discord.File:
-    document = log_markdown(ended, entries, channel=channel, ended_at=ended_at, reader=reader, full=full)
-    return discord.File(io.BytesIO(document.encode()), filename=log_filename(ended, full=full))
-
-
-def channel_label(interaction: discord.Interaction, channel_id: int) -> str:
-    return f"#{getattr(interaction.channel, 'name', None) or f'channel {channel_id}'}"
-
-
-def failure_of(error: BaseException) -> str:
-    """What Discord answered, in a few words for the GM."""
-    if isinstance(error, discord.HTTPException):
-        return f"it answered {error.status}: {error.text}" if error.text else f"it answered {error.status}"
-    return "the connection to it failed"
-
 
 @app_commands.guild_only()
-class EncounterCog(
+class Encounter(
     SetsOptions, commands.GroupCog, group_name="encounter", group_description="Run this channel's fight (GM)"
 ):
     def __init__(self, bot: Pommel) -> None:
@@ -205,13 +132,9 @@ class EncounterCog(
         self.bot.buttons.route(OverviewButton, self.overview_button)
 
     async def cog_unload(self) -> None:
-        self.bot.buttons.unroute(EndButton)
-        self.bot.buttons.unroute(HistoryButton)
-        self.bot.buttons.unroute(UndoButton)
-        self.bot.buttons.unroute(RedoButton)
-        self.bot.buttons.unroute(OverviewButton)
+        self.bot.buttons.unroute(EndButton, HistoryButton, UndoButton, RedoButton, OverviewButton)
 
-    async def load(self, interaction: discord.Interaction) -> Encounter:
+    async def load(self, interaction: discord.Interaction) -> document.Encounter:
         """The channel's running fight; with none, the refusal also says when the one that was here
         could not be read and was set aside (so the GM knows why it is gone, and what to do)."""
         _, channel_id = encounter_place(interaction)  # refuses direct messages
@@ -228,7 +151,7 @@ class EncounterCog(
     async def start(self, interaction: discord.Interaction) -> None:
         guild_id, channel_id = encounter_place(interaction)
         settings = await self.bot.store.guild_settings(guild_id)
-        started = roster.start(settings, actor_of(interaction), interaction.user.display_name, channel_id)
+        started = lifecycle.start(settings, actor_of(interaction), interaction.user.display_name, channel_id)
         require_may_post(interaction, "this fight's tracker", TRACKER_NEEDS, then="`/encounter start` again.")
         encounter = started.result
         events = log_entries(started, guild_id, channel_id, interaction.user.id, at=encounter.started_at)
@@ -241,23 +164,17 @@ class EncounterCog(
         if set_aside is not None and await self.bot.store.acknowledge_set_aside(set_aside.id):
             reply = f"{reply}\n{set_aside_note(set_aside, starting=True)}"
         await answer(interaction, reply)
-        await self.bot.trackers.publish(saved)
 
     async def already_running(self, channel_id: int, before: str) -> RulesError:
         """The refusal of a fight where one is running, naming its GM."""
-        running = await self.bot.store.load_encounter(channel_id)
-        gm = f" (GM: <@{running.gm_id}>)" if running is not None else ""
-        return RulesError(
-            f"A fight is already running in this channel{gm}. Its GM ends it with `/encounter end` "
-            f"before {before}."
-        )
+        return RulesError(already_running(await self.bot.store.load_encounter(channel_id), before))
 
     @app_commands.command(
         name="end", description="GM: end this fight (asks first); posts the summary and the log"
     )
     async def end(self, interaction: discord.Interaction) -> None:
         encounter = await self.load(interaction)
-        asked = roster.ask_to_end(encounter, actor_of(interaction))
+        asked = lifecycle.ask_to_end(encounter, actor_of(interaction))
         content, view = end_confirmation(asked)
         await answer(interaction, content, view=view, ephemeral=True)
 
@@ -271,10 +188,10 @@ class EncounterCog(
         by = interaction.user.display_name
         _, channel_id = encounter_place(interaction)
         try:
-            saved, ended = await self.bot.store.change(
+            _, ended = await self.bot.store.change(
                 channel_id,
                 actor.user_id,
-                lambda encounter: roster.end(
+                lambda encounter: lifecycle.end(
                     encounter, actor, by, fight=button.fight, version=button.version
                 ),
             )
@@ -286,39 +203,32 @@ class EncounterCog(
             await answer_by_editing(interaction, content=ended_note(ended), view=None)
         except DISCORD_FAILURES:
             logger.warning("could not confirm the end of the fight in channel %s", channel_id, exc_info=True)
-        try:
-            await self.post_end(interaction, channel_id, ended, summary)
-        finally:
-            await self.bot.trackers.close(saved, summary)
+        await self.post_end(interaction, channel_id, ended, summary)
 
     async def post_end(
         self, interaction: discord.Interaction, channel_id: int, ended: EndedFight, summary: str
     ) -> None:
         """The summary and the log for the channel, the whole log for the GM; what Discord does not take,
         the GM is told privately (the fight is ended all the same, and its log kept)."""
-        last = await last_ended_fight(self.bot.store, channel_id)
-        end_entry = last[1] if last is not None and last[0].fight == ended.fight else None
-        through = end_entry.id if end_entry is not None else None
-        entries = await fight_log(self.bot.store, channel_id, ended.started_at, through=through)
-        ended_at = end_entry.at if end_entry is not None else discord.utils.utcnow()
-        channel = channel_label(interaction, channel_id)
+        log = await fight_views.closing_log(self.bot.store, channel_id, ended)
+        channel = channel_label(interaction.channel, channel_id)
         missing: list[str] = []
         failure = ""
         try:
             await interaction.followup.send(
-                embed=discord.Embed(title="⚔️ Fight over", description=summary, colour=TRACKER_COLOUR),
-                file=log_file(ended, entries, channel=channel, ended_at=ended_at, reader=None, full=False),
+                embed=fight_over_embed(summary),
+                file=log_file(log, channel=channel, reader=None, full=False),
             )
         except DISCORD_FAILURES as error:
             logger.warning("could not post the end of the fight in channel %s", channel_id, exc_info=True)
             missing.append("the summary with its log file")
             failure = failure_of(error)
-        private = sum(1 for entry in entries if is_private(entry))
+        private = sum(1 for entry in log.entries if is_private(entry))
         if private:
             try:
                 await interaction.followup.send(
                     full_copy_note(private),
-                    file=log_file(ended, entries, channel=channel, ended_at=ended_at, reader=None, full=True),
+                    file=log_file(log, channel=channel, reader=None, full=True),
                     ephemeral=True,
                 )
             except DISCORD_FAILURES as error:
@@ -341,7 +251,7 @@ class EncounterCog(
             await self.bot.store.change(
                 encounter_channel(interaction),
                 actor.user_id,
-                lambda encounter: roster.keep_going(encounter, actor, fight=button.fight),
+                lambda encounter: lifecycle.keep_going(encounter, actor, fight=button.fight),
             )
         except (NoFight, OtherFight):
             raise RulesError(ALREADY_ENDED) from None
@@ -359,10 +269,7 @@ class EncounterCog(
         self, interaction: discord.Interaction, steps: app_commands.Range[int, 1, UNDO_MAX] = 1
     ) -> None:
         encounter = await self.load(interaction)
-        kept = await self.bot.store.history(encounter.channel_id, steps)
-        require_may_undo(encounter, actor_of(interaction), [step.user_id for step in kept], UNDOING)
-        if len(kept) < steps:
-            raise NothingToUndo(len(kept))
+        kept = await fight_views.undoable(self.bot.store, encounter, actor_of(interaction), steps)
         content, view = undo_confirmation(kept, encounter.tag, encounter.version)
         await answer(interaction, content, view=view, ephemeral=True)
 
@@ -372,8 +279,7 @@ class EncounterCog(
         encounter = await self.load(interaction)
         if encounter.tag != button.fight or encounter.version != button.version:
             raise RulesError(UNDO_OUT_OF_DATE)
-        kept = await self.bot.store.history(encounter.channel_id, button.steps)
-        require_may_undo(encounter, actor_of(interaction), [step.user_id for step in kept], UNDOING)
+        await fight_views.undoable(self.bot.store, encounter, actor_of(interaction), button.steps)
         line = self._put_back_line(interaction, undo_log_line, "undone")
         try:
             saved, undone = await self.bot.store.undo(
@@ -392,12 +298,8 @@ class EncounterCog(
     )
     async def redo(self, interaction: discord.Interaction) -> None:
         encounter = await self.load(interaction)
-        redoable = await self.bot.store.redoable(encounter.channel_id)
-        steps = [] if redoable is None else redoable.steps
-        require_may_undo(encounter, actor_of(interaction), [step.user_id for step in steps], REDOING)
-        if redoable is None:
-            raise NothingToRedo()
-        content, view = redo_confirmation(steps, encounter.tag, redoable.undo_id)
+        redoable = await fight_views.redoable(self.bot.store, encounter, actor_of(interaction))
+        content, view = redo_confirmation(redoable.steps, encounter.tag, redoable.undo_id)
         await answer(interaction, content, view=view, ephemeral=True)
 
     async def redo_button(self, interaction: discord.Interaction, button: RedoButton) -> None:
@@ -407,7 +309,7 @@ class EncounterCog(
         redoable = await self.bot.store.redoable(encounter.channel_id)
         if encounter.tag != button.fight or redoable is None or redoable.undo_id != button.undo:
             raise RulesError(REDO_OUT_OF_DATE)
-        require_may_undo(encounter, actor_of(interaction), [step.user_id for step in redoable.steps], REDOING)
+        await fight_views.redoable(self.bot.store, encounter, actor_of(interaction))
         line = self._put_back_line(interaction, redo_log_line, "redone")
         try:
             saved, redone = await self.bot.store.redo(
@@ -420,7 +322,7 @@ class EncounterCog(
         await self._put_back(interaction, told, encounter, saved)
 
     @staticmethod
-    def _restore() -> Callable[[Encounter, Encounter], Encounter]:
+    def _restore() -> Callable[[document.Encounter, document.Encounter], document.Encounter]:
         return partial(history.restored, now=datetime.now(UTC))
 
     @staticmethod
@@ -444,13 +346,16 @@ class EncounterCog(
         return line
 
     async def _put_back(
-        self, interaction: discord.Interaction, told: str, before: Encounter, saved: Encounter
+        self,
+        interaction: discord.Interaction,
+        told: str,
+        before: document.Encounter,
+        saved: document.Encounter,
     ) -> None:
-        """After an undo or a redo: the channel is told, its exchange messages and tracker are brought up
-        to date (the attack cog listens for ``fight_restored``)."""
+        """After an undo or a redo: the channel is told; what the fight was put back from is announced
+        (the attack cog asks again for the defenses it left waiting), and its messages and tracker follow."""
         await interaction.followup.send(told, allowed_mentions=discord.AllowedMentions.none())
-        self.bot.dispatch("fight_restored", before, saved, interaction.user.id)
-        await self.bot.trackers.publish(saved)
+        announce(FightRestored(before, saved, interaction.user.id))
 
     # ------------------------------------------------------------------------------ looking
 
@@ -487,56 +392,31 @@ class EncounterCog(
             await self.ended_log(interaction, channel_id)
             return
         gm = is_gm(encounter, actor_of(interaction))
-        everything = await fight_log(self.bot.store, channel_id, encounter.started_at)
-        shown = [entry for entry in everything if visible_to(entry, interaction.user.id, gm=gm)]
-        latest = shown[-entries:]
-        since = (latest[0].id or 0) if len(shown) > entries else 0
-        hidden = sum(
-            1
-            for entry in everything
-            if (entry.id or 0) > since and not visible_to(entry, interaction.user.id, gm=gm)
+        latest, hidden = await fight_views.latest_log(
+            self.bot.store, encounter, interaction.user.id, gm=gm, count=entries
         )
-        embed = discord.Embed(
-            title="📜 This fight's log", description=log_lines(latest, hidden), colour=TRACKER_COLOUR
-        )
-        await answer(interaction, embed=embed, ephemeral=True)
+        await answer(interaction, embed=log_embed(latest, hidden), ephemeral=True)
 
     async def ended_log(self, interaction: discord.Interaction, channel_id: int) -> None:
         """The channel's last ended fight's log as a file, privately (see :meth:`send_ended_log`)."""
-        last = await last_ended_fight(self.bot.store, channel_id)
-        if last is None:
+        log = await fight_views.last_ended_log(self.bot.store, channel_id)
+        if log is None:
             raise NoFight()
-        ended, end_entry = last
-        await self.send_ended_log(interaction, channel_id, ended, end_entry.at, end_entry.id, last=True)
+        await self.send_ended_log(interaction, channel_id, log, last=True)
 
     async def send_ended_log(
-        self,
-        interaction: discord.Interaction,
-        channel_id: int,
-        ended: EndedFight,
-        ended_at: datetime,
-        through: int | None,
-        *,
-        last: bool,
+        self, interaction: discord.Interaction, channel_id: int, log: EndedLog, *, last: bool
     ) -> None:
         """An ended fight's log as a file, privately: the whole log for that fight's GM and for Manage
         Server, the reader's own private rolls and others' without their dice otherwise."""
         actor = actor_of(interaction)
-        full = actor.user_id == ended.gm_id or actor.manages_server
-        entries = await fight_log(self.bot.store, channel_id, ended.started_at, through=through)
-        hidden = hidden_private(entries, reader=actor.user_id, full=full)
-        file = log_file(
-            ended,
-            entries,
-            channel=channel_label(interaction, channel_id),
-            ended_at=ended_at,
-            reader=actor.user_id,
-            full=full,
-        )
+        full = fight_views.reads_whole_log(log.ended, actor)
+        hidden = hidden_private(log.entries, reader=actor.user_id, full=full)
+        channel = channel_label(interaction.channel, channel_id)
         await answer(
             interaction,
-            ended_log_reply(ended, ended_at, full=full, hidden=hidden, last=last),
-            file=file,
+            ended_log_reply(log.ended, log.ended_at, full=full, hidden=hidden, last=last),
+            file=log_file(log, channel=channel, reader=actor.user_id, full=full),
             ephemeral=True,
         )
 
@@ -553,11 +433,10 @@ class EncounterCog(
     async def history_button(self, interaction: discord.Interaction, button: HistoryButton) -> None:
         """One ended fight's log, from ``/encounter history``'s list (the list stays as it is)."""
         _, channel_id = encounter_place(interaction)
-        kept = await self.bot.store.ended_encounter(button.ended)
-        if kept is None or kept.encounter is None or kept.channel_id != channel_id:
+        log = await fight_views.kept_ended_log(self.bot.store, channel_id, button.ended)
+        if log is None:
             raise RulesError(FORGOTTEN)
-        ended = EndedFight.of(kept.encounter)
-        await self.send_ended_log(interaction, channel_id, ended, kept.ended_at, kept.last_log_id, last=False)
+        await self.send_ended_log(interaction, channel_id, log, last=False)
 
     @app_commands.command(
         name="recover",
@@ -577,9 +456,8 @@ class EncounterCog(
         if not bring_back:
             readable = reads_fight(document)
             running = await self.bot.store.load_encounter(channel_id) is not None
-            file = discord.File(io.BytesIO(document.encode()), filename=set_aside_filename(set_aside))
             reply = recover_reply(set_aside, readable=readable, running=running)
-            await answer(interaction, reply, file=file, ephemeral=True)
+            await answer(interaction, reply, file=set_aside_file(set_aside, document), ephemeral=True)
             return
         require_may_post(
             interaction,
@@ -601,7 +479,6 @@ class EncounterCog(
         except SetAsideGone:
             raise RulesError(NOTHING_SET_ASIDE) from None
         await answer(interaction, recovered_reply(by, set_aside, saved))
-        await self.bot.trackers.publish(saved, repost=True)
 
     @app_commands.command(
         name="reopen", description="GM: bring back the last fight that ended here, as it ended"
@@ -615,7 +492,7 @@ class EncounterCog(
                 raise await self.already_running(channel_id, REOPENING)
             raise RulesError(NOTHING_TO_REOPEN)
         actor, by = actor_of(interaction), interaction.user.display_name
-        reopened = roster.reopen(kept.encounter, actor, by)
+        reopened = lifecycle.reopen(kept.encounter, actor, by)
         require_may_post(interaction, "the fight's tracker", TRACKER_NEEDS, then="`/encounter reopen` again.")
         events = log_entries(reopened, kept.guild_id, channel_id, actor.user_id)
         try:
@@ -625,9 +502,6 @@ class EncounterCog(
         except EndedGone:
             raise RulesError(NOTHING_TO_REOPEN) from None
         await answer(interaction, reopened_reply(saved, by, kept.ended_at))
-        self.bot.trackers.reopened(saved)
-        self.bot.fight_messages.reopened(saved)
-        await self.bot.trackers.publish(saved, repost=True)
 
     # ------------------------------------------------------------------------------ options
 
@@ -642,14 +516,12 @@ class EncounterCog(
             return
         actor = actor_of(interaction)
         _, channel_id = encounter_place(interaction)
-        saved, changes = await self.bot.store.change(
+        _, changes = await self.bot.store.change(
             channel_id,
             actor.user_id,
-            lambda encounter: roster.change_options(encounter, actor, rules, table),
+            lambda encounter: lifecycle.change_options(encounter, actor, rules, table),
         )
         await answer(interaction, options_changed_reply(changes), ephemeral=not changes)
-        if changes:
-            await self.bot.trackers.publish(saved)
 
     # ------------------------------------------------------------------------------ who runs it
 
@@ -667,80 +539,16 @@ class EncounterCog(
         settings = await self.bot.store.guild_settings(guild_id)
         actor, successor = actor_of(interaction), member_actor(member)
         by, whom = interaction.user.display_name, member.display_name
-        saved, handed = await self.bot.store.change(
+        _, handed = await self.bot.store.change(
             channel_id,
             actor.user_id,
-            lambda encounter: roster.hand_over(encounter, actor, by, settings, successor, whom),
+            lambda encounter: lifecycle.hand_over(encounter, actor, by, settings, successor, whom),
         )
         new_gm = [discord.Object(handed.new_gm)] if handed.new_gm != interaction.user.id else []
         await answer(
             interaction, gm_handed_reply(handed), allowed_mentions=discord.AllowedMentions(users=new_gm)
         )
-        await self.bot.trackers.publish(saved)
-
-
-class EndButton(
-    PommelButton, discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=END_BUTTON
-):
-    """The confirmation's "End the fight" and "Keep it going": the fight's tag and the version it was
-    drawn for, so a click on a stale or repeated one ends nothing."""
-
-    def __init__(self, match: re.Match[str]) -> None:
-        super().__init__(match)
-        self.fight = match["fight"]
-        self.version = int(match["version"])
-        self.action = match["action"]
-
-
-class HistoryButton(
-    PommelButton, discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=HISTORY_BUTTON
-):
-    """A download button of ``/encounter history``: the ended fight's id in the store."""
-
-    def __init__(self, match: re.Match[str]) -> None:
-        super().__init__(match)
-        self.ended = int(match["ended"])
-
-
-class UndoButton(
-    PommelButton, discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=UNDO_BUTTON
-):
-    """The "Undo" of ``/encounter undo``: the fight's tag, the version it was drawn for and the steps, so
-    a click after any other change (or a second click) undoes nothing."""
-
-    def __init__(self, match: re.Match[str]) -> None:
-        super().__init__(match)
-        self.fight = match["fight"]
-        self.version = int(match["version"])
-        self.steps = int(match["steps"])
-
-
-class RedoButton(
-    PommelButton, discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=REDO_BUTTON
-):
-    """The "Redo" of ``/encounter redo`` and of an undo's note: the fight's tag and the undo it takes
-    back (its log line's id), so a click after another change (or a second click) redoes nothing."""
-
-    def __init__(self, match: re.Match[str]) -> None:
-        super().__init__(match)
-        self.fight = match["fight"]
-        self.undo = int(match["undo"])
-
-
-class OverviewButton(
-    PommelButton, discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=OVERVIEW_BUTTON
-):
-    """A page button of ``/encounter show``: the fight's tag and the page to show."""
-
-    def __init__(self, match: re.Match[str]) -> None:
-        super().__init__(match)
-        self.fight = match["fight"]
-        self.page = int(match["page"])
-
-
-UNDOING = "undo changes of the fight"
-REDOING = "redo what was undone"
 
 
 async def setup(bot: Pommel) -> None:
-    await bot.add_cog(EncounterCog(bot))
+    await bot.add_cog(Encounter(bot))

@@ -14,7 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import Pommel
-from bot.interactions import answer, defer_for
+from bot.interactions.answering import answer, defer_for
 from bot.ui.help_views import help_embed
 
 log = logging.getLogger(__name__)

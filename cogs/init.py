@@ -4,12 +4,11 @@ The GM deals (R2, R5); the player whose turn it is (or the GM) moves on with Nex
 held card or a Joker claims the next turn with Act (R3, R4). The buttons do what the commands do,
 and carry the fight's step, so a click on a button drawn for an earlier moment is refused instead of
 advancing the fight a second time. What a press changes is :mod:`bot.encounter.initiative`'s; what
-the table reads, :mod:`bot.ui.announcements`'.
+the table reads, :mod:`bot.ui.init_views`'.
 """
 
 from __future__ import annotations
 
-import re
 from datetime import UTC, datetime
 
 import discord
@@ -17,20 +16,16 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import Pommel
+from bot.button_kinds import TurnButton
 from bot.channel_access import TRACKER_NEEDS, require_may_post
 from bot.encounter import initiative
 from bot.encounter.permissions import is_gm, require_fight
 from bot.encounter.results import TurnAction
-from bot.interactions import (
-    ClaimantName,
-    PommelButton,
-    actor_of,
-    answer,
-    channel_encounter,
-    encounter_channel,
-)
-from bot.ui.announcements import turn_announcement
-from bot.ui.buttons import TURN_BUTTON
+from bot.events import TrackerAsked, announce
+from bot.interactions.actors import actor_of, channel_encounter, encounter_channel
+from bot.interactions.answering import answer
+from bot.interactions.options import ClaimantName
+from bot.ui.init_views import turn_announcement
 from bot.ui.tracker import tracker_embeds
 
 
@@ -79,7 +74,7 @@ class Init(commands.GroupCog, group_name="init", group_description="Card initiat
             return
         require_may_post(interaction, "the tracker", TRACKER_NEEDS, then="`/init show` again.")
         await answer(interaction, "The tracker is now at the bottom of the channel.", ephemeral=True)
-        await self.bot.trackers.publish(encounter, repost=True)
+        announce(TrackerAsked(encounter))
 
     async def turn_button(self, interaction: discord.Interaction, button: TurnButton) -> None:
         await self.press(interaction, button.action, step=button.step, fight=button.fight)
@@ -105,19 +100,6 @@ class Init(commands.GroupCog, group_name="init", group_description="Card initiat
         )
         announcement = turn_announcement(saved, move)
         await answer(interaction, announcement.content, allowed_mentions=announcement.allowed_mentions)
-        await self.bot.trackers.publish(saved, repost=saved.table.repost_tracker)
-
-
-class TurnButton(
-    PommelButton, discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=TURN_BUTTON
-):
-    """The tracker's Next / Hold / Act / Deal buttons, alive across restarts (the id says it all)."""
-
-    def __init__(self, match: re.Match[str]) -> None:
-        super().__init__(match)
-        self.action = TurnAction(match["action"])
-        self.step = int(match["step"])
-        self.fight: str | None = match["fight"]
 
 
 async def setup(bot: Pommel) -> None:

@@ -12,8 +12,10 @@ from discord.ext import commands
 
 from bot.app import Pommel
 from bot.characters import MAX_NAME_LENGTH
-from bot.encounter import roster
-from bot.interactions import actor_of, answer, encounter_place, own_character_choices, own_combatant_choices
+from bot.encounter import join
+from bot.interactions.actors import actor_of, encounter_place
+from bot.interactions.answering import answer
+from bot.interactions.options import own_character_choices, own_combatant_choices
 from bot.rules.errors import RulesError, shown
 from bot.ui.character_sheet import joined_text, left_text
 
@@ -39,15 +41,14 @@ class Join(commands.Cog):
                 f"You have no character called '{shown(character)}'. Pick one from the list offered as "
                 "you type, or make one with /character create."
             )
-        armor = roster.pool_armor(self.bot.catalog, sheet)
+        armor = join.pool_armor(self.bot.catalog, sheet)
         player = interaction.user.display_name
         saved, joined = await self.bot.store.change(
-            channel_id, user_id, lambda encounter: roster.join(encounter, user_id, player, sheet, armor)
+            channel_id, user_id, lambda encounter: join.join(encounter, user_id, player, sheet, armor)
         )
         back = joined.combatant if joined.returning else None
         reply = joined_text(saved, user_id, joined.combatant.name, returning=back)
         await answer(interaction, reply)
-        await self.bot.trackers.publish(saved)
 
     @app_commands.command(name="leave", description="Take one of your characters out of this channel's fight")
     @app_commands.describe(character="Which of your characters in this fight (needed if you have several)")
@@ -61,13 +62,12 @@ class Join(commands.Cog):
         _, channel_id = encounter_place(interaction)
         actor = actor_of(interaction)
         player = interaction.user.display_name
-        saved, left = await self.bot.store.change(
-            channel_id, actor.user_id, lambda encounter: roster.leave(encounter, actor, player, character)
+        _, left = await self.bot.store.change(
+            channel_id, actor.user_id, lambda encounter: join.leave(encounter, actor, player, character)
         )
         owner = left.combatant.owner_id or actor.user_id
         reply = left_text(left.combatant.name, owner, left.discarded, cut_short=left.cut_short)
         await answer(interaction, reply)
-        await self.bot.trackers.publish(saved)
 
 
 async def setup(bot: Pommel) -> None:

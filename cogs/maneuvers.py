@@ -18,7 +18,9 @@ from discord.ext import commands
 from bot.app import Pommel
 from bot.encounter import maneuvers
 from bot.encounter.permissions import require_fight
-from bot.interactions import CombatantName, actor_of, answer, channel_encounter, encounter_channel
+from bot.interactions.actors import actor_of, channel_encounter, encounter_channel
+from bot.interactions.answering import answer
+from bot.interactions.options import CombatantName
 from bot.rules.engagement import Range
 from bot.rules.pool import MAX_POOL
 from bot.ui.maneuver_views import move_reply, pool_report, range_announcement, range_buttons, save_reply
@@ -54,7 +56,7 @@ class Maneuvers(commands.Cog):
         maneuvers.require_one_way_of_moving(run=run, combat_range=combat_range)
         actor = actor_of(interaction)
         by = interaction.user.display_name
-        saved, done = await self.bot.store.change(
+        _, done = await self.bot.store.change(
             encounter_channel(interaction),
             actor.user_id,
             lambda encounter: (
@@ -64,7 +66,6 @@ class Maneuvers(commands.Cog):
             ),
         )
         await answer(interaction, move_reply(done))
-        await self.bot.trackers.publish(saved)
 
     # ------------------------------------------------------------------------------ /range (R12)
 
@@ -100,7 +101,6 @@ class Maneuvers(commands.Cog):
             allowed_mentions=announcement.allowed_mentions,
             view=range_buttons(saved, done) or discord.utils.MISSING,
         )
-        await self.bot.trackers.publish(saved)
 
     # ------------------------------------------------------------------------------ /save (R20)
 
@@ -130,7 +130,7 @@ class Maneuvers(commands.Cog):
         by = interaction.user.display_name
         advantage = advantage_of(situation)
         rolling = self.bot.dice
-        saved, done = await self.bot.store.change(
+        _, done = await self.bot.store.change(
             encounter_channel(interaction),
             actor.user_id,
             lambda encounter: maneuvers.saving_throw(
@@ -147,8 +147,6 @@ class Maneuvers(commands.Cog):
             ),
         )
         await answer(interaction, save_reply(done), ephemeral=private)
-        if dice:
-            await self.bot.trackers.publish(saved)
 
     # ------------------------------------------------------------------------------ /pool
 

@@ -9,31 +9,26 @@ changes is in :mod:`bot.encounter.morale`, what it says in :mod:`bot.ui.morale_v
 
 from __future__ import annotations
 
-import re
-from typing import Literal
+from collections.abc import Callable
+from typing import Any, Literal, TypeVar
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.app import Pommel
+from bot.button_kinds import MoraleProposalButton
 from bot.encounter import morale
 from bot.encounter.document import Encounter
+from bot.encounter.done import Done
 from bot.encounter.permissions import require_fight
 from bot.encounter.records import FightMessage
-from bot.interactions import (
-    CombatantName,
-    MoraleSubjectName,
-    PommelButton,
-    actor_of,
-    answer,
-    channel_encounter,
-    encounter_channel,
-)
+from bot.interactions.actors import actor_of, channel_encounter, encounter_channel
+from bot.interactions.answering import answer
+from bot.interactions.options import CombatantName, MoraleSubjectName
 from bot.rules.morale import MoraleStanding
 from bot.ui.announcements import Announcement
 from bot.ui.morale_views import (
-    MORALE_PROPOSAL_BUTTON,
     PROPOSAL_BUTTON_LIMIT,
     check_announcement,
     proposal_dismissed_reply,
@@ -45,22 +40,8 @@ from bot.ui.morale_views import (
 )
 from bot.ui.rolls import SituationChoice, advantage_of
 
+Result = TypeVar("Result")
 StandingChoice = Literal["steady", "routed", "frightened", "demoralized"]
-
-
-class MoraleProposalButton(
-    PommelButton,
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=MORALE_PROPOSAL_BUTTON,
-):
-    """R22: the buttons under a proposed morale check, alive across restarts (the id says it all):
-    ``pommel:morale:<id>`` rolls it, ``pommel:morale:<id>:dismiss`` declines it."""
-
-    def __init__(self, match: re.Match[str]) -> None:
-        super().__init__(match)
-        self.proposal_id = int(match["proposal"])
-        self.dismiss = match["action"] == "dismiss"
-        self.fight: str | None = match["fight"]
 
 
 @app_commands.guild_only()
@@ -79,7 +60,27 @@ class Morale(commands.GroupCog, group_name="morale", group_description="Morale c
         self, interaction: discord.Interaction, saved: Encounter, announcement: Announcement
     ) -> None:
         await answer(interaction, announcement.content, allowed_mentions=announcement.allowed_mentions)
-        await self.bot.trackers.publish(saved)
+
+    async def _rolled(
+        self,
+        interaction: discord.Interaction,
+        situation: SituationChoice | None,
+        operation: Callable[..., Done[Result]],
+        **options: Any,
+    ) -> tuple[int, Encounter, Result]:
+        """A roll of the user's (``morale.check``, ``recheck`` or ``rally``), with the situation's
+        advantage and the bot's dice: who made it, the fight as saved, and the operation's result."""
+        actor = actor_of(interaction)
+        by = interaction.user.display_name
+        advantage = advantage_of(situation)
+        saved, result = await self.bot.store.change(
+            encounter_channel(interaction),
+            actor.user_id,
+            lambda encounter: operation(
+                encounter, actor, by=by, dice=self.bot.dice, advantage=advantage, **options
+            ),
+        )
+        return actor.user_id, saved, result
 
     # ------------------------------------------------------------------------------ check
 
@@ -98,23 +99,10 @@ class Morale(commands.GroupCog, group_name="morale", group_description="Morale c
         cannot_escape: bool = False,
         situation: SituationChoice | None = None,
     ) -> None:
-        actor = actor_of(interaction)
-        by = interaction.user.display_name
-        advantage = advantage_of(situation)
-        saved, checked = await self.bot.store.change(
-            encounter_channel(interaction),
-            actor.user_id,
-            lambda encounter: morale.check(
-                encounter,
-                actor,
-                who=who,
-                by=by,
-                dice=self.bot.dice,
-                advantage=advantage,
-                can_escape=not cannot_escape,
-            ),
+        actor_id, saved, checked = await self._rolled(
+            interaction, situation, morale.check, who=who, can_escape=not cannot_escape
         )
-        announcement = check_announcement(saved, checked.report, who=checked.who, actor_id=actor.user_id)
+        announcement = check_announcement(saved, checked.report, who=checked.who, actor_id=actor_id)
         await self._announce(interaction, saved, announcement)
 
     # ------------------------------------------------------------------------------ recheck
@@ -133,17 +121,8 @@ class Morale(commands.GroupCog, group_name="morale", group_description="Morale c
         who: MoraleSubjectName,
         situation: SituationChoice | None = None,
     ) -> None:
-        actor = actor_of(interaction)
-        by = interaction.user.display_name
-        advantage = advantage_of(situation)
-        saved, checked = await self.bot.store.change(
-            encounter_channel(interaction),
-            actor.user_id,
-            lambda encounter: morale.recheck(
-                encounter, actor, who=who, by=by, dice=self.bot.dice, advantage=advantage
-            ),
-        )
-        announcement = check_announcement(saved, checked.report, who=checked.who, actor_id=actor.user_id)
+        actor_id, saved, checked = await self._rolled(interaction, situation, morale.recheck, who=who)
+        announcement = check_announcement(saved, checked.report, who=checked.who, actor_id=actor_id)
         await self._announce(interaction, saved, announcement)
 
     # ------------------------------------------------------------------------------ rally
@@ -161,17 +140,8 @@ class Morale(commands.GroupCog, group_name="morale", group_description="Morale c
         who: CombatantName | None = None,
         situation: SituationChoice | None = None,
     ) -> None:
-        actor = actor_of(interaction)
-        by = interaction.user.display_name
-        advantage = advantage_of(situation)
-        saved, report = await self.bot.store.change(
-            encounter_channel(interaction),
-            actor.user_id,
-            lambda encounter: morale.rally(
-                encounter, actor, who=who, by=by, dice=self.bot.dice, advantage=advantage
-            ),
-        )
-        await self._announce(interaction, saved, rally_announcement(saved, report, actor_id=actor.user_id))
+        actor_id, saved, report = await self._rolled(interaction, situation, morale.rally, who=who)
+        await self._announce(interaction, saved, rally_announcement(saved, report, actor_id=actor_id))
 
     # ------------------------------------------------------------------------------ proposals
 
@@ -204,13 +174,12 @@ class Morale(commands.GroupCog, group_name="morale", group_description="Morale c
         actor = actor_of(interaction)
         by = interaction.user.display_name
         wanted = MoraleStanding(standing)
-        saved, ruled = await self.bot.store.change(
+        _, ruled = await self.bot.store.change(
             encounter_channel(interaction),
             actor.user_id,
             lambda encounter: morale.rule_standing(encounter, actor, who=who, standing=wanted, by=by),
         )
         await answer(interaction, standing_reply(ruled.combatant, ruled.previous, by))
-        await self.bot.trackers.publish(saved)
 
     # ------------------------------------------------------------------------------ the buttons
 
@@ -233,7 +202,6 @@ class Morale(commands.GroupCog, group_name="morale", group_description="Morale c
         )
         if rolled.report is None:
             await answer(interaction, proposal_empty_reply(rolled.proposal))
-            await self.bot.trackers.publish(saved)
             return
         announcement = check_announcement(
             saved, rolled.report, who=rolled.proposal.group, actor_id=actor.user_id, proposal=rolled.proposal
@@ -243,13 +211,12 @@ class Morale(commands.GroupCog, group_name="morale", group_description="Morale c
     async def dismiss(self, interaction: discord.Interaction, proposal_id: int, fight: str | None) -> None:
         actor = actor_of(interaction)
         by = interaction.user.display_name
-        saved, dismissed = await self.bot.store.change(
+        _, dismissed = await self.bot.store.change(
             encounter_channel(interaction),
             actor.user_id,
             lambda encounter: morale.dismiss(encounter, actor, proposal_id=proposal_id, by=by, fight=fight),
         )
         await answer(interaction, proposal_dismissed_reply(dismissed, by))
-        await self.bot.trackers.publish(saved)  # its buttons go from every message
 
 
 async def setup(bot: Pommel) -> None:

@@ -12,9 +12,11 @@ from discord.ext import commands
 
 from bot.app import Pommel
 from bot.characters import MAX_NAME_LENGTH
-from bot.encounter import roster
-from bot.encounter.document import MAX_HP
-from bot.interactions import CatalogKey, NpcName, actor_of, answer, encounter_channel, monster_choices
+from bot.encounter import npc
+from bot.encounter.combatants import MAX_HP
+from bot.interactions.actors import actor_of, encounter_channel
+from bot.interactions.answering import answer
+from bot.interactions.options import CatalogKey, NpcName, monster_choices
 from bot.ui.encounter_views import npcs_added_reply, npcs_removed_reply
 
 MAX_NPCS_AT_ONCE = 20
@@ -57,10 +59,10 @@ class Npc(commands.GroupCog, group_name="npc", group_description="GM: NPCs in th
         actor = actor_of(interaction)
         by = interaction.user.display_name
         catalog = self.bot.catalog
-        saved, added = await self.bot.store.change(
+        _, added = await self.bot.store.change(
             encounter_channel(interaction),
             actor.user_id,
-            lambda encounter: roster.add_npcs(
+            lambda encounter: npc.add_npcs(
                 encounter,
                 actor,
                 by,
@@ -77,7 +79,6 @@ class Npc(commands.GroupCog, group_name="npc", group_description="GM: NPCs in th
             ),
         )
         await answer(interaction, npcs_added_reply(added))
-        await self.bot.trackers.publish(saved)
 
     @app_commands.command(
         name="remove", description="GM: take an NPC, or a whole NPC group, out of the fight"
@@ -89,7 +90,7 @@ class Npc(commands.GroupCog, group_name="npc", group_description="GM: NPCs in th
         saved, removal = await self.bot.store.change(
             encounter_channel(interaction),
             actor.user_id,
-            lambda encounter: roster.remove_npcs(encounter, actor, by, who),
+            lambda encounter: npc.remove_npcs(encounter, actor, by, who),
         )
         reply = npcs_removed_reply(
             removal.removed,
@@ -99,7 +100,6 @@ class Npc(commands.GroupCog, group_name="npc", group_description="GM: NPCs in th
             cut_short=removal.cut_short,
         )
         await answer(interaction, reply)
-        await self.bot.trackers.publish(saved)
 
 
 async def setup(bot: Pommel) -> None:

@@ -16,7 +16,9 @@ from discord.ext import commands
 
 from bot.app import Pommel
 from bot.encounter.odds import PLAN_DICE, numbers_odds, odds_in_encounter, odds_plan, require_options_fit
-from bot.interactions import CombatantName, actor_of, answer, channel_encounter, defer_for
+from bot.interactions.actors import actor_of, channel_encounter
+from bot.interactions.answering import answer, defer_for
+from bot.interactions.options import CombatantName
 from bot.rules.equipment import AttackType
 from bot.rules.options import DEFAULT_OPTIONS
 from bot.rules.pool import MAX_POOL

@@ -1,17 +1,15 @@
 """Reminders for play-by-post: a sweep over the fights pings whoever a long wait is for, once.
 
-One task sweeps every fight when the bot starts and then every :data:`SWEEP_MINUTES`. The option counts
-in hours, so a reminder a few minutes late is no harm, and a sweep needs no hook in every command that
-starts or ends a wait, nor a timer per channel to rebuild: after a restart the first sweep sends what
-fell due while the bot was down. What is due, and marking it reminded (so it never is twice), is
-:func:`bot.encounter.reminders.remind`'s, in one change; what the reminder says,
-:mod:`bot.ui.reminder_views`'.
+A repeating job of the bot's scheduler sweeps every fight when the bot starts and then every
+:data:`SWEEP_MINUTES`. The option counts in hours, so a reminder a few minutes late is no harm, and a
+sweep needs no hook in every command that starts or ends a wait, nor a timer per channel to rebuild:
+after a restart the first sweep sends what fell due while the bot was down. What is due, and marking it
+reminded (so it never is twice), is :func:`bot.encounter.reminders.remind`'s, in one change; what the
+reminder says, :mod:`bot.ui.reminder_views`'.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 from datetime import UTC, datetime
 
@@ -27,32 +25,20 @@ from bot.ui.reminder_views import reminder_announcement
 log = logging.getLogger(__name__)
 
 SWEEP_MINUTES = 5
+SWEEP = "reminders' sweep"
+"""The sweep's key in the bot's scheduler."""
 
 
 class Reminders(commands.Cog):
     def __init__(self, bot: Pommel) -> None:
         self.bot = bot
         self.every = SWEEP_MINUTES * 60.0
-        self.sweeper: asyncio.Task[None] | None = None
 
     async def cog_load(self) -> None:
-        self.sweeper = asyncio.create_task(self._sweep_forever())
+        self.bot.scheduler.every(self.every, SWEEP, self.sweep, first=self.bot.wait_until_ready)
 
     async def cog_unload(self) -> None:
-        if self.sweeper is not None:
-            self.sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.sweeper
-            self.sweeper = None
-
-    async def _sweep_forever(self) -> None:
-        await self.bot.wait_until_ready()
-        while True:
-            try:
-                await self.sweep()
-            except Exception:
-                log.exception("the reminders' sweep failed")
-            await asyncio.sleep(self.every)
+        await self.bot.scheduler.stop(SWEEP)
 
     async def sweep(self, now: datetime | None = None) -> None:
         """Remind, in every fight with reminders on, what has waited long enough and was not reminded."""
@@ -64,6 +50,11 @@ class Reminders(commands.Cog):
                 log.exception("the reminder of channel %s failed", channel_id)
 
     async def remind(self, channel_id: int, now: datetime) -> None:
+        """Not a command: a unit of work of its own (:mod:`bot.events`), whose change is drawn once told."""
+        async with self.bot.events.collecting():
+            await self._remind(channel_id, now)
+
+    async def _remind(self, channel_id: int, now: datetime) -> None:
         encounter = await self.bot.store.load_encounter(channel_id)
         if encounter is None or not self.bot.owns(encounter.guild_id):  # another process's guild
             return

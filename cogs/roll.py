@@ -11,15 +11,16 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import Pommel
-from bot.encounter.roster import require_may_check_rolls
-from bot.interactions import actor_of, answer
+from bot.fight_views import is_private
+from bot.interactions.actors import actor_of
+from bot.interactions.answering import answer
 from bot.notation import EXAMPLES, roll_notation
 from bot.rules.dice import roll_pool
 from bot.rules.errors import RulesError
 from bot.rules.pool import MAX_POOL
+from bot.server_settings import require_may_check_rolls
 from bot.store import MAX_LOG_PAGE, LogEntry, Store
 from bot.store.receipts import mark_committed
-from bot.ui.fight_log import is_private
 from bot.ui.rolls import (
     ROLL_KINDS,
     ROLL_LOG_DEFAULT,

@@ -5,7 +5,7 @@ permissions); a server may still let others see it, so each command that changes
 again. The server's GM role decides who may start a fight or be handed one (``/encounter start``,
 ``/encounter gm``); its defaults are the rulings and table habits a new fight starts with (the same
 options as ``/encounter options``; a running fight keeps its own). What these change is in
-:mod:`bot.encounter.roster`.
+:mod:`bot.server_settings`.
 
 ``/server forget`` deletes everything Pommel keeps about the server (:meth:`bot.store.Store.forget_guild`),
 once confirmed with a button. When Pommel is removed from a server, its data is kept
@@ -15,35 +15,37 @@ that runs every :data:`SWEEP_HOURS`.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
-import re
 from datetime import UTC, datetime
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import server_settings
 from bot.app import Pommel
-from bot.encounter import roster
+from bot.button_kinds import ForgetButton
 from bot.encounter.document import Encounter
-from bot.interactions import PommelButton, actor_of, answer, answer_by_editing, encounter_place
+from bot.events import FightForgotten, announce
+from bot.interactions.actors import actor_of, encounter_place
+from bot.interactions.answering import answer, answer_by_editing
 from bot.option_parameters import SetsOptions, options_command
 from bot.rules.errors import RulesError
 from bot.store import KEPT_AFTER_LEAVING, log_entries
 from bot.ui.encounter_views import defaults_changed_reply, defaults_embed, gm_role_reply
-from bot.ui.server_views import FORGET_BUTTON, FORGOTTEN_FIGHT, KEPT, forget_confirmation, forgotten_reply
+from bot.ui.server_views import KEPT, forget_confirmation, forgotten_reply
 
 log = logging.getLogger(__name__)
 
 SWEEP_HOURS = 6
 """How often the servers Pommel left are looked at: their data goes within hours of its 30 days."""
+SWEEP = "departures' sweep"
+"""The sweep's key in the bot's scheduler."""
 
 
 @app_commands.guild_only()
 @app_commands.default_permissions(manage_guild=True)
-class ServerCog(
+class Server(
     SetsOptions,
     commands.GroupCog,
     group_name="server",
@@ -52,36 +54,33 @@ class ServerCog(
     def __init__(self, bot: Pommel) -> None:
         self.bot = bot
         self.every = SWEEP_HOURS * 3600.0
-        self.sweeper: asyncio.Task[None] | None = None
         super().__init__()
 
     async def cog_load(self) -> None:
         self.bot.buttons.route(ForgetButton, self.forget_button)
-        self.sweeper = asyncio.create_task(self._sweep_forever(), name="pommel-departures")
+        self.bot.scheduler.every(self.every, SWEEP, self.sweep, first=self.bot.wait_until_ready)
 
     async def cog_unload(self) -> None:
         self.bot.buttons.unroute(ForgetButton)
-        if self.sweeper is not None:
-            self.sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.sweeper
-            self.sweeper = None
+        await self.bot.scheduler.stop(SWEEP)
 
     @app_commands.command(
         name="gm_role", description="Only members with this role (or Manage Server) may run fights here"
     )
     @app_commands.describe(role="Members with it may start fights and be handed them")
     async def gm_role(self, interaction: discord.Interaction, role: discord.Role) -> None:
-        await self._set_gm_role(interaction, roster.Role(role.id, role.name))
+        await self._set_gm_role(interaction, server_settings.Role(role.id, role.name))
 
     @app_commands.command(name="clear_gm_role", description="Let anyone on this server run fights again")
     async def clear_gm_role(self, interaction: discord.Interaction) -> None:
         await self._set_gm_role(interaction, None)
 
-    async def _set_gm_role(self, interaction: discord.Interaction, role: roster.Role | None) -> None:
+    async def _set_gm_role(self, interaction: discord.Interaction, role: server_settings.Role | None) -> None:
         guild_id, channel_id = encounter_place(interaction)
         settings = await self.bot.store.guild_settings(guild_id)
-        done = roster.set_gm_role(settings, actor_of(interaction), interaction.user.display_name, role)
+        done = server_settings.set_gm_role(
+            settings, actor_of(interaction), interaction.user.display_name, role
+        )
         events = log_entries(done, guild_id, channel_id, interaction.user.id)
         await self.bot.store.save_guild_settings(done.result, events=events)
         await answer(interaction, gm_role_reply(done.result.gm_role_id))
@@ -97,7 +96,7 @@ class ServerCog(
         if not rules and not table:
             await answer(interaction, embed=defaults_embed(settings), ephemeral=True)
             return
-        done = roster.set_defaults(settings, actor, interaction.user.display_name, rules, table)
+        done = server_settings.set_defaults(settings, actor, interaction.user.display_name, rules, table)
         changes = done.result.changes
         if changes:
             events = log_entries(done, guild_id, channel_id, interaction.user.id)
@@ -112,7 +111,7 @@ class ServerCog(
     )
     async def forget(self, interaction: discord.Interaction) -> None:
         guild_id, _ = encounter_place(interaction)
-        roster.require_may_forget(actor_of(interaction))
+        server_settings.require_may_forget(actor_of(interaction))
         content, view = forget_confirmation(guild_id)
         await answer(interaction, content, view=view, ephemeral=True)
 
@@ -125,13 +124,13 @@ class ServerCog(
         if button.action == "keep":
             await answer_by_editing(interaction, content=KEPT, view=None)
             return
-        roster.require_may_forget(actor_of(interaction))
+        server_settings.require_may_forget(actor_of(interaction))
         running = await self._running_fights(guild_id)
         forgotten = await self.bot.store.forget_guild(guild_id)
         log.info("forgot guild %s at the request of user %s: %s", guild_id, interaction.user.id, forgotten)
         await answer_by_editing(interaction, content=forgotten_reply(forgotten), view=None)
         for fight in running:  # their trackers and requests no longer offer what nothing would accept
-            await self.bot.trackers.close(fight, FORGOTTEN_FIGHT)
+            announce(FightForgotten(fight))
 
     async def _running_fights(self, guild_id: int) -> list[Encounter]:
         """The guild's running fights (a channel another guild's is skipped without reading it)."""
@@ -159,15 +158,6 @@ class ServerCog(
     async def on_guild_join(self, guild: discord.Guild) -> None:
         await self.bot.store.guild_returned(guild.id)
 
-    async def _sweep_forever(self) -> None:
-        await self.bot.wait_until_ready()
-        while True:
-            try:
-                await self.sweep()
-            except Exception:
-                log.exception("the sweep of the servers Pommel left failed")
-            await asyncio.sleep(self.every)
-
     async def sweep(self, now: datetime | None = None) -> list[int]:
         """Delete the data of the servers this process served that Pommel left more than 30 days before
         ``now``; a server it is in again (invited back while it was offline) keeps its data. Returns the
@@ -186,16 +176,5 @@ class ServerCog(
         return forgotten
 
 
-class ForgetButton(
-    PommelButton, discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=FORGET_BUTTON
-):
-    """The question's "Delete this server's data" and "Keep it", with the server it was asked on."""
-
-    def __init__(self, match: re.Match[str]) -> None:
-        super().__init__(match)
-        self.guild_id = int(match["guild"])
-        self.action = match["action"]
-
-
 async def setup(bot: Pommel) -> None:
-    await bot.add_cog(ServerCog(bot))
+    await bot.add_cog(Server(bot))

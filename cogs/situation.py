@@ -17,7 +17,9 @@ from bot.encounter.document import Encounter
 from bot.encounter.done import Done
 from bot.encounter.permissions import Actor
 from bot.encounter.positions import OpeningChoice, PositionChange, QuickCheck, Repositioned
-from bot.interactions import CombatantName, actor_of, answer, encounter_channel
+from bot.interactions.actors import actor_of, encounter_channel
+from bot.interactions.answering import answer
+from bot.interactions.options import CombatantName
 from bot.rules.engagement import Distance
 from bot.ui.situation_views import situation_reply
 
@@ -30,7 +32,7 @@ CheckChoice = Literal["passed", "failed"]
 
 
 @app_commands.guild_only()
-class SituationCog(
+class Situation(
     commands.GroupCog,
     group_name="situation",
     group_description="Where combatants stand: cover, shield wall, mounted, distance (R25)",
@@ -42,11 +44,10 @@ class SituationCog(
     async def _change(self, interaction: discord.Interaction, operation: PositionOperation) -> None:
         actor = actor_of(interaction)
         by = interaction.user.display_name
-        saved, changed = await self.bot.store.change(
+        _, changed = await self.bot.store.change(
             encounter_channel(interaction), actor.user_id, lambda encounter: operation(encounter, actor, by)
         )
         await answer(interaction, situation_reply(changed), ephemeral=not changed.changes)
-        await self.bot.trackers.publish(saved)
 
     @app_commands.command(name="set", description="Shield wall, scaling, unseen, cover, prone… (R25)")
     @app_commands.describe(
@@ -149,4 +150,4 @@ class SituationCog(
 
 
 async def setup(bot: Pommel) -> None:
-    await bot.add_cog(SituationCog(bot))
+    await bot.add_cog(Situation(bot))

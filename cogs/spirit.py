@@ -23,7 +23,9 @@ from discord.ext import commands
 from bot.app import Pommel
 from bot.encounter.records import FightMessage
 from bot.encounter.spirits import drive_out, heal_mind, make_spiritual_attack
-from bot.interactions import CombatantName, actor_of, answer, encounter_channel
+from bot.interactions.actors import actor_of, encounter_channel
+from bot.interactions.answering import answer
+from bot.interactions.options import CombatantName
 from bot.notation import MAX_EXPRESSION_LENGTH
 from bot.rules.spirits import MAX_SCORE, SpiritProtection, SpiritTarget
 from bot.ui.buttons import view_of
@@ -35,7 +37,7 @@ MAX_DAMAGE = 100
 
 
 @app_commands.guild_only()
-class SpiritCog(commands.GroupCog, group_name="spirit", group_description="Spirits and their attacks (R27)"):
+class Spirit(commands.GroupCog, group_name="spirit", group_description="Spirits and their attacks (R27)"):
     def __init__(self, bot: Pommel) -> None:
         self.bot = bot
         super().__init__()
@@ -82,7 +84,7 @@ class SpiritCog(commands.GroupCog, group_name="spirit", group_description="Spiri
         dice = self.bot.dice
         drained = SpiritTarget(ability)
         protected = SpiritProtection(protection) if protection is not None else None
-        saved, done = await self.bot.store.change(
+        _, done = await self.bot.store.change(
             encounter_channel(interaction),
             actor.user_id,
             lambda encounter: make_spiritual_attack(
@@ -104,8 +106,6 @@ class SpiritCog(commands.GroupCog, group_name="spirit", group_description="Spiri
             ),
         )
         await answer(interaction, spirit_reply(done))
-        if done.condition_added:  # the tracker shows conditions, not the scores
-            await self.bot.trackers.publish(saved)
 
     @app_commands.command(
         name="drive-out", description="GM: a possessing spirit is driven out; the person returns at CHA 1"
@@ -131,7 +131,6 @@ class SpiritCog(commands.GroupCog, group_name="spirit", group_description="Spiri
             if sent is not None:  # its button goes once the check is rolled or dismissed
                 shown = FightMessage(id=sent, proposals=[done.proposal.id], dismissable=False)
                 saved = await self.bot.fight_messages.remember(saved, shown, buttons)
-        await self.bot.trackers.publish(saved)
 
     @app_commands.command(name="heal", description="GM: heal a score a spirit drained; at 3 its effect ends")
     @app_commands.describe(
@@ -148,14 +147,13 @@ class SpiritCog(commands.GroupCog, group_name="spirit", group_description="Spiri
     ) -> None:
         actor = actor_of(interaction)
         healed = SpiritTarget(ability)
-        saved, done = await self.bot.store.change(
+        _, done = await self.bot.store.change(
             encounter_channel(interaction),
             actor.user_id,
             lambda encounter: heal_mind(encounter, actor, target=target, ability=healed, points=points),
         )
         await answer(interaction, mind_healed_reply(done))
-        await self.bot.trackers.publish(saved)
 
 
 async def setup(bot: Pommel) -> None:
-    await bot.add_cog(SpiritCog(bot))
+    await bot.add_cog(Spirit(bot))

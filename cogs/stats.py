@@ -21,16 +21,10 @@ from discord.ext import commands
 from bot.app import Pommel
 from bot.dice_stats import FACES, fairness
 from bot.encounter.permissions import Actor, is_gm
-from bot.encounter.roster import may_check_rolls
-from bot.interactions import (
-    actor_of,
-    answer,
-    channel_encounter,
-    defer_for,
-    encounter_channel,
-    encounter_place,
-)
+from bot.interactions.actors import actor_of, channel_encounter, encounter_channel, encounter_place
+from bot.interactions.answering import answer, defer_for
 from bot.rules.errors import RulesError
+from bot.server_settings import may_check_rolls
 from bot.store import Store
 from bot.ui.attachments import chart_file
 from bot.ui.charts import dice_chart, drawn

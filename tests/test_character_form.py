@@ -16,7 +16,7 @@ from bot.character_form import (
     weapon_groups,
 )
 from bot.characters import MAX_MODIFIER, MIN_MODIFIER, Character
-from bot.rules.combat import check_two_weapons
+from bot.rules.attack_rolls import check_two_weapons
 
 GOOD = {"name": " Ansel ", "prowess": "2", "hp": "24", "modifiers": "+3 0 +1 -1", "proficiency": "+2"}
 

@@ -11,8 +11,10 @@ import discord
 import pytest
 
 from bot import trackers
+from bot.drawing_budget import Budget
 from bot.encounter.document import Encounter
-from bot.trackers import Recent, TrackerBoard
+from bot.recent import Recent
+from bot.trackers import TrackerBoard
 
 
 class Clock:
@@ -235,7 +237,7 @@ def test_a_drawing_that_fails_is_reported_to_its_askers_and_the_board_goes_on() 
 
 def test_a_budget_allows_its_rate_and_its_burst_in_any_second() -> None:
     async def run() -> list[float]:
-        budget = trackers.Budget(20, at_once=5)
+        budget = Budget(20, at_once=5)
         loop = asyncio.get_running_loop()
         taken = []
         for _ in range(45):
@@ -258,7 +260,7 @@ def test_a_burst_over_many_channels_is_drawn_within_the_budget_each_channel_once
 
     async def run() -> tuple[list[float], dict[int, list[int]]]:
         drawings = Drawings(spacing=0.0, takes=0.001)
-        drawings.board.budget = trackers.Budget(20, at_once=5)
+        drawings.board.budget = Budget(20, at_once=5)
         drawn: dict[int, list[int]] = {}
 
         async def draw(encounter: Encounter, *, repost: bool) -> None:
@@ -286,7 +288,7 @@ def test_at_shutdown_what_is_due_is_drawn_within_the_time_given_and_the_rest_sto
 ) -> None:
     async def run() -> tuple[Drawings, list[Encounter]]:
         drawings = Drawings(spacing=0.01, takes=0.001)
-        drawings.board.budget = trackers.Budget(20, at_once=5)
+        drawings.board.budget = Budget(20, at_once=5)
         fights = [Encounter(channel_id=100 + n, guild_id=1, gm_id=1) for n in range(30)]
         for fight in fights:
             await drawings.publish(fight)
@@ -308,7 +310,7 @@ def test_channels_waiting_their_turn_cost_neither_a_task_nor_their_fight() -> No
 
     async def run() -> tuple[int, bool, list[tuple[int, bool]]]:
         drawings = Drawings(spacing=0.5, takes=0.001)
-        drawings.board.budget = trackers.Budget(50, at_once=5)
+        drawings.board.budget = Budget(50, at_once=5)
         for n in range(200):
             await drawings.publish(Encounter(channel_id=100 + n, guild_id=1, gm_id=1, version=3))
         await soon()

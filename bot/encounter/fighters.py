@@ -1,4 +1,4 @@
-"""A combatant as the rules core sees it: its :class:`~bot.rules.combat.Fighter`, its Joker bonus and
+"""A combatant as the rules core sees it: its :class:`~bot.rules.fighter.Fighter`, its Joker bonus and
 the situations its own state puts on its rolls. Shared by every command that rolls for a combatant."""
 
 from __future__ import annotations
@@ -8,11 +8,11 @@ from enum import StrEnum
 
 from ..catalog import Catalog
 from ..rules.armor_class import Opening
-from ..rules.combat import Fighter
 from ..rules.dice import Advantage
 from ..rules.engagement import Distance, Range
 from ..rules.equipment import Size, Weapon
 from ..rules.errors import IllegalAction, shown
+from ..rules.fighter import Fighter
 from ..rules.initiative import RollKind
 from ..rules.morale import MoraleStanding
 from ..rules.situations import (
@@ -24,7 +24,8 @@ from ..rules.situations import (
     situational_advantage,
     situations_of,
 )
-from .document import Combatant, Encounter
+from .combatants import Combatant
+from .document import Encounter
 
 NO_ARMOR = "none"
 

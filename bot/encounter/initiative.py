@@ -13,10 +13,11 @@ from datetime import UTC, datetime
 
 from ..rules.dice import DiceSource
 from ..rules.errors import RulesError
-from .document import Combatant, Encounter, Lasting, player_holder
+from ..wording.initiative import initiative_log_line
+from .combatants import Combatant, Lasting
+from .document import Encounter, player_holder
 from .done import Done
 from .errors import NotAllowed, OtherFight, OutOfDate
-from .log_lines import initiative_log_line
 from .morale import propose_mount_checks
 from .permissions import Actor, is_gm, require_gm, require_plays_holder
 from .reminders import note_wait
@@ -45,7 +46,12 @@ def press(
         raise OutOfDate(OutOfDate.TURNS)
     move = apply(encounter, action, actor, dice, holder)
     note_wait(encounter, now or datetime.now(UTC))  # a reminder counts from here (bot.encounter.reminders)
-    return Done(move, log=[initiative_log_line(encounter, move)], kind="initiative")
+    return Done(
+        move,
+        log=[initiative_log_line(encounter, move)],
+        kind="initiative",
+        repost=encounter.table.repost_tracker,
+    )
 
 
 def apply(

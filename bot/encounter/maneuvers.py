@@ -18,12 +18,13 @@ from ..rules.initiative import RollKind
 from ..rules.movement import MoveResult
 from ..rules.pool import Spend
 from ..rules.saves import SaveResult
+from ..wording.maneuvers import move_log_line, range_log_line, save_log_line
 from .attacks import owe
-from .document import Combatant, Encounter
+from .combatants import Combatant
+from .document import Encounter
 from .done import Done
 from .errors import NotAllowed
 from .fighters import joker_bonus, may_take_attack_owed, mount_of, require_actions_left
-from .log_lines import move_log_line, range_log_line, save_log_line
 from .morale import propose_closing_check
 from .permissions import Actor, acting_combatant, is_gm, require_turn
 from .records import MoraleProposal, Reaction, ReactionKind

@@ -41,17 +41,18 @@ from ..rules.morale import (
 )
 from ..rules.morale import rally as roll_rally
 from ..rules.situations import Steed
-from .document import Combatant, Encounter, Side, group_holder
-from .done import Done
-from .errors import OtherFight, ProposalResolved
-from .fighters import joker_bonus
-from .log_lines import (
+from ..wording.morale import (
     check_log_line,
     proposal_dismissed_log_line,
     proposal_settled_log_line,
     rally_log_line,
     standing_log_line,
 )
+from .combatants import Combatant, Side
+from .document import Encounter, group_holder
+from .done import Done
+from .errors import OtherFight, ProposalResolved
+from .fighters import joker_bonus
 from .permissions import Actor, acting_combatant, require_gm, require_turn
 from .records import MoraleProposal
 from .results import MoraleCheckReport, Passed, RallyReport

@@ -17,17 +17,19 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from ..catalog import Catalog
-from ..rules.combat import AttackKind, active_defense_bonus, attack_bonus, check_attack, passive_defense
+from ..rules.attack_rolls import AttackKind, attack_bonus, check_attack
+from ..rules.defenses import active_defense_bonus, passive_defense
 from ..rules.dice import Advantage, Modifier, sum_of
 from ..rules.equipment import AttackType
 from ..rules.errors import IllegalAction, RulesError, shown
 from ..rules.odds import AttackOdds, attack_odds
 from ..rules.options import RuleOptions
 from ..rules.pool import MAX_POOL
+from ..wording.phrases import dice_count
 from .attacks import Declaration, plan_attack
-from .document import Combatant, Encounter
+from .combatants import Combatant
+from .document import Encounter
 from .fighters import fighter, may_defend_actively, shield_usable, undefended_because
-from .log_lines import dice_count
 from .permissions import Actor, acting_combatant
 from .records import ReactionKind
 

@@ -13,9 +13,10 @@ from dataclasses import dataclass
 
 from ..guild_settings import GuildSettings
 from ..rules.errors import IllegalAction, RulesError, echoed, shown
-from .document import HOLDER_NAME_LIMIT, Combatant, Encounter
+from ..wording.phrases import possessive
+from .combatants import Combatant
+from .document import HOLDER_NAME_LIMIT, Encounter
 from .errors import NoFight, NotAllowed
-from .log_lines import possessive
 
 
 @dataclass(frozen=True, slots=True)

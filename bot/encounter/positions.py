@@ -1,6 +1,6 @@
 """``/situation``: where combatants stand in the fight, as the Lords of Hack situations read it (R25).
 
-A combatant's :class:`~bot.encounter.document.Position` (shield wall, scaling, unseen, cover, an ally
+A combatant's :class:`~bot.encounter.combatants.Position` (shield wall, scaling, unseen, cover, an ally
 beside it, the horse it rides), its prone or incapacitated condition, and the distance between a
 pair for missiles. The attacks read them (:func:`~bot.encounter.fighters.attack_state`); the tracker
 shows them. Mounting and dismounting cost what the text says (a full round, a move, or a quick action
@@ -18,10 +18,12 @@ from ..rules.armor_class import Opening
 from ..rules.engagement import Distance, Range
 from ..rules.errors import IllegalAction, RulesError, shown
 from ..rules.pool import Spend
-from .document import Combatant, Encounter
+from ..wording.phrases import Change
+from ..wording.roster import position_log_line
+from .combatants import Combatant
+from .document import Encounter
 from .done import Done
 from .fighters import ally_beside, mount_of, require_actions_left
-from .log_lines import Change, position_log_line
 from .permissions import Actor, require_control, require_turn
 
 MAX_COVER = 100

@@ -13,22 +13,12 @@ from enum import StrEnum
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
-from ..rules.combat import AttackResult, AttackRoll, Defense
+from ..rules.attack_rolls import AttackRoll
+from ..rules.defenses import Defense
 from ..rules.engagement import Range
+from ..rules.exchange import AttackResult
 from ..rules.morale import MoraleTriggerReason
 from ..rules.saves import SaveResult
-
-
-class DefensePolicy(StrEnum):
-    """Who decides a defense when the defender's player is not there to click (an NPC, or a player
-    who let the timeout run out)."""
-
-    ASK_GM = "ask the GM"
-    """NPCs: the GM gets the buttons. A player who does not answer in time: the GM is pinged."""
-    PASSIVE = "passive"
-    """Defend passively (R13): nothing is spent, nothing is rolled."""
-    ACTIVE_ALL = "active with all dice"
-    """Defend actively with every die left (R14), with the shield if there is one."""
 
 
 class ExchangeStatus(StrEnum):
@@ -95,7 +85,7 @@ class Exchange(BaseModel):
     knockout_save: SaveResult | None = None
     """R16 (Knock-Out option): the defender's Will save against the blow's Knock-Out threat, once rolled."""
     knocked_out: bool = False
-    """The failed save put the :data:`~bot.encounter.document.KNOCKED_OUT` condition on the defender."""
+    """The failed save put the :data:`~bot.encounter.combatants.KNOCKED_OUT` condition on the defender."""
 
     @property
     def pending(self) -> bool:

@@ -3,7 +3,7 @@
 A fight waits for three things: the turn in progress (its card's player, the GM for NPCs), a defense
 (the defender's player, the GM for NPCs or once the GM was asked), and a turn offered between turns
 (the players offered it). When one has waited the table's ``remind_after_hours``
-(:class:`~bot.encounter.document.TableOptions`; 0: never), :func:`remind` returns it and marks it
+(:class:`~bot.table_options.TableOptions`; 0: never), :func:`remind` returns it and marks it
 reminded in the same change, so that no wait is reminded twice, across restarts too.
 
 A turn's wait counts from the press that began it (:func:`note_wait`, called by

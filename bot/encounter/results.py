@@ -1,5 +1,5 @@
 """What the operations of the encounter report, for the replies and the log lines to read: one
-vocabulary between :mod:`bot.encounter`'s families, :mod:`bot.encounter.log_lines` and :mod:`bot.ui`.
+vocabulary between :mod:`bot.encounter`'s families, :mod:`bot.wording` and :mod:`bot.ui`.
 
 (An operation returns its report inside a :class:`~bot.encounter.done.Done`, with its log lines.)
 """
@@ -14,9 +14,7 @@ from pydantic import BaseModel, Field
 
 from ..notation import NotationRoll
 from ..rules.armor_class import AcAttackResult
-from ..rules.combat import (
-    DamageRoll,
-)
+from ..rules.damage import DamageRoll
 from ..rules.dice import Advantage, Modifier
 from ..rules.initiative import DealResult
 from ..rules.morale import (
@@ -25,11 +23,8 @@ from ..rules.morale import (
 )
 from ..rules.spirits import ScoreHealing, SpiritualAttackResult
 from ..rules.turns import Advance
-from .document import Combatant
-from .records import (
-    Exchange,
-    MoraleProposal,
-)
+from .combatants import Combatant
+from .records import Exchange, MoraleProposal
 
 
 @dataclass(frozen=True, slots=True)

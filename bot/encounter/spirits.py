@@ -23,10 +23,11 @@ from ..rules.spirits import (
     heal_score,
     spiritual_attack,
 )
-from .document import Combatant, Encounter
+from ..wording.spirits import driven_out_log_line, mind_healed_log_line, spirit_log_line
+from .combatants import Combatant
+from .document import Encounter
 from .done import Done
 from .fighters import joker_bonus
-from .log_lines import driven_out_log_line, mind_healed_log_line, spirit_log_line
 from .morale import driven_out_check_refused, propose_driven_out_check
 from .permissions import Actor, acting_combatant, require_gm, require_turn
 from .results import DrivenOut, MindHealed, SpiritAttack

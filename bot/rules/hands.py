@@ -6,7 +6,7 @@ A character's sheet and a combatant's gear in a fight obey the same rule, so bot
 
 from __future__ import annotations
 
-from .combat import check_two_weapons
+from .attack_rolls import check_two_weapons
 from .equipment import Shield, Weapon
 from .errors import IllegalAction
 

@@ -1,7 +1,7 @@
 """Exact odds of an attack, computed over every face of the dice that count (no sampling).
 
-The decision itself is :func:`bot.rules.combat.judge`'s (R13, R14, R16, R18; its core
-:func:`~bot.rules.combat.decide`), so the odds can never
+The decision itself is :func:`bot.rules.judgement.judge`'s (R13, R14, R16, R18; its core
+:func:`~bot.rules.judgement.decide`), so the odds can never
 disagree with what the bot rolls.
 """
 
@@ -13,8 +13,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .combat import Outcome, decide, passive_ties_declared, ties_are_near_misses
 from .dice import Advantage
+from .judgement import Outcome, decide, passive_ties_declared, ties_are_near_misses
 from .options import DEFAULT_OPTIONS, RuleOptions
 
 FACES = range(1, 21)
@@ -67,7 +67,7 @@ class AttackOdds(BaseModel):
 
 
 FLAGS = ("critical", "fumble", "counterattack", "near_miss", "declarable")
-"""The facts of a :class:`~bot.rules.combat.Judgement` the odds count, each part of an outcome."""
+"""The facts of a :class:`~bot.rules.judgement.Judgement` the odds count, each part of an outcome."""
 
 
 @lru_cache(maxsize=1024)

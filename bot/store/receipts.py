@@ -1,7 +1,7 @@
 """What the running command has already committed, so that a failure after the commit is told as one.
 
 A command's task sets :data:`committed` when its change is written (:meth:`bot.store.Store.change`);
-the one error handler (:func:`bot.ui.errors.answer_failure`) reads it: a reply that Discord did not
+the one error handler (:func:`bot.error_replies.answer_failure`) reads it: a reply that Discord did not
 take after the change was saved must say that it was saved (the user must not do it again), never
 "nothing was changed". Each interaction runs in a task of its own, with a context of its own, so the
 mark of one command never reaches another.

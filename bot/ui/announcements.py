@@ -1,11 +1,9 @@
-"""What the table reads when the initiative moves: a deal, a turn starting, a hold, a claim, an offer.
+"""A public message the table reads in the channel: its lines within Discord's 2000 characters, and
+the users it may ping.
 
 Each announcement stands on its own (play-by-post readers arrive hours later), and names who is
-pinged: the owner of the card whose turn starts, the players offered a turn, the GM when a round
-is over or an NPC group is up. The user who caused the announcement is never pinged by it.
-
-The words are :mod:`bot.encounter.log_lines`' (the log keeps them as plain text); this module dresses
-them for Discord: names in bold and escaped, the buttons' names in bold, mentions.
+pinged; the user who caused the announcement is never pinged by it. What ``/init`` announces is
+:mod:`bot.ui.init_views`'.
 """
 
 from __future__ import annotations
@@ -16,17 +14,11 @@ from dataclasses import dataclass, field
 
 import discord
 
-from ..encounter.document import Encounter
-from ..encounter.log_lines import turn_move_lines
-from ..encounter.results import TurnMove
-from .tracker import holder_line, name
-
 __all__ = [
     "CONTENT_LIMIT",
     "Announcement",
     "cut",
     "fitted",
-    "turn_announcement",
 ]
 
 CONTENT_LIMIT = 2000
@@ -101,32 +93,3 @@ class Announcement:
         if user_id != actor_id and user_id not in self.ping:
             self.ping.append(user_id)
         return f"<@{user_id}>"
-
-
-@dataclass(slots=True)
-class _Markdown:
-    """The table's voice (a :class:`bot.encounter.log_lines.Voice`): names in bold, mentions that
-    ping everyone named but the user who pressed."""
-
-    announcement: Announcement
-    actor_id: int
-
-    def holder(self, encounter: Encounter, holder: str) -> str:
-        return holder_line(encounter, holder)
-
-    def strong(self, text: str) -> str:
-        return f"**{text}**"
-
-    def name(self, text: str) -> str:
-        return name(text)
-
-    def mention(self, user_id: int) -> str:
-        return f" {self.announcement.notify(user_id, self.actor_id)}"
-
-
-def turn_announcement(encounter: Encounter, move: TurnMove) -> Announcement:
-    """What a Deal, Next, Hold or Act did (:func:`bot.encounter.initiative.press`), as the table reads
-    it; ``encounter`` is the fight as saved after it."""
-    announcement = Announcement()
-    announcement.lines = turn_move_lines(encounter, move, _Markdown(announcement, move.actor_id))
-    return announcement

@@ -65,7 +65,7 @@ def tracker_buttons(encounter: Encounter) -> list[discord.ui.Button[discord.ui.V
 
 def button_view() -> discord.ui.View:
     """A view to send buttons in. Every button of Pommel's is a dynamic item, acted on through its
-    custom id (:class:`bot.interactions.PommelButton`, after a restart too), so the view is stopped
+    custom id (:class:`bot.interactions.buttons.PommelButton`, after a restart too), so the view is stopped
     before it is sent: discord.py then keeps nothing of it (a view it stores stays in memory for good,
     one per message sent)."""
     view = discord.ui.View(timeout=None)

@@ -11,10 +11,14 @@ from typing import Any
 import discord
 
 from ..catalog import Catalog
-from ..character_form import FORM_LABELS, WeaponGroup, other_hand_entries
+from ..character_form import (
+    FORM_LABELS,
+    WeaponGroup,
+    other_hand_entries,
+)
 from ..characters import MAX_HP, MAX_NAME_LENGTH, MAX_PROFICIENCY, MAX_PROWESS, Character
-from ..encounter.log_lines import signed
 from ..rules.errors import shown
+from ..wording.phrases import signed
 from .equipment_choices import armor_hint, shield_hint, weapon_hint
 
 FORM_MINUTES = 14

@@ -16,13 +16,16 @@ from discord import app_commands
 
 from ..catalog import Catalog, UnknownEntry
 from ..characters import Character
-from ..encounter.document import Combatant, Encounter, Side, player_holder
-from ..encounter.log_lines import TURN_CUT_SHORT, signed
-from ..rules.combat import Fighter, passive_defense
+from ..encounter.combatants import Combatant, Side
+from ..encounter.document import Encounter, player_holder
+from ..rules.defenses import passive_defense
 from ..rules.dice import Modifier
 from ..rules.equipment import Armor, Shield, Weapon
 from ..rules.errors import shown
+from ..rules.fighter import Fighter
 from ..rules.pool import pool_size
+from ..wording.phrases import signed
+from ..wording.roster import TURN_CUT_SHORT
 
 _Entry = TypeVar("_Entry", Weapon, Armor, Shield)
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from discord import app_commands
 
-from ..encounter.document import Combatant, Encounter, Side, group_holder
+from ..encounter.combatants import Combatant, Side
+from ..encounter.document import Encounter, group_holder
 from ..encounter.morale import open_proposals
 
 CHOICE_LIMIT = 25

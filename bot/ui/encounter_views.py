@@ -7,6 +7,7 @@ so it cannot break the formatting; mentions are text only, as the bot pings nobo
 
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import Sequence
 from datetime import datetime
@@ -14,15 +15,20 @@ from datetime import datetime
 import discord
 
 from ..catalog import Catalog
-from ..encounter.document import Combatant, Encounter, Side, TableOptions, TablePreset
-from ..encounter.log_lines import TURN_CUT_SHORT, Change, banishment_line, listing, option_label, option_value
-from ..encounter.roster import HandedOver, HpChanged, option_changes
+from ..encounter.combatant import HpChanged
+from ..encounter.combatants import Combatant, Side
+from ..encounter.document import Encounter
+from ..encounter.lifecycle import HandedOver, option_changes
 from ..guild_settings import GuildSettings
 from ..rules.cards import Card
 from ..rules.feats import MartialFeat
 from ..rules.options import DEFAULT_OPTIONS, RuleOptions
 from ..store import SetAsideFight
 from ..store.upgrades import NEWER
+from ..table_options import TableOptions, TablePreset
+from ..wording.phrases import Change, listing
+from ..wording.roster import TURN_CUT_SHORT, option_label, option_value
+from ..wording.spirits import banishment_line
 from .announcements import Announcement
 from .buttons import view_of
 from .morale_views import proposal_line
@@ -69,7 +75,7 @@ a big fight's overview goes on over as many pages as it needs, everyone in it.""
 ALL_OF_THEM = 1_000_000
 """The overview's budget for the ranges: every pair, over as many pages as they take."""
 OVERVIEW_BUTTON = re.compile(r"pommel:show:(?P<fight>[0-9a-f]+):(?P<page>\d+):(?P<way>back|on)")
-"""A page button of ``/encounter show`` (:class:`cogs.encounter.OverviewButton`): the fight's tag and
+"""A page button of ``/encounter show`` (:class:`bot.button_kinds.OverviewButton`): the fight's tag and
 the page it shows (from 0), so it works after a restart and never shows another fight."""
 OVERVIEW_GONE = (
     "That overview was of a fight that is over. `/encounter show` shows this channel's fight, if one runs."
@@ -81,7 +87,7 @@ PRESET_SUMMARIES: dict[TablePreset, str] = {
     "reminders at 12 h",
     TablePreset.VOICE: "tracker edited in place, Jokers offered the turn, defenses wait 10 min, no reminders",
 }
-"""What each preset sets (:data:`~bot.encounter.document.PRESETS`), as its choice in Discord's list says."""
+"""What each preset sets (:data:`~bot.table_options.PRESETS`), as its choice in Discord's list says."""
 
 
 def preset_choice_name(preset: TablePreset) -> str:
@@ -414,6 +420,21 @@ def edit_reply(combatant_name: str, changes: Sequence[Change]) -> str:
     return f"✏️ **{name(combatant_name)}** changed:\n{listed}"
 
 
+REOPENING = "the last one can be reopened"
+NOTHING_TO_REOPEN = "No fight has ended in this channel that could be reopened."
+NOTHING_SET_ASIDE = "Pommel has set no fight aside in this channel, so there is nothing to recover."
+FORGOTTEN = "That fight is no longer kept here (it was reopened, or more have ended since)."
+
+
+def already_running(running: Encounter | None, before: str) -> str:
+    """The refusal of a fight where one is running, naming its GM."""
+    gm = f" (GM: <@{running.gm_id}>)" if running is not None else ""
+    return (
+        f"A fight is already running in this channel{gm}. Its GM ends it with `/encounter end` "
+        f"before {before}."
+    )
+
+
 RECOVER = "`/encounter recover`"
 BRING_BACK = "`/encounter recover bring_back:True`"
 
@@ -439,8 +460,10 @@ def set_aside_note(set_aside: SetAsideFight, *, starting: bool) -> str:
     return f"{head} There is no fight in this channel now: the GM starts a new one with `/encounter start`."
 
 
-def set_aside_filename(set_aside: SetAsideFight) -> str:
-    return f"pommel-fight-set-aside-{set_aside.channel_id}-{set_aside.id}.json"
+def set_aside_file(set_aside: SetAsideFight, document: str) -> discord.File:
+    """The fight set aside, as the JSON document the store kept, for its GM to download."""
+    filename = f"pommel-fight-set-aside-{set_aside.channel_id}-{set_aside.id}.json"
+    return discord.File(io.BytesIO(document.encode()), filename=filename)
 
 
 def recover_reply(set_aside: SetAsideFight, *, readable: bool, running: bool) -> str:

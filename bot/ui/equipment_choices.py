@@ -2,7 +2,7 @@
 
 Each builder offers up to 25 entries of the catalog matching what the user typed, shown by name with a
 short hint of the numbers that tell them apart, and sends the entry's key as the value. The
-autocomplete callbacks that hand them the bot's catalog are in :mod:`bot.interactions`.
+autocomplete callbacks that hand them the bot's catalog are in :mod:`bot.interactions.options`.
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ else has the line "a private roll by …" in its place, never its dice.
 
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
@@ -16,12 +17,13 @@ from datetime import UTC, datetime
 import discord
 from discord.utils import escape_markdown
 
-from ..encounter.roster import EndAsked, EndedFight, FinalState
+from ..encounter.lifecycle import EndAsked, EndedFight, FinalState
+from ..fight_views import EndedLog, is_private
 from ..rules.initiative import fight_duration
 from ..store import ENDED_KEPT, EndedEncounter, HistoryStep, LogEntry
 from .announcements import fitted
 from .buttons import button_view
-from .tracker import DESCRIPTION_LIMIT, name
+from .tracker import DESCRIPTION_LIMIT, TRACKER_COLOUR, name
 
 LOG_DEFAULT = 15
 LOG_MAX = 50
@@ -31,7 +33,7 @@ ENTRY_LIMIT = 3000
 name, and an entry longer than the embed on its own would leave the reader with nothing."""
 
 END_BUTTON = re.compile(r"pommel:end:(?P<fight>[0-9a-f]+):(?P<version>\d+):(?P<action>end|keep)")
-"""The confirmation's buttons (:class:`cogs.encounter.EndButton`): the fight's tag and the version it
+"""The confirmation's buttons (:class:`bot.button_kinds.EndButton`): the fight's tag and the version it
 was drawn for, so a click ends that fight as the GM saw it, or nothing."""
 
 LOG_KEPT = (
@@ -40,17 +42,17 @@ LOG_KEPT = (
 )
 
 HISTORY_BUTTON = re.compile(r"pommel:history:(?P<ended>\d+)")
-"""A download button of ``/encounter history`` (:class:`cogs.encounter.HistoryButton`): the ended fight's
+"""A download button of ``/encounter history`` (:class:`bot.button_kinds.HistoryButton`): the ended fight's
 id in the store."""
 
 
 UNDO_BUTTON = re.compile(r"pommel:undo:(?P<fight>[0-9a-f]+):(?P<version>\d+):(?P<steps>\d+)")
-"""The "Undo" button of ``/encounter undo`` (:class:`cogs.encounter.UndoButton`): the fight's tag, the
+"""The "Undo" button of ``/encounter undo`` (:class:`bot.button_kinds.UndoButton`): the fight's tag, the
 version it was drawn for and how many steps, so a stale or repeated click undoes nothing."""
 UNDO_MAX = 10
 """The most steps one ``/encounter undo`` takes back."""
 REDO_BUTTON = re.compile(r"pommel:redo:(?P<fight>[0-9a-f]+):(?P<undo>\d+)")
-"""The "Redo" button of ``/encounter redo`` and of an undo's note (:class:`cogs.encounter.RedoButton`):
+"""The "Redo" button of ``/encounter redo`` and of an undo's note (:class:`bot.button_kinds.RedoButton`):
 the fight's tag and the undo it takes back (the id of its log line), so a click after another change
 redoes nothing."""
 
@@ -154,15 +156,6 @@ def _step_lines(steps: Sequence[HistoryStep]) -> list[tuple[str, int]]:
         for step in steps
         for text in step.lines or ("(a change without log lines)",)
     ]
-
-
-def is_private(entry: LogEntry) -> bool:
-    return entry.data.get("private") is True
-
-
-def visible_to(entry: LogEntry, user_id: int, *, gm: bool) -> bool:
-    """A private roll is seen by the GM and by the user who rolled it; everything else by everyone."""
-    return not is_private(entry) or gm or entry.user_id == user_id
 
 
 def final_state(combatant: FinalState) -> str:
@@ -433,3 +426,34 @@ def log_markdown(
         lines.append("Nobody fought.")
     lines += [f"- {final_state(combatant)}" for combatant in ended.final_state]
     return "\n".join(lines) + "\n"
+
+
+def log_file(log: EndedLog, *, channel: str, reader: int | None, full: bool) -> discord.File:
+    """An ended fight's log as a Markdown file (see :func:`log_markdown`)."""
+    document = log_markdown(
+        log.ended, log.entries, channel=channel, ended_at=log.ended_at, reader=reader, full=full
+    )
+    return discord.File(io.BytesIO(document.encode()), filename=log_filename(log.ended, full=full))
+
+
+def channel_label(channel: object, channel_id: int) -> str:
+    """How a log file names the channel its fight was in."""
+    return f"#{getattr(channel, 'name', None) or f'channel {channel_id}'}"
+
+
+def fight_over_embed(summary: str) -> discord.Embed:
+    return discord.Embed(title="⚔️ Fight over", description=summary, colour=TRACKER_COLOUR)
+
+
+def log_embed(latest: Sequence[LogEntry], hidden: int) -> discord.Embed:
+    """``/encounter log``'s private answer during a fight: its latest entries the reader may see."""
+    return discord.Embed(
+        title="📜 This fight's log", description=log_lines(latest, hidden), colour=TRACKER_COLOUR
+    )
+
+
+def failure_of(error: BaseException) -> str:
+    """What Discord answered, in a few words for the GM."""
+    if isinstance(error, discord.HTTPException):
+        return f"it answered {error.status}: {error.text}" if error.text else f"it answered {error.status}"
+    return "the connection to it failed"

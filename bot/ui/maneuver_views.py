@@ -4,7 +4,7 @@ looks it up.
 
 A reply is written to be understood on its own in a play-by-post channel read hours later: who did
 what, what it cost in Martial Pool dice (R7) and how many dice are left; it shares that wording with
-the log lines (:mod:`bot.encounter.log_lines`). Names users typed go through
+the log lines (:mod:`bot.wording.maneuvers`). Names users typed go through
 :func:`~bot.ui.tracker.name`.
 """
 
@@ -14,15 +14,17 @@ from collections.abc import Sequence
 
 import discord
 
-from ..encounter.document import Combatant, Encounter
-from ..encounter.log_lines import dice_count, dice_left, listing, move_what, signed
+from ..encounter.combatants import Combatant
+from ..encounter.document import Encounter
 from ..encounter.maneuvers import MoveOutcome, RangeOutcome, SaveOutcome
 from ..encounter.records import Reaction
 from ..rules.dice import Advantage
 from ..rules.engagement import Range
 from ..rules.movement import FREE_MOVES, MAX_WALKING_MOVES, RUNNING_MOVES
+from ..wording.maneuvers import move_what
+from ..wording.phrases import dice_count, dice_left, listing, signed
 from .announcements import CONTENT_LIMIT, Announcement, fitted
-from .attack_views import reaction_buttons
+from .attack_views.follow_ups import reaction_buttons
 from .buttons import view_of
 from .morale_views import proposal_button, proposal_line
 from .rolls import pool_faces

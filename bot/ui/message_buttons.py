@@ -15,7 +15,8 @@ import discord
 from ..encounter.document import Encounter
 from ..encounter.records import Exchange, FightMessage, ReactionKind
 from ..encounter.results import TurnAction
-from .attack_views import defense_buttons, follow_up_buttons, reaction_buttons
+from .attack_views.follow_ups import follow_up_buttons, reaction_buttons
+from .attack_views.request import defense_buttons
 from .buttons import turn_custom_id
 from .morale_views import PROPOSAL_BUTTON_LIMIT, dismiss_button, proposal_button
 

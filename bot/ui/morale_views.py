@@ -13,13 +13,14 @@ from collections.abc import Sequence
 
 import discord
 
-from ..encounter.document import Combatant, Encounter, Side
-from ..encounter.log_lines import listing, signed, situation_words
+from ..encounter.combatants import Combatant, Side
+from ..encounter.document import Encounter
 from ..encounter.records import MoraleProposal
 from ..encounter.results import MoraleCheckReport, RallyReport
 from ..rules.dice import Modifier
 from ..rules.errors import shown
 from ..rules.morale import MORALE_TARGET, MoraleResult, MoraleStanding
+from ..wording.phrases import listing, signed, situation_words
 from .announcements import CONTENT_LIMIT, Announcement
 from .buttons import button_view
 from .rolls import pool_faces

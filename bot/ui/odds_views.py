@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..encounter.log_lines import dice_count, signed
 from ..encounter.odds import DefenseOdds, EncounterOdds, NumbersOdds
 from ..rules.dice import Advantage, Modifier, sum_of
 from ..rules.errors import shown
 from ..rules.odds import AttackOdds
+from ..wording.phrases import dice_count, signed
 from .charts import Chart, PlannedDefense, odds_chart
 
 SITUATION_WORDS = {

@@ -8,12 +8,13 @@ from typing import Literal
 
 import discord
 
-from ..encounter.log_lines import dice_count, signed
+from ..fight_views import is_private
 from ..notation import NotationRoll
 from ..rules.dice import Advantage, PoolRoll
 from ..rules.errors import shown
 from ..store import LogEntry
-from .fight_log import ENTRY_LIMIT, escaped_within, is_private, log_lines
+from ..wording.phrases import dice_count, signed
+from .fight_log import ENTRY_LIMIT, escaped_within, log_lines
 from .tracker import TRACKER_COLOUR
 
 SituationChoice = Literal["advantage", "disadvantage"]

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from ..encounter.document import Combatant, Encounter
+from ..encounter.combatants import Combatant
+from ..encounter.document import Encounter
 from ..encounter.positions import Repositioned, opening_label
 from ..rules.errors import shown
 

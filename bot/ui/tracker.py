@@ -15,11 +15,13 @@ from typing import NamedTuple
 import discord
 
 from ..characters import name_key
-from ..encounter.document import Combatant, Encounter
-from ..encounter.log_lines import FACE_DOWN, duration_label, holder_label
+from ..encounter.combatants import Combatant
+from ..encounter.document import Encounter
 from ..rules.cards import Card
 from ..rules.engagement import Range
 from ..rules.errors import shown
+from ..wording.initiative import FACE_DOWN, holder_label
+from ..wording.roster import duration_label
 from .buttons import button_view, tracker_buttons
 from .situation_views import position_labels
 from .waiting import add_waiting

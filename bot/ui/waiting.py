@@ -9,7 +9,8 @@ from __future__ import annotations
 import discord
 
 from ..encounter.attacks import may_declare_bind, may_desperately_defend
-from ..encounter.document import Combatant, Encounter
+from ..encounter.combatants import Combatant
+from ..encounter.document import Encounter
 from ..encounter.permissions import player_of
 from ..encounter.records import Exchange
 from ..rules.errors import shown as name

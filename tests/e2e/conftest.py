@@ -1,4 +1,4 @@
-"""Pytest fixtures for end-to-end tests: thin wrappers over ``fake_discord.py`` and ``harness.py``.
+"""Pytest fixtures for end-to-end tests: thin wrappers over ``fake_discord/`` and ``harness.py``.
 
 * ``fake_discord`` - a started :class:`FakeDiscord`; at teardown the test fails if the fake recorded
   problems (spec violations, unhandled routes, requests Discord would refuse) that the test did not take

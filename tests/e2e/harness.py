@@ -43,7 +43,7 @@ import yarl
 from discord.gateway import DiscordWebSocket
 
 from bot.catalog import Catalog, load_catalog
-from bot.trackers import Budget
+from bot.drawing_budget import Budget
 
 from .fake_discord import (
     CallbackRecord,
@@ -652,7 +652,7 @@ class BotRunner:
         they do not wait a second each, the tracker board draws with no spacing between a channel's
         edits unless ``tracker_spacing`` says (the bot's own is :data:`bot.trackers.TRACKER_SPACING`),
         and with no limit over all channels unless ``tracker_budget`` says (drawings a second; the
-        bot's own is :data:`bot.trackers.TRACKER_DRAWS_PER_SECOND`)."""
+        bot's own is :data:`bot.drawing_budget.TRACKER_DRAWS_PER_SECOND`)."""
         from bot.app import Pommel
 
         await self.start()

@@ -17,11 +17,12 @@ from typing import Any
 import pytest
 
 from bot.encounter.document import Encounter
-from bot.encounter.records import DefensePolicy, ExchangeStatus, Reaction, ReactionKind
+from bot.encounter.records import ExchangeStatus, Reaction, ReactionKind
 from bot.rules.dice import ScriptedDice
 from bot.rules.engagement import Range
 from bot.rules.morale import MoraleStanding
 from bot.rules.pool import MartialPool, Spend
+from bot.table_options import DefensePolicy
 
 from .fake_discord import FakeMessage, World
 from .fights import channel_log, dealt_fight, edit_fight, exchange_action, exchange_button, fight_of

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.encounter.document import Encounter, Lasting
-from bot.encounter.records import Blow, DefensePolicy
+from bot.encounter.combatants import Lasting
+from bot.encounter.document import Encounter
+from bot.encounter.records import Blow
 from bot.rules.dice import ScriptedDice
 from bot.rules.engagement import Range
+from bot.table_options import DefensePolicy
 from bot.ui.encounter_views import OVERVIEW_GONE
 
 from .fake_discord import FakeMessage, World

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from bot import interactions
 from bot.characters import Character
+from bot.interactions import answering as interactions
 
 from .fake_discord import World
 from .harness import InteractionResult, RunningBot, shipped_catalog
@@ -334,7 +334,7 @@ async def test_a_form_left_unused_says_it_expired(
     """The form lives in the running bot for a while after its last use; then its message says so and
     loses its menus (here after a second instead of 14 minutes)."""
     pommel = await start_bot()
-    monkeypatch.setattr(sys.modules["cogs.character"], "FORM_MINUTES", 1 / 60)  # the module the bot loaded
+    monkeypatch.setattr(sys.modules["bot.ui.character_form"], "FORM_MINUTES", 1 / 60)  # its drawing
     step = await open_form(pommel, world)
     message = step.message
     assert message is not None

@@ -11,8 +11,8 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot import interactions
 from bot.app import Pommel
+from bot.interactions import answering as interactions
 from bot.rules.errors import RulesError
 
 from .fake_discord import World
@@ -150,8 +150,8 @@ async def test_with_many_interactions_in_progress_one_more_is_deferred_at_once(
     world: World, start_bot: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A burst over 1,000 channels left most answers past Discord's 3 s: the 2 s timers fired late on
-    the busy event loop. With :data:`bot.interactions.BUSY` others in progress, a command is deferred as
-    it arrives (here BUSY is 2, so that eight commands on one channel make a burst)."""
+    the busy event loop. With :data:`bot.interactions.answering.BUSY` others in progress, a command is
+    deferred as it arrives (here BUSY is 2, so that eight commands on one channel make a burst)."""
     monkeypatch.setattr(interactions, "BUSY", 2)
     pommel = await alice_in_a_fight(world, start_bot)
     before = len(world.table.history)

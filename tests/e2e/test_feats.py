@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from bot.encounter.document import Encounter
-from bot.encounter.records import DefensePolicy
 from bot.rules.feats import MartialFeat
 from bot.rules.options import PassiveTie, RuleOptions
+from bot.table_options import DefensePolicy
 
 from .fake_discord import World
 from .fights import channel_log, dealt_fight, exchange_button, fight_of

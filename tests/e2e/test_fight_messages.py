@@ -9,10 +9,10 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from bot.encounter.document import Encounter, TableOptions
-from bot.encounter.records import DefensePolicy
+from bot.encounter.document import Encounter
 from bot.fight_messages import MISSING_REQUEST
-from bot.ui.attack_views import ASKED_AGAIN
+from bot.table_options import DefensePolicy, TableOptions
+from bot.ui.attack_views.request import ASKED_AGAIN
 from bot.ui.waiting import WAITING_TITLE
 
 from .fake_discord import FakeMessage, World

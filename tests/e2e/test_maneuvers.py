@@ -14,9 +14,10 @@ from typing import Any
 import pytest
 
 from bot.encounter.document import Encounter, player_holder
-from bot.encounter.records import DefensePolicy, Reaction, ReactionKind
+from bot.encounter.records import Reaction, ReactionKind
 from bot.rules.engagement import Range
 from bot.rules.pool import Spend
+from bot.table_options import DefensePolicy
 
 from .fake_discord import World
 from .fights import (

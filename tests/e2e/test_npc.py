@@ -7,7 +7,8 @@ from typing import Any
 import pytest
 
 from bot.characters import MAX_NAME_LENGTH
-from bot.encounter.document import Encounter, Side
+from bot.encounter.combatants import Side
+from bot.encounter.document import Encounter
 from bot.rules.dice import RandomDice
 
 from .fake_discord import DispatchError, FakeDiscord, World

@@ -25,9 +25,9 @@ from typing import Any
 
 import pytest
 
-from bot.encounter.document import Encounter, TableOptions
-from bot.encounter.records import DefensePolicy
+from bot.encounter.document import Encounter
 from bot.store import Store, open_store
+from bot.table_options import DefensePolicy, TableOptions
 from tests.postgres import fresh_schema
 
 from .fake_discord import FakeChannel, FakeDiscord, FakeGuild, World

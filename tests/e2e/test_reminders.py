@@ -11,9 +11,9 @@ import asyncio
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from bot.encounter.document import TableOptions
 from bot.rules.dice import ScriptedDice
 from bot.store import open_store
+from bot.table_options import TableOptions
 
 from .fake_discord import World
 from .fights import StackedDice, exchange_button, fight_of, seed_fight

@@ -242,7 +242,7 @@ async def test_a_server_pommel_left_is_forgotten_after_30_days(
         await asyncio.sleep(0.02)
     assert await store.guilds_left_before(later) == [world.guild.id]
     assert pommel.bot.get_guild(world.guild.id) is None
-    cog = pommel.bot.get_cog("ServerCog")
+    cog = pommel.bot.get_cog("Server")
     assert await cog.sweep(now=datetime.now(UTC) + timedelta(days=29)) == []  # kept for now
     assert await store.characters(world.guild.id, world.player.id) != []
     assert await cog.sweep(now=datetime.now(UTC) + timedelta(days=31)) == [world.guild.id]

@@ -16,7 +16,8 @@ import aiohttp
 import pytest
 
 from bot.app import shard_of
-from bot.encounter.document import Encounter, TableOptions
+from bot.encounter.document import Encounter
+from bot.table_options import TableOptions
 
 from .fake_discord import FakeDiscord, FakeGuild, World
 from .fights import StackedDice, character

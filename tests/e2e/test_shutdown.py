@@ -9,7 +9,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from bot.interactions import ShuttingDown
+from bot.interactions.in_flight import ShuttingDown
 from bot.store import open_store
 
 from .fake_discord import FakeDiscord, World

@@ -14,11 +14,12 @@ from typing import Any
 import pytest
 
 from bot.encounter.document import Encounter
-from bot.encounter.records import Blow, DefensePolicy
+from bot.encounter.records import Blow
 from bot.rules.armor_class import Opening
 from bot.rules.engagement import Distance, Range
 from bot.rules.equipment import Size
 from bot.rules.morale import MoraleStanding
+from bot.table_options import DefensePolicy
 
 from .fake_discord import World
 from .fights import channel_log, dealt_fight, edit_fight, exchange_button, fight_of, tracker_message

@@ -7,9 +7,10 @@ from typing import Any
 
 import pytest
 
-from bot.encounter.document import Encounter, TableOptions
+from bot.encounter.document import Encounter
 from bot.rules.errors import RulesError
-from bot.ui.attack_views import ASKED_AGAIN
+from bot.table_options import TableOptions
+from bot.ui.attack_views.request import ASKED_AGAIN
 from bot.ui.fight_log import UNDONE_NOTE
 
 from .fake_discord import World

@@ -29,16 +29,16 @@ from bot.encounter.attacks import (
     may_desperately_defend,
     will_save,
 )
-from bot.encounter.document import Encounter, TableOptions
+from bot.encounter.document import Encounter
 from bot.encounter.done import Done
 from bot.encounter.errors import OutOfDate
 from bot.encounter.permissions import Actor
-from bot.encounter.records import DefensePolicy
 from bot.encounter.results import ExchangeReport
 from bot.rules.dice import RandomDice, ScriptedDice
 from bot.rules.errors import RulesError
 from bot.rules.options import BashCritical, RuleOptions
 from bot.store import Store, open_store
+from bot.table_options import DefensePolicy, TableOptions
 from tests.rules.conftest import deck_dealing
 from tests.sheets import character
 

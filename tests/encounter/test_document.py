@@ -17,17 +17,8 @@ from hypothesis import strategies as st
 
 from bot.catalog import load_catalog
 from bot.characters import MAX_NAME_LENGTH, Character
-from bot.encounter.document import (
-    MAX_COMBATANTS,
-    Combatant,
-    Encounter,
-    Lasting,
-    Side,
-    TableOptions,
-    TrackerMessage,
-    group_holder,
-    player_holder,
-)
+from bot.encounter.combatants import Combatant, Lasting, Side
+from bot.encounter.document import MAX_COMBATANTS, Encounter, TrackerMessage, group_holder, player_holder
 from bot.rules.cards import full_deck
 from bot.rules.dice import RandomDice, ScriptedDice
 from bot.rules.equipment import Armor, MonsterTemplate
@@ -36,6 +27,7 @@ from bot.rules.initiative import ReshuffleReason
 from bot.rules.options import RuleOptions
 from bot.rules.pool import Spend
 from bot.rules.turns import ClaimPause
+from bot.table_options import TableOptions
 from tests.rules.conftest import card, deck_dealing
 from tests.sheets import character
 

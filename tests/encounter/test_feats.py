@@ -15,19 +15,21 @@ from bot.encounter.attacks import (
     defend,
     may_declare_bind,
 )
+from bot.encounter.combatant import grant_feat
 from bot.encounter.document import Encounter
 from bot.encounter.odds import EncounterOdds, encounter_odds
 from bot.encounter.permissions import Actor
-from bot.encounter.records import DefensePolicy, Reaction, ReactionKind
+from bot.encounter.records import Reaction, ReactionKind
 from bot.encounter.results import ExchangeReport
-from bot.encounter.roster import grant_feat
-from bot.rules.combat import AttackKind, Outcome
+from bot.rules.attack_rolls import AttackKind
 from bot.rules.dice import Advantage, RandomDice, ScriptedDice
 from bot.rules.engagement import Range
 from bot.rules.errors import IllegalAction, RulesError
 from bot.rules.feats import MartialFeat
+from bot.rules.judgement import Outcome
 from bot.rules.options import BindFeats, PassiveTie, RuleOptions
 from bot.rules.pool import Spend
+from bot.table_options import DefensePolicy
 from tests.encounter.test_attacks import CATALOG, GM, NOW, alice_attacks, duel
 from tests.encounter.test_situations import fight_states
 from tests.sheets import character

@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.encounter import history, initiative, roster
-from bot.encounter.document import Encounter, TableOptions
+from bot.encounter import combatant, history, initiative
+from bot.encounter.document import Encounter
 from bot.encounter.done import Done
 from bot.encounter.permissions import Actor
 from bot.encounter.results import HpChange, TurnAction
@@ -22,6 +22,7 @@ from bot.rules.dice import RandomDice
 from bot.rules.errors import RulesError
 from bot.rules.turns import ClaimPause
 from bot.store import LogEntry, NothingToRedo, Store, open_store
+from bot.table_options import TableOptions
 from tests.sheets import character
 
 CHANNEL, GUILD, GM, ANN = 100, 10, 1, 11
@@ -40,11 +41,11 @@ CHANGES = st.one_of(
 
 def operation(kind: str, amount: int, dice: RandomDice) -> Callable[[Encounter], Done[Any]]:
     if kind == "hp":
-        return lambda e: roster.change_hp(e, THE_GM, "GM", "Ansel", HpChange("-", amount))
+        return lambda e: combatant.change_hp(e, THE_GM, "GM", "Ansel", HpChange("-", amount))
     if kind == "heal":
-        return lambda e: roster.change_hp(e, THE_GM, "GM", "Ansel", HpChange("+", amount))
+        return lambda e: combatant.change_hp(e, THE_GM, "GM", "Ansel", HpChange("+", amount))
     if kind == "condition":
-        return lambda e: roster.change_condition(e, THE_GM, "GM", "Ansel", "prone", add=bool(amount))
+        return lambda e: combatant.change_condition(e, THE_GM, "GM", "Ansel", "prone", add=bool(amount))
     return lambda e: initiative.press(e, TurnAction.DEAL, THE_GM, dice)
 
 

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from bot.catalog import load_catalog
-from bot.encounter import maneuvers, roster
+from bot.encounter import combatant, maneuvers
 from bot.encounter.attacks import Declaration, declare_attack
-from bot.encounter.document import Encounter, TableOptions, group_holder, player_holder
+from bot.encounter.document import Encounter, group_holder, player_holder
 from bot.encounter.done import Done
 from bot.encounter.errors import NotAllowed, OutOfDate
 from bot.encounter.fighters import attack_state
@@ -27,6 +27,7 @@ from bot.rules.equipment import MonsterTemplate
 from bot.rules.errors import RulesError
 from bot.rules.situations import Situation, situations_of
 from bot.rules.turns import ClaimPause
+from bot.table_options import TableOptions
 from tests.rules.conftest import deck_dealing
 from tests.sheets import character
 
@@ -316,7 +317,7 @@ def test_a_joker_turn_logs_its_bonus_on_the_same_line() -> None:
 
 def lasting(encounter: Encounter, who: str, condition: str, **duration: Any) -> None:
     """The GM puts ``condition`` on ``who`` for ``duration`` (rounds, until_turn_end)."""
-    roster.change_condition(encounter, GM_ACTOR, "GM", who, condition, add=True, **duration)
+    combatant.change_condition(encounter, GM_ACTOR, "GM", who, condition, add=True, **duration)
 
 
 def next_round(encounter: Encounter) -> Done[TurnMove]:
@@ -395,7 +396,7 @@ def test_both_durations_at_once_are_refused_saying_why() -> None:
     with pytest.raises(RulesError, match=r"one duration: `rounds`.*not both"):
         lasting(encounter, "Ansel", "prone", rounds=2, until_turn_end=True)
     with pytest.raises(RulesError, match="A duration goes with `action:add`"):
-        roster.change_condition(encounter, GM_ACTOR, "GM", "Ansel", "prone", add=False, rounds=2)
+        combatant.change_condition(encounter, GM_ACTOR, "GM", "Ansel", "prone", add=False, rounds=2)
     assert encounter.model_dump() == before
 
 

@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from bot.encounter import morale
-from bot.encounter.document import Combatant, Encounter, TableOptions, group_holder
+from bot.encounter.combatants import Combatant
+from bot.encounter.document import Encounter, group_holder
 from bot.encounter.errors import NotAllowed, ProposalResolved
 from bot.encounter.morale import (
     check_group,
@@ -34,6 +35,7 @@ from bot.rules.errors import RulesError
 from bot.rules.morale import MemberStatus, MoraleStanding, MoraleTriggerReason
 from bot.rules.turns import ClaimPause
 from bot.store import Store, open_store
+from bot.table_options import TableOptions
 from tests.rules.conftest import deck_dealing
 from tests.sheets import character
 

@@ -15,13 +15,14 @@ import pytest
 
 from bot.catalog import load_catalog
 from bot.encounter.attacks import Declaration, declare_attack
-from bot.encounter.document import Encounter, TableOptions
+from bot.encounter.document import Encounter
 from bot.encounter.odds import EncounterOdds, encounter_odds, odds_in_encounter
 from bot.encounter.permissions import Actor
-from bot.encounter.records import DefensePolicy, Reaction, ReactionKind
+from bot.encounter.records import Reaction, ReactionKind
 from bot.rules.dice import Advantage, ScriptedDice
 from bot.rules.errors import RulesError
 from bot.rules.odds import attack_odds
+from bot.table_options import DefensePolicy, TableOptions
 from tests.rules.conftest import deck_dealing
 from tests.sheets import character
 

@@ -1,7 +1,9 @@
-"""The encounter package stays plain work on documents: no Discord, no database, no event loop.
+"""The encounter package stays plain work on documents: no Discord, no database, no event loop; and so
+do the words its log lines are written in (``bot/wording``), which it imports.
 
 It may import the standard library (less what does I/O or concurrency), pydantic, the rules core and
-the project's other plain modules (the catalog's types, characters, guild settings, dice notation).
+the project's other plain modules (the catalog's types, characters, guild settings, table options,
+dice notation).
 """
 
 from __future__ import annotations
@@ -12,8 +14,13 @@ from pathlib import Path
 
 import pytest
 
-ENCOUNTER = Path(__file__).resolve().parents[2] / "bot" / "encounter"
-MODULES = sorted(ENCOUNTER.glob("*.py"))
+from tests.imports import imports
+
+BOT = Path(__file__).resolve().parents[2] / "bot"
+ENCOUNTER = BOT / "encounter"
+WORDING = BOT / "wording"
+MODULES = sorted([*ENCOUNTER.rglob("*.py"), *WORDING.rglob("*.py")])
+"""The encounter's modules (its subpackages too) and the wording's, checked alike."""
 ALLOWED_THIRD_PARTY = {"pydantic", "pydantic_core", "d20"}
 FORBIDDEN_STDLIB = {
     "asyncio",
@@ -32,31 +39,18 @@ ALLOWED_PROJECT = {
     "bot.catalog",
     "bot.characters",
     "bot.guild_settings",
+    "bot.table_options",
     "bot.notation",
+    "bot.wording",
 }
 
 
-def imports(path: Path) -> set[str]:
-    """Every module ``path`` imports, relative imports resolved against ``bot.encounter``."""
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            if node.level == 0:
-                found.add(node.module or "")
-                continue
-            package = ["bot", "encounter"][: 3 - node.level]
-            found.add(".".join([*package, node.module] if node.module else package))
-    return found
-
-
 def test_the_package_has_its_modules() -> None:
-    names = {path.stem for path in MODULES}
+    names = {path.stem if path.stem != "__init__" else path.parent.name for path in ENCOUNTER.rglob("*.py")}
     assert {"document", "records", "permissions", "errors", "fighters", "done", "attacks"} <= names
 
 
-@pytest.mark.parametrize("path", MODULES, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(BOT)))
 def test_encounter_module_knows_no_discord_database_or_event_loop(path: Path) -> None:
     modules = imports(path)
     roots = {module.split(".")[0] for module in modules}
@@ -68,7 +62,7 @@ def test_encounter_module_knows_no_discord_database_or_event_loop(path: Path) ->
     assert not outside, f"{path.name} imports {outside}"
 
 
-@pytest.mark.parametrize("path", MODULES, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(BOT)))
 def test_encounter_module_never_uses_the_global_random(path: Path) -> None:
     """Dice come from an injected source (:class:`~bot.rules.dice.DiceSource`)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))

@@ -8,13 +8,14 @@ import pytest
 
 from bot.catalog import load_catalog
 from bot.encounter.attacks import Declaration, declare_attack
-from bot.encounter.document import Encounter, TableOptions, player_holder
+from bot.encounter.document import Encounter, player_holder
 from bot.encounter.initiative import press
 from bot.encounter.permissions import Actor
 from bot.encounter.reminders import NothingDue, WaitKind, remind
 from bot.encounter.results import TurnAction
 from bot.rules.dice import ScriptedDice
 from bot.rules.turns import ClaimPause
+from bot.table_options import TableOptions
 from tests.rules.conftest import deck_dealing
 from tests.sheets import character
 

@@ -17,11 +17,11 @@ from hypothesis import strategies as st
 from bot.catalog import load_catalog
 from bot.encounter import maneuvers, positions
 from bot.encounter.attacks import Declaration, attack_armor_class, declare_attack
-from bot.encounter.document import Encounter, TableOptions
+from bot.encounter.document import Encounter
 from bot.encounter.odds import encounter_odds
 from bot.encounter.permissions import Actor
 from bot.encounter.positions import OpeningChoice, PositionChange, QuickCheck
-from bot.encounter.records import Blow, DefensePolicy, Exchange
+from bot.encounter.records import Blow, Exchange
 from bot.encounter.results import ExchangeReport
 from bot.rules.armor_class import Opening
 from bot.rules.dice import Advantage, RandomDice, ScriptedDice
@@ -29,6 +29,7 @@ from bot.rules.engagement import Distance, Range
 from bot.rules.equipment import Size
 from bot.rules.errors import RulesError
 from bot.rules.morale import MoraleStanding
+from bot.table_options import DefensePolicy, TableOptions
 from tests.rules.conftest import deck_dealing
 from tests.sheets import character
 

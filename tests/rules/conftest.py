@@ -10,9 +10,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from bot.rules.cards import Card, InitiativeDeck, full_deck
-from bot.rules.combat import Fighter
 from bot.rules.dice import Modifier
 from bot.rules.equipment import Armor, Shield, Weapon
+from bot.rules.fighter import Fighter
 
 
 def sword(**over: Any) -> Weapon:

@@ -12,28 +12,24 @@ from typing import Any
 
 import pytest
 
-from bot.rules.combat import (
+from bot.rules.attack_rolls import (
     Attack,
     AttackKind,
-    AttackResult,
-    Fighter,
-    Outcome,
     attack_bonus,
     check_attack,
     check_two_weapons,
-    desperation_defense,
-    passive_defense,
-    resolve_attack,
-    resolve_exchange,
-    roll_active_defense,
     roll_attack,
-    roll_damage,
     weapon_bonus,
 )
+from bot.rules.damage import roll_damage
+from bot.rules.defenses import passive_defense, roll_active_defense
 from bot.rules.dice import Modifier, ScriptedDice
 from bot.rules.engagement import Range
 from bot.rules.equipment import AttackType
 from bot.rules.errors import IllegalAction
+from bot.rules.exchange import AttackResult, desperation_defense, resolve_attack, resolve_exchange
+from bot.rules.fighter import Fighter
+from bot.rules.judgement import Outcome
 from bot.rules.options import BashCritical, CriticalDamage, MissileTie, RuleOptions
 from bot.rules.pool import MartialPool, Spend
 from tests.rules.conftest import bow, dagger, fighter, gambeson, mace, mail, shield, sword

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.rules.combat import Attack, roll_attack
+from bot.rules.attack_rolls import Attack, roll_attack
 from bot.rules.dice import ScriptedDice
 from bot.rules.engagement import Engagement, Range, check_weapon_at_range, pair_key, plan_range_change
 from bot.rules.equipment import AttackType

@@ -9,21 +9,15 @@ from itertools import product
 
 import pytest
 
-from bot.rules.combat import (
-    Attack,
-    Outcome,
-    active_defense_bonus,
-    attack_bonus,
-    passive_defense,
-    passive_ties_declared,
-    resolve_attack,
-    resolve_exchange,
-)
+from bot.rules.attack_rolls import Attack, attack_bonus
+from bot.rules.defenses import active_defense_bonus, passive_defense
 from bot.rules.dice import ScriptedDice
 from bot.rules.engagement import Range
 from bot.rules.equipment import AttackType
 from bot.rules.errors import IllegalAction
+from bot.rules.exchange import resolve_attack, resolve_exchange
 from bot.rules.feats import MartialFeat, bind_feat
+from bot.rules.judgement import Outcome, passive_ties_declared
 from bot.rules.odds import attack_odds
 from bot.rules.options import PassiveTie, RuleOptions
 from tests.rules.conftest import bow, breakdown, fighter, shield

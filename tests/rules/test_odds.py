@@ -15,10 +15,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.rules.combat import Attack, Outcome, active_defense_bonus, attack_bonus, resolve_attack
+from bot.rules.attack_rolls import Attack, attack_bonus
+from bot.rules.defenses import active_defense_bonus
 from bot.rules.dice import Advantage, ScriptedDice
 from bot.rules.engagement import Range
 from bot.rules.equipment import AttackType
+from bot.rules.exchange import resolve_attack
+from bot.rules.judgement import Outcome
 from bot.rules.odds import attack_odds, counting_die_distribution
 from tests.rules.conftest import ODDS_ATTACKER, ODDS_DEFENDER
 

@@ -7,8 +7,9 @@ import asyncio
 from datetime import UTC, datetime, timedelta
 
 from bot.encounter import reminders
-from bot.encounter.document import Encounter, TableOptions
+from bot.encounter.document import Encounter
 from bot.rules.errors import RulesError
+from bot.table_options import TableOptions
 from tests.e2e.fights import StackedDice
 from tests.sheets import character
 

@@ -10,11 +10,12 @@ from typing import Any
 
 import pytest
 
-from bot.encounter.document import Encounter, TableOptions
+from bot.encounter.document import Encounter
 from bot.encounter.done import Done
 from bot.encounter.errors import NoFight
 from bot.guild_settings import GuildSettings
 from bot.store import EncounterChange, InvalidDocument, LogEntry, Store
+from bot.table_options import TableOptions
 from tests.sheets import character
 
 from .conftest import Database

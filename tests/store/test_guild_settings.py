@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from bot.encounter.document import TableOptions
 from bot.guild_settings import GuildSettings
 from bot.rules.options import DEFAULT_OPTIONS, CriticalDamage, RuleOptions
 from bot.store import LogEntry, Store
+from bot.table_options import TableOptions
 
 from .conftest import Database
 

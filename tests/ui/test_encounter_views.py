@@ -6,18 +6,11 @@ from datetime import UTC, datetime
 
 from bot.catalog import load_catalog
 from bot.characters import MAX_NAME_LENGTH, Character
-from bot.encounter.document import (
-    MAX_COMBATANTS,
-    MAX_CONDITION_LENGTH,
-    MAX_CONDITIONS,
-    MAX_HP,
-    Encounter,
-    TableOptions,
-    TrackerMessage,
-)
-from bot.encounter.log_lines import TURN_CUT_SHORT
+from bot.encounter.combatant import HpChanged
+from bot.encounter.combatants import MAX_CONDITION_LENGTH, MAX_CONDITIONS, MAX_HP
+from bot.encounter.document import MAX_COMBATANTS, Encounter, TrackerMessage
+from bot.encounter.lifecycle import HandedOver, option_changes
 from bot.encounter.records import MoraleProposal
-from bot.encounter.roster import HandedOver, HpChanged, option_changes
 from bot.guild_settings import GuildSettings
 from bot.rules.cards import Card
 from bot.rules.engagement import Range
@@ -25,6 +18,7 @@ from bot.rules.feats import MartialFeat
 from bot.rules.morale import MoraleTriggerReason
 from bot.rules.options import CriticalDamage, RuleOptions
 from bot.store import SetAsideFight
+from bot.table_options import TableOptions
 from bot.ui.encounter_views import (
     OVERVIEW_PAGE_LIMIT,
     RULE_OPTION_HELP,
@@ -50,6 +44,7 @@ from bot.ui.encounter_views import (
     who_runs_fights,
 )
 from bot.ui.tracker import name
+from bot.wording.roster import TURN_CUT_SHORT
 from cogs.npc import MAX_NPCS_AT_ONCE
 
 CATALOG = load_catalog()

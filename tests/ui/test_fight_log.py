@@ -9,18 +9,17 @@ from pydantic import JsonValue
 from bot.catalog import load_catalog
 from bot.characters import Character
 from bot.encounter.document import Encounter
-from bot.encounter.roster import EndedFight
+from bot.encounter.lifecycle import EndedFight
+from bot.fight_views import is_private, visible_to
 from bot.store import LogEntry
 from bot.ui.fight_log import (
     ENTRY_LIMIT,
     fight_summary,
     hidden_private,
-    is_private,
     log_filename,
     log_line,
     log_lines,
     log_markdown,
-    visible_to,
 )
 from bot.ui.tracker import DESCRIPTION_LIMIT
 

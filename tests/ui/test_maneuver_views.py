@@ -6,7 +6,6 @@ import pytest
 
 from bot.catalog import load_catalog
 from bot.encounter.document import Encounter
-from bot.encounter.log_lines import ordinal
 from bot.encounter.maneuvers import MoveOutcome, RangeOutcome, SaveOutcome
 from bot.rules.dice import Advantage, ScriptedDice
 from bot.rules.engagement import Engagement, Range, plan_range_change
@@ -15,6 +14,7 @@ from bot.rules.pool import Spend
 from bot.rules.saves import saving_throw
 from bot.ui.announcements import CONTENT_LIMIT
 from bot.ui.maneuver_views import move_reply, pool_report, range_announcement, save_reply
+from bot.wording.phrases import ordinal
 from tests import sheets
 
 CATALOG = load_catalog()

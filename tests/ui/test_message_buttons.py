@@ -28,7 +28,7 @@ from bot.encounter.records import FightMessage
 from bot.encounter.results import ExchangeReport, TurnAction
 from bot.rules.dice import RandomDice
 from bot.rules.errors import RulesError
-from bot.ui.attack_views import EXCHANGE_BUTTON, KNOCKOUT_BUTTON, REACTION_BUTTON
+from bot.ui.attack_views.custom_ids import EXCHANGE_BUTTON, KNOCKOUT_BUTTON, REACTION_BUTTON
 from bot.ui.buttons import TURN_BUTTON
 from bot.ui.message_buttons import custom_ids, message_buttons
 from bot.ui.morale_views import MORALE_PROPOSAL_BUTTON

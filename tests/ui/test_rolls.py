@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from bot.encounter.log_lines import dice_count
 from bot.notation import roll_notation
 from bot.rules.dice import Advantage, ScriptedDice, roll_pool
 from bot.ui.rolls import notation_log_line, notation_reply, pool_log_line, pool_reply
+from bot.wording.phrases import dice_count
 
 
 def test_r9_pool_reply_keeps_the_highest_and_strikes_the_rest() -> None:

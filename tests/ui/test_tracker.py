@@ -8,15 +8,8 @@ from collections.abc import MutableSequence
 
 from bot.catalog import load_catalog
 from bot.characters import MAX_NAME_LENGTH
-from bot.encounter.document import (
-    MAX_COMBATANTS,
-    MAX_CONDITION_LENGTH,
-    MAX_CONDITIONS,
-    Combatant,
-    Encounter,
-    Lasting,
-    Side,
-)
+from bot.encounter.combatants import MAX_CONDITION_LENGTH, MAX_CONDITIONS, Combatant, Lasting, Side
+from bot.encounter.document import MAX_COMBATANTS, Encounter
 from bot.rules.cards import Card
 from bot.rules.dice import ScriptedDice
 from bot.rules.engagement import Engagement, Range, pair_key

@@ -1,0 +1,42 @@
+"""How many drawings Pommel starts a second over all channels together, within Discord's global limit
+on a bot's requests: a token bucket the tracker board takes from before each drawing."""
+
+from __future__ import annotations
+
+import asyncio
+
+TRACKER_DRAWS_PER_SECOND = 30.0
+"""Drawings a second over all channels together (and :data:`TRACKER_DRAWS_AT_ONCE` more at once after a
+quiet while): at most 40 in any second. Discord lets a bot make 50 requests a second (answers to
+interactions aside); a burst over hundreds of channels would otherwise edit hundreds of trackers at once
+and run into its global 429s. The rest is left to announcements, reminders and timeouts. Channels waiting
+their turn keep coalescing: each is drawn once, as its latest state."""
+TRACKER_DRAWS_AT_ONCE = 10
+
+
+class Budget:
+    """A token bucket: ``per_second`` takings a second, ``at_once`` of them at once after a quiet
+    while, so at most ``per_second + at_once`` in any second; the takers wait their turn in order (the
+    lock is fair)."""
+
+    def __init__(self, per_second: float, at_once: int = TRACKER_DRAWS_AT_ONCE) -> None:
+        if per_second <= 0 or at_once < 1:
+            raise ValueError(f"a budget of {per_second} a second, {at_once} at once, allows nothing")
+        self.per_second = per_second
+        self.at_once = at_once
+        self._tokens = float(at_once)
+        self._at: float | None = None
+        self._lock = asyncio.Lock()
+
+    async def take(self) -> None:
+        async with self._lock:
+            loop = asyncio.get_running_loop()
+            while True:
+                now = loop.time()
+                elapsed = 0.0 if self._at is None else now - self._at
+                self._tokens = min(self.at_once, self._tokens + elapsed * self.per_second)
+                self._at = now
+                if self._tokens >= 1:
+                    self._tokens -= 1
+                    return
+                await asyncio.sleep((1 - self._tokens) / self.per_second)
