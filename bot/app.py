@@ -12,6 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from .catalog import Catalog, load_catalog
+from .server_catalogs import ServerCatalogs
 from .config import Settings
 from .fight_messages import FightMessageBoard
 from .heartbeat import Heartbeat
@@ -116,6 +117,7 @@ class Pommel(commands.AutoShardedBot):
         self.settings = settings
         self.dice: DiceSource = dice if dice is not None else RandomDice.system()
         self.catalog: Catalog = catalog if catalog is not None else load_catalog()
+        """The shipped tables; a server's own entries are laid over them in :attr:`catalogs`."""
         self._store: Store | None = None
         self._stopping: asyncio.Task[None] | None = None
         self.lease_lost = False
@@ -123,6 +125,8 @@ class Pommel(commands.AutoShardedBot):
         supervisor restarts it and the shards are served again)."""
         self.command_ids: dict[str, int] = {}
         """Each top-level command's id, by name, from the sync (for clickable mentions in ``/help``)."""
+        self.catalogs = ServerCatalogs(lambda: self.catalog, lambda: self.store)
+        """Each server's catalog: the shipped tables with its homebrew over them."""
         self.trackers = TrackerBoard(self, lambda: self.store)
         self.fight_messages = FightMessageBoard(self, lambda: self.store, lambda: self.catalog)
         self.trackers.messages = self.fight_messages

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 from ..catalog import Catalog
+from ..server_catalogs import ServerCatalogs
 from ..store import Store
 from ..trackers import TrackerBoard
 
@@ -22,6 +23,9 @@ class PommelClient(Protocol):
 
     @property
     def catalog(self) -> Catalog: ...
+
+    @property
+    def catalogs(self) -> ServerCatalogs: ...
 
     @property
     def buttons(self) -> ButtonRoutes: ...
