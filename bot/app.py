@@ -12,7 +12,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from .catalog import Catalog, load_catalog
-from .server_catalogs import ServerCatalogs
 from .config import Settings
 from .fight_messages import FightMessageBoard
 from .heartbeat import Heartbeat
@@ -23,6 +22,7 @@ from .option_checks import CheckedTree
 from .permissions import invite_url
 from .rules.dice import DiceSource, RandomDice
 from .scheduler import Scheduler
+from .server_catalogs import ServerCatalogs
 from .store import Store, open_store
 from .trackers import TrackerBoard
 

@@ -74,7 +74,8 @@ async def test_importing_again_replaces_the_entries_of_the_same_key_and_keeps_th
     done = await store.change_homebrew(10, lambda server: plan_import(CATALOG, server, again, (), "b"))
     assert [entry.key for entry in done.replaced] == ["orc_axe"]
     held = await store.homebrew(10)
-    assert set(held.weapons) == {"orc_axe"} and set(held.armors) == {"mail_shirt"}
+    assert set(held.weapons) == {"orc_axe"}
+    assert set(held.armors) == {"mail_shirt"}
     assert held.monsters["orc_chieftain"].hp == 30
 
 
@@ -98,7 +99,8 @@ async def test_an_entry_that_no_longer_reads_is_left_out_and_the_rest_kept(datab
         await store.change_homebrew(10, lambda server: plan_import(CATALOG, server, imported(), (), "a"))
         await database.fetch("UPDATE homebrew SET document = '{\"key\": 3}' WHERE key = 'orc_axe'")
         held = await store.homebrew(10)
-        assert set(held.weapons) == set() and set(held.monsters) == {"orc_chieftain"}
+        assert set(held.weapons) == set()
+        assert set(held.monsters) == {"orc_chieftain"}
     finally:
         await store.close()
 
