@@ -35,6 +35,7 @@ INITIAL_EXTENSIONS = (
     "cogs.combatant",
     "cogs.encounter",
     "cogs.help",
+    "cogs.homebrew",
     "cogs.init",
     "cogs.join",
     "cogs.maneuvers",

@@ -353,3 +353,34 @@ def _as_written(entry: Entry) -> dict[str, Any]:
     if "house_fields" in written:
         written["house_fields"] = list(written["house_fields"])
     return written
+
+
+QUICK_NPC_FIELDS = ("name", "prowess_dex", "hp", "morale", "gear")
+"""The quick-NPC form's five inputs (Discord's most in one modal)."""
+
+
+def read_quick_npc(builtins: Catalog, values: Mapping[str, str]) -> MonsterTemplate:
+    """The template the quick-NPC form describes: ``prowess_dex`` as ``3 / +1``, ``gear`` as
+    ``messer / mail_shirt`` (armor may be left out: none), ``morale`` empty for one that never checks."""
+    prowess_text, _, dex_text = values.get("prowess_dex", "").partition("/")
+    weapon, _, armor = values.get("gear", "").partition("/")
+    morale_text = values.get("morale", "").strip()
+    return quick_template(
+        builtins,
+        name=values.get("name", ""),
+        prowess=_number("Prowess", prowess_text),
+        dex_mod=_number("DEX modifier", dex_text or "0"),
+        hp=_number("HP", values.get("hp", "")),
+        morale=_number("Morale", morale_text) if morale_text else None,
+        weapon=weapon.strip(),
+        armor=armor.strip() or "none",
+    )
+
+
+def _number(what: str, text: str) -> int:
+    try:
+        return int(text.strip().replace("+", "", 1))
+    except ValueError:
+        raise HomebrewRefused(
+            f"{what} should be a whole number like 3 or -1, not '{echoed(text.strip())}'."
+        ) from None
