@@ -127,6 +127,7 @@ async def test_export_then_import_gives_the_same_entries(
     await imports(pommel, fake_discord, world, "orcs.yaml", FILE)
     before = await pommel.bot.store.homebrew(world.guild.id)
     exported = await pommel.slash("homebrew export", user=world.player)
+    assert exported.message is not None
     [file] = exported.message.attachments
     assert yaml.safe_load(file.data)["monsters"][0]["key"] == "orc_chieftain"
     await pommel.slash("homebrew remove", user=world.admin, options={"key": "orc_chieftain"})
