@@ -29,10 +29,10 @@ from bot.interactions.actors import actor_of
 from bot.interactions.answering import answer
 from bot.interactions.options import CatalogKey, homebrew_choices
 from bot.option_checks import ANSWERS_WITH_A_MODAL
+from bot.quick_npc_form import QuickNpcModal
 from bot.rules.errors import RulesError
 from bot.ui.homebrew_views import (
     NO_HOMEBREW_TO_EXPORT,
-    QuickNpcModal,
     entries_text,
     export_file,
     exported_reply,

@@ -4,7 +4,7 @@ server's entries, what a removal gave back, the exported file, and the quick-NPC
 from __future__ import annotations
 
 import io
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -153,29 +153,16 @@ def quick_npc_input_id(field: str) -> str:
     return f"pommel:quick-npc:{field}"
 
 
-class QuickNpcModal(discord.ui.Modal):
-    """``/homebrew npc``: five text inputs (Discord's most), prowess and DEX in one, weapon and armor in
-    one; submitting saves a monster template."""
-
-    def __init__(
-        self, owner_id: int, given: Callable[[discord.Interaction, dict[str, str]], Awaitable[None]]
-    ):
-        super().__init__(
-            title="Quick NPC template", timeout=None, custom_id=quick_npc_input_id(f"modal-{owner_id}")
+def quick_npc_inputs() -> list[discord.ui.TextInput[Any]]:
+    """The quick-NPC form's five text inputs (Discord's most in one modal): prowess and DEX share one,
+    weapon and armor another."""
+    return [
+        discord.ui.TextInput[Any](
+            label=_LABELS[field],
+            custom_id=quick_npc_input_id(field),
+            placeholder=_PLACEHOLDERS[field],
+            required=field != "morale",
+            max_length=MAX_NAME_LENGTH if field == "name" else 80,
         )
-        self.given = given
-        self.inputs: list[discord.ui.TextInput[Any]] = []
-        for field in QUICK_NPC_FIELDS:
-            text = discord.ui.TextInput[Any](
-                label=_LABELS[field],
-                custom_id=quick_npc_input_id(field),
-                placeholder=_PLACEHOLDERS[field],
-                required=field != "morale",
-                max_length=MAX_NAME_LENGTH if field == "name" else 80,
-            )
-            self.inputs.append(text)
-            self.add_item(text)
-
-    async def on_submit(self, interaction: discord.Interaction) -> None:
-        values = {text.custom_id.rsplit(":", 1)[-1]: text.value for text in self.inputs}
-        await self.given(interaction, values)
+        for field in QUICK_NPC_FIELDS
+    ]
