@@ -40,10 +40,10 @@ def _in_use(encounter: Encounter) -> list[tuple[EntryKind, str]]:
 def choosing_catalog(server: Catalog, builtins: Catalog, encounter: Encounter | None) -> Catalog:
     """The server's catalog, except for the keys the fight already uses: those keep the fight's values
     (a shipped entry the server shadowed since the fight began stays the shipped one here)."""
-    if encounter is None:
+    if encounter is None or not (server.own or len(encounter.homebrew)):
         return server
     fight = fight_catalog(builtins, encounter)
-    layer = CatalogLayer.model_validate(encounter.homebrew.model_dump())
+    layer = CatalogLayer(**{name: dict(getattr(encounter.homebrew, name)) for name in TABLES.values()})
     for kind, key in _in_use(encounter):
         entry = getattr(fight, TABLES[kind]).get(key)
         if entry is not None and server.is_own(kind, key):
