@@ -66,7 +66,9 @@ class Homebrew(
         return guild_id
 
     @app_commands.command(
-        name="import", description="GM: add this server's entries from a YAML or JSON file (all or nothing)"
+        name="import",
+        description="Manage Server or GM role: add this server's entries from a YAML or JSON file, "
+        "all or nothing",
     )
     @app_commands.describe(file="A .yaml or .json file in the schema of docs/HOMEBREW.md (at most 256 KiB)")
     async def import_(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
@@ -98,7 +100,10 @@ class Homebrew(
         server = await self.bot.store.homebrew(_guild(interaction))
         await answer(interaction, entries_text(server, self.bot.catalog), ephemeral=True)
 
-    @app_commands.command(name="remove", description="GM: remove one of this server's entries, by its key")
+    @app_commands.command(
+        name="remove",
+        description="Manage Server or GM role: remove one of this server's homebrew entries, by its key",
+    )
     @app_commands.describe(key="The entry's key (as /homebrew list shows it)")
     @app_commands.autocomplete(key=homebrew_choices)
     async def remove(self, interaction: discord.Interaction, key: CatalogKey) -> None:
@@ -110,7 +115,8 @@ class Homebrew(
 
     @app_commands.command(
         name="npc",
-        description="GM: make a monster template in a form (name, prowess, DEX, HP, morale, gear)",
+        description="Manage Server or GM role: save a monster template from a form (name, prowess, "
+        "DEX, HP, gear)",
         extras={ANSWERS_WITH_A_MODAL: True},
     )
     async def npc(self, interaction: discord.Interaction) -> None:

@@ -111,7 +111,7 @@ FAMILIES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         ),
     ),
     (
-        "This server's homebrew (GM)",
+        "This server's homebrew (Manage Server or GM role)",
         "Its own weapons, armor, shields and monsters beside the built-in ones (docs/HOMEBREW.md).",
         (
             "homebrew import",
