@@ -297,6 +297,9 @@ def parse_yaml(
     except yaml.YAMLError as error:
         problems.append(f"{label}: is not valid YAML: {error}")
         return None
+    except RecursionError:
+        problems.append(f"{label}: is nested too deeply to read; entries are lists of field: value pairs")
+        return None
     finally:
         loader.dispose()
     return raw, document

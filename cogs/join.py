@@ -51,7 +51,9 @@ class Join(commands.Cog):
                 encounter,
                 server,
                 self.bot.catalog,
-                lambda catalog: join.join(encounter, user_id, player, sheet, join.pool_armor(catalog, sheet)),
+                lambda catalog: join.join(
+                    encounter, user_id, player, sheet, join.joining_armor(catalog, sheet)
+                ),
             ),
         )
         back = joined.combatant if joined.returning else None

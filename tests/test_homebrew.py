@@ -93,3 +93,10 @@ def test_a_quick_npc_reads_its_five_inputs() -> None:
     assert (template.weapon, template.armor) == ("messer", "none")
     with pytest.raises(HomebrewRefused, match="no letters or digits"):
         quick_key("!!!")
+
+
+def test_a_file_nested_too_deeply_is_refused_not_crashed_on() -> None:
+    _, problems = read_file(b"weapons: " + b"[" * 5000 + b"]" * 5000, "deep.yaml")
+    assert problems == ["deep.yaml: is nested too deeply to read; entries are lists of field: value pairs"]
+    _, problems = read_file(b'{"weapons": ' + b"[" * 5000 + b"]" * 5000 + b"}", "deep.json")
+    assert problems[0].startswith("deep.json: is not valid JSON")

@@ -12,6 +12,7 @@ from tests.store.test_homebrew import FILE
 from .fake_discord import FakeDiscord, World
 from .fights import fight_of, start
 from .harness import RunningBot
+from .test_character import create
 
 FIVE_ERRORS = b"""
 weapons:
@@ -209,3 +210,28 @@ async def test_the_quick_npc_form_saves_a_template(pommel: RunningBot, world: Wo
     wrong = await pommel.submit_modal(again, {**form, "pommel:quick-npc:hp": "lots"})
     assert wrong.ephemeral
     assert "HP should be a whole number like 3 or -1, not 'lots'." in wrong.content
+
+
+async def test_a_character_carries_the_server_s_gear_into_a_fight_and_not_once_it_is_gone(
+    pommel: RunningBot, fake_discord: FakeDiscord, world: World
+) -> None:
+    await imports(pommel, fake_discord, world, "orcs.yaml", FILE.split(b"monsters:")[0])
+    grusk = {"name": "Grusk", "weapon": "orc_axe", "armor": "mail_shirt", "shield": None}
+    created = await create(pommel, world, **grusk)
+    assert "Orc Axe" in plain(created.text)
+    await start(pommel, world)
+    await pommel.slash("join", user=world.player, options={"character": "Grusk"})
+    fight = await fight_of(pommel, world)
+    assert set(fight.homebrew.weapons) == {"orc_axe"}
+    assert fight.homebrew.armors["mail_shirt"].name == "Orcish Mail"
+    await pommel.slash("leave", user=world.player)
+    await pommel.slash("homebrew remove", user=world.admin, options={"key": "orc_axe"})
+    # Back in the same fight: it kept the axe. A new fight has none to give.
+    back = await pommel.slash("join", user=world.player, options={"character": "Grusk"})
+    assert not back.ephemeral
+    await pommel.slash("encounter start", user=world.gm, channel=world.lobby)
+    refused = await pommel.slash(
+        "join", user=world.player, options={"character": "Grusk"}, channel=world.lobby
+    )
+    assert refused.ephemeral
+    assert "Grusk's weapon 'orc_axe' is no longer in this server's catalog" in plain(refused.content)
