@@ -108,7 +108,6 @@ class Combatant(
                 proposed = [p.id for p in changed.proposals]
                 shown = FightMessage(id=sent, proposals=proposed, dismissable=False)
                 saved = await self.bot.fight_messages.remember(saved, shown, view)
-        await self.bot.trackers.publish(saved)
 
     # ------------------------------------------------------------------------------ conditions
 
@@ -132,7 +131,7 @@ class Combatant(
         actor = actor_of(interaction)
         by = interaction.user.display_name
         wanted = condition_name(condition)
-        saved, changed = await self.bot.store.change(
+        _, changed = await self.bot.store.change(
             encounter_channel(interaction),
             actor.user_id,
             lambda encounter: change_condition(
@@ -148,7 +147,6 @@ class Combatant(
         )
         reply = condition_reply(changed.combatant, changed.condition, added=changed.added)
         await answer(interaction, reply)
-        await self.bot.trackers.publish(saved)
 
     @condition.autocomplete("condition")
     async def condition_suggestions(
@@ -254,7 +252,7 @@ class Combatant(
         actor = actor_of(interaction)
         by = interaction.user.display_name
         server = await self.bot.catalogs.of(interaction.guild_id)
-        saved, edited = await self.bot.store.change(
+        _, edited = await self.bot.store.change(
             encounter_channel(interaction),
             actor.user_id,
             lambda encounter: with_server_entries(
@@ -268,7 +266,6 @@ class Combatant(
             await answer(interaction, "Those were already its values; nothing changed.", ephemeral=True)
             return
         await answer(interaction, edit_reply(edited.name, edited.changes))
-        await self.bot.trackers.publish(saved)
 
     # ------------------------------------------------------------------------------ feat
 

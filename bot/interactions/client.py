@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 from ..catalog import Catalog
+from ..events import Bus
 from ..server_catalogs import ServerCatalogs
 from ..store import Store
 from ..trackers import TrackerBoard
@@ -35,3 +36,6 @@ class PommelClient(Protocol):
 
     @property
     def trackers(self) -> TrackerBoard: ...
+
+    @property
+    def events(self) -> Bus: ...
