@@ -14,50 +14,47 @@ from .fights import fight_of, start
 from .harness import RunningBot
 from .test_character import create
 
-FIVE_ERRORS = b"""
-weapons:
-  - key: Bad-Key
-    name: Pick
-    source: house value
-    size: M
-    reach: 1
-    speed: 0
-    defense: 0
-    damage: 1d6
-    types: [pierce]
-  - key: club2
-    name: Club
-    source: house value
-    size: XL
-    reach: 1
-    speed: 0
-    defense: 0
-    damage: 1d6
-    types: [bash]
-  - key: club3
-    name: A club whose name is far longer than forty characters allows
-    source: house value
-    size: M
-    reach: 1
-    speed: 0
-    defense: 0
-    damage: 1d6
-    types: [bash]
-monsters:
-  - key: goblin
-    name: Goblin
-    source: house value
-    prowess: 1
-    hp: 5
-    weapon: club
-    colour: green
-  - key: ogre
-    name: Ogre
-    source: house value
-    prowess: 2
-    hp: 40
-    weapon: no_such_blade
-"""
+
+def weapon(key: str, name: str, size: str = "M") -> dict[str, Any]:
+    return {
+        "key": key,
+        "name": name,
+        "source": "house value",
+        "size": size,
+        "reach": 1,
+        "speed": 0,
+        "defense": 0,
+        "damage": "1d6",
+        "types": ["bash"],
+    }
+
+
+def monster(key: str, weapon: str, **more: object) -> dict[str, Any]:
+    return {
+        "key": key,
+        "name": key.title(),
+        "source": "house value",
+        "prowess": 1,
+        "hp": 5,
+        "weapon": weapon,
+        **more,
+    }
+
+
+FIVE_ERRORS = yaml.safe_dump(
+    {
+        "weapons": [
+            weapon("Bad-Key", "Pick"),  # a key of capitals and a dash
+            weapon("club2", "Club", size="XL"),  # no such size
+            weapon("club3", "A club whose name is far longer than forty characters allows"),
+        ],
+        "monsters": [
+            monster("goblin", "club", colour="green"),  # no such field
+            monster("ogre", "no_such_blade"),  # no such weapon
+        ],
+    }
+).encode()
+"""A file with five problems, each of its own kind."""
 
 
 def plain(text: str) -> str:
