@@ -22,6 +22,7 @@ import discord
 from .catalog import Catalog
 from .encounter import attacks, messages
 from .encounter.document import Encounter
+from .encounter.kept_entries import fight_catalog
 from .encounter.permissions import player_of
 from .encounter.records import Exchange, FightMessage
 from .rules.errors import RulesError
@@ -179,7 +180,7 @@ class FightMessageBoard:
         defender = encounter.combatant(exchange.defender)
         asked = encounter.gm_id if exchange.gm_pinged else player_of(encounter, defender)
         passive = self._passive(encounter)(exchange.id)
-        weapon = self.catalog().weapon(exchange.weapon).name
+        weapon = fight_catalog(self.catalog(), encounter).weapon(exchange.weapon).name
         content = clip(f"{MISSING_REQUEST}\n{request_content(encounter, exchange, weapon, passive)}")
         if exchange.gm_pinged:
             content = clip(f"<@{encounter.gm_id}>: its time ran out, so you decide.\n{content}")
@@ -202,7 +203,7 @@ class FightMessageBoard:
 
     def _passive(self, fight: Encounter) -> Callable[[int], int]:
         def passive(exchange_id: int) -> int:
-            report = attacks.waiting_report(fight, self.catalog(), exchange_id)
+            report = attacks.waiting_report(fight, fight_catalog(self.catalog(), fight), exchange_id)
             return report.passive if report.passive is not None else 0
 
         return passive

@@ -36,6 +36,7 @@ from bot.button_kinds import EndButton, HistoryButton, OverviewButton, RedoButto
 from bot.channel_access import TRACKER_NEEDS, require_may_post
 from bot.encounter import document, history, lifecycle
 from bot.encounter.errors import NoFight, OtherFight
+from bot.encounter.kept_entries import fight_catalog
 from bot.encounter.lifecycle import EndedFight
 from bot.encounter.permissions import is_gm, require_fight, require_may_recover
 from bot.events import FightRestored, announce
@@ -365,7 +366,9 @@ class Encounter(
         guild_id, _ = encounter_place(interaction)
         encounter = await self.bot.fight_messages.check_requests(encounter)  # none is stuck out of sight
         gm = is_gm(encounter, actor_of(interaction))
-        embed, view = overview_page(encounter, self.bot.catalog, guild_id=guild_id, gm=gm)
+        embed, view = overview_page(
+            encounter, fight_catalog(self.bot.catalog, encounter), guild_id=guild_id, gm=gm
+        )
         await answer(interaction, embed=embed, view=view or discord.utils.MISSING, ephemeral=True)
 
     async def overview_button(self, interaction: discord.Interaction, button: OverviewButton) -> None:
@@ -375,7 +378,9 @@ class Encounter(
         if encounter is None or encounter.tag != button.fight:
             raise RulesError(OVERVIEW_GONE)
         gm = is_gm(encounter, actor_of(interaction))
-        embed, view = overview_page(encounter, self.bot.catalog, guild_id=guild_id, gm=gm, page=button.page)
+        embed, view = overview_page(
+            encounter, fight_catalog(self.bot.catalog, encounter), guild_id=guild_id, gm=gm, page=button.page
+        )
         await answer_by_editing(interaction, embed=embed, view=view)
 
     @app_commands.command(

@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import Pommel
+from bot.encounter.kept_entries import fight_catalog
 from bot.encounter.odds import PLAN_DICE, numbers_odds, odds_in_encounter, odds_plan, require_options_fit
 from bot.interactions.actors import actor_of, channel_encounter
 from bot.interactions.answering import answer, defer_for
@@ -90,7 +91,7 @@ class Odds(commands.Cog):
             ask = partial(
                 odds_in_encounter,
                 encounter,
-                self.bot.catalog,
+                fight_catalog(self.bot.catalog, encounter),
                 actor_of(interaction),
                 target=target,
                 attacker=who,

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
+from ..catalog import CatalogLayer
 from ..characters import Character
 from ..encounter.document import Encounter
 from ..encounter.done import D20_KEY, Done
@@ -442,13 +443,27 @@ class Store(ABC):
     async def save_guild_settings(self, settings: GuildSettings, *, events: Sequence[LogEntry] = ()) -> None:
         """Replace the guild's settings, and log ``events`` in the same transaction."""
 
+    # ------------------------------------------------------------------------------ a server's homebrew
+
+    @abstractmethod
+    async def homebrew(self, guild_id: int) -> CatalogLayer:
+        """The server's own catalog entries (none when it has not imported any)."""
+
+    @abstractmethod
+    async def change_homebrew(
+        self, guild_id: int, change: Callable[[CatalogLayer], tuple[CatalogLayer, Result]]
+    ) -> Result:
+        """Read the server's entries, let ``change`` make them anew, and write the difference, in one
+        transaction; ``change`` may refuse by raising, and then nothing is written."""
+
     # ------------------------------------------------------------------------------ a server's data
 
     @abstractmethod
     async def forget_guild(self, guild_id: int) -> ForgottenGuild:
         """Delete every row of the guild, in one transaction: its running fights (and those set aside),
         their undo history, its ended fights, its whole log (rolls included), its players' characters,
-        its settings and its departure. Nothing of another guild (a channel belongs to one guild)."""
+        its settings, its homebrew and its departure. Nothing of another guild (a channel belongs to one
+        guild)."""
 
     @abstractmethod
     async def guild_left(self, guild_id: int, at: datetime) -> None:

@@ -119,13 +119,14 @@ class LogEntry(BaseModel):
 @dataclass(frozen=True, slots=True)
 class ForgottenGuild:
     """What :meth:`Store.forget_guild` deleted: fights running (or set aside), ended fights, log lines,
-    characters, and whether the server had settings."""
+    characters, whether the server had settings, and its homebrew entries."""
 
     fights: int
     ended: int
     log_lines: int
     characters: int
     settings: bool
+    homebrew: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import TypeVar
 
+from ..catalog import CatalogLayer
 from ..characters import Character, name_key
 from ..encounter.document import Encounter
 from ..events import FightChanged, announce
@@ -288,6 +289,16 @@ class SqlStore(DocumentStore):
         document = settings_document(settings)
         rows = log_sql.log_rows(events)
         await self._write(lambda: guilds_sql.save_guild_settings(settings.guild_id, document, rows))
+
+    # ------------------------------------------------------------------------------ a server's homebrew
+
+    async def homebrew(self, guild_id: int) -> CatalogLayer:
+        return await self._read(lambda: guilds_sql.homebrew(guild_id))
+
+    async def change_homebrew(
+        self, guild_id: int, change: Callable[[CatalogLayer], tuple[CatalogLayer, T]]
+    ) -> T:
+        return await self._write(lambda: guilds_sql.change_homebrew(guild_id, change))
 
     # ------------------------------------------------------------------------------ a server's data
 
