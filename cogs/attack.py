@@ -30,7 +30,7 @@ from bot.encounter.fighters import Hand
 from bot.encounter.records import FightMessage
 from bot.encounter.results import ExchangeReport
 from bot.interactions.actors import actor_of, encounter_channel
-from bot.interactions.answering import answer, answer_by_editing
+from bot.interactions.answering import answer, answer_by_editing, meanwhile
 from bot.interactions.options import CombatantName
 from bot.rules.equipment import AttackType
 from bot.rules.errors import RulesError
@@ -182,6 +182,7 @@ class Attack(commands.Cog):
                 content,
                 view=view or discord.utils.MISSING,
                 allowed_mentions=_pinging(ping, actor.user_id),
+                echo=True,  # the fight remembers its message (a request's deadline edits it)
             )
         except DISCORD_FAILURES:
             # Saved, but the reply never came through: a request is posted on the channel instead (the
@@ -279,10 +280,12 @@ class Attack(commands.Cog):
             saved, report.exchange, report, actor_id=actor.user_id, now=now, result_url=url
         )
         # An edited message notifies nobody: the news goes in a message of its own, when it pings someone
-        # (else the edited result already says it all).
+        # (else the edited result already says it all); the tracker meanwhile.
+        news = None
         if notice is not None and notice.ping:
-            await interaction.followup.send(notice.content, allowed_mentions=notice.allowed_mentions)
-        await self.bot.trackers.publish(saved)
+            news = interaction.followup.send(notice.content, allowed_mentions=notice.allowed_mentions)
+        async with meanwhile(news):
+            await self.bot.trackers.publish(saved)
 
     async def will_save(self, interaction: discord.Interaction, button: KnockOutButton) -> None:
         """R16, R20: the defender's Will save against a Knock-Out threat, from its button: the result
@@ -303,6 +306,7 @@ class Attack(commands.Cog):
         )
         content, view, _ = self.exchange_message(saved, report, actor_id=actor.user_id)
         await self._redraw_clicked(interaction, saved, report, content, view)
+        news = None
         if report.proposals:  # R22: a leader knocked out; the GM hears it in a message of its own
             now = datetime.now(UTC)
             url = interaction.message.jump_url if interaction.message is not None else None
@@ -310,8 +314,9 @@ class Attack(commands.Cog):
                 saved, report.exchange, report, actor_id=actor.user_id, now=now, result_url=url
             )
             if notice is not None:
-                await interaction.followup.send(notice.content, allowed_mentions=notice.allowed_mentions)
-        await self.bot.trackers.publish(saved)
+                news = interaction.followup.send(notice.content, allowed_mentions=notice.allowed_mentions)
+        async with meanwhile(news):
+            await self.bot.trackers.publish(saved)
 
     async def _redraw_clicked(
         self,
@@ -486,14 +491,16 @@ class Attack(commands.Cog):
                 return  # the fight is saved; its GM is told why the channel does not show it
             raise
         saved = await self.bot.fight_messages.remember(saved, self._message(report, sent.id), view)
+        closing = None
         if asked_in is not None:  # the request says what became of it, and loses its buttons
             weapon = self.bot.catalog.weapon(exchange.weapon).name
             closed = expired_request_content(
                 saved, exchange, weapon, where=f"[this message]({sent.jump_url})"
             )
-            await channel.get_partial_message(asked_in).edit(content=closed, view=None)
             self.bot.fight_messages.shown(channel_id, asked_in, None)
-        await self.bot.trackers.publish(saved)
+            closing = channel.get_partial_message(asked_in).edit(content=closed, view=None)
+        async with meanwhile(closing):  # the tracker meanwhile
+            await self.bot.trackers.publish(saved)
 
 
 def _pinging(users: list[int], actor_id: int) -> discord.AllowedMentions:

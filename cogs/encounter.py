@@ -46,7 +46,7 @@ from bot.interactions.actors import (
     encounter_place,
     member_actor,
 )
-from bot.interactions.answering import answer, answer_by_editing
+from bot.interactions.answering import answer, answer_by_editing, meanwhile
 from bot.option_parameters import SetsOptions, options_command
 from bot.rules.errors import RulesError
 from bot.store import (
@@ -203,10 +203,8 @@ class Encounter(
             await answer_by_editing(interaction, content=ended_note(ended), view=None)
         except DISCORD_FAILURES:
             logger.warning("could not confirm the end of the fight in channel %s", channel_id, exc_info=True)
-        try:
+        async with meanwhile(self.bot.trackers.close(saved, summary)):  # the tracker, with the summary
             await self.post_end(interaction, channel_id, ended, summary)
-        finally:
-            await self.bot.trackers.close(saved, summary)
 
     async def post_end(
         self, interaction: discord.Interaction, channel_id: int, ended: EndedFight, summary: str
@@ -356,10 +354,14 @@ class Encounter(
         saved: document.Encounter,
     ) -> None:
         """After an undo or a redo: the channel is told, its exchange messages and tracker are brought up
-        to date (the attack cog listens for ``fight_restored``)."""
-        await interaction.followup.send(told, allowed_mentions=discord.AllowedMentions.none())
-        self.bot.dispatch("fight_restored", before, saved, interaction.user.id)
-        await self.bot.trackers.publish(saved)
+        to date (the attack cog listens for ``fight_restored``), the tracker meanwhile."""
+
+        async def tell() -> None:
+            await interaction.followup.send(told, allowed_mentions=discord.AllowedMentions.none())
+            self.bot.dispatch("fight_restored", before, saved, interaction.user.id)
+
+        async with meanwhile(tell()):
+            await self.bot.trackers.publish(saved)
 
     # ------------------------------------------------------------------------------ looking
 
@@ -432,7 +434,7 @@ class Encounter(
     async def history(self, interaction: discord.Interaction) -> None:
         _, channel_id = encounter_place(interaction)
         content, view = history_reply(await self.bot.store.ended_encounters(channel_id))
-        await answer(interaction, content, ephemeral=True, **({"view": view} if view is not None else {}))
+        await answer(interaction, content, view=view or discord.utils.MISSING, ephemeral=True)
 
     async def history_button(self, interaction: discord.Interaction, button: HistoryButton) -> None:
         """One ended fight's log, from ``/encounter history``'s list (the list stays as it is)."""
