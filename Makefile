@@ -43,6 +43,7 @@ bench: venv
 	$(BIN)/python bench/rules_bench.py
 	$(BIN)/python bench/latency.py
 	$(BIN)/python bench/latency.py --apart
+	$(BIN)/python bench/cpu.py
 	$(BIN)/python bench/odds_simulation.py
 	$(BIN)/python bench/burst.py
 	$(BIN)/python bench/history_cost.py

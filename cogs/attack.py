@@ -186,6 +186,7 @@ class Attack(commands.Cog):
                 content,
                 view=view or discord.utils.MISSING,
                 allowed_mentions=_pinging(ping, actor.user_id),
+                echo=True,  # the fight remembers its message (a request's deadline edits it)
             )
         except DISCORD_FAILURES:
             # Saved, but the reply never came through: a request is posted on the channel instead (the
@@ -283,9 +284,11 @@ class Attack(commands.Cog):
             saved, report.exchange, report, actor_id=actor.user_id, now=now, result_url=url
         )
         # An edited message notifies nobody: the news goes in a message of its own, when it pings someone
-        # (else the edited result already says it all).
+        # (else the edited result already says it all), while the tracker is drawn.
         if notice is not None and notice.ping:
-            await interaction.followup.send(notice.content, allowed_mentions=notice.allowed_mentions)
+            await self.bot.events.beside(
+                interaction.followup.send(notice.content, allowed_mentions=notice.allowed_mentions)
+            )
 
     async def will_save(self, interaction: discord.Interaction, button: KnockOutButton) -> None:
         """R16, R20: the defender's Will save against a Knock-Out threat, from its button: the result
@@ -313,7 +316,9 @@ class Attack(commands.Cog):
                 saved, report.exchange, report, actor_id=actor.user_id, now=now, result_url=url
             )
             if notice is not None:
-                await interaction.followup.send(notice.content, allowed_mentions=notice.allowed_mentions)
+                await self.bot.events.beside(
+                    interaction.followup.send(notice.content, allowed_mentions=notice.allowed_mentions)
+                )
 
     async def _redraw_clicked(
         self,
@@ -501,8 +506,10 @@ class Attack(commands.Cog):
             closed = expired_request_content(
                 saved, exchange, weapon, where=f"[this message]({sent.jump_url})"
             )
-            await channel.get_partial_message(asked_in).edit(content=closed, view=None)
+            # Known as closed before the tracker's drawing starts, so that its messages are not redrawn.
             self.bot.fight_messages.shown(channel_id, asked_in, None)
+            closing = channel.get_partial_message(asked_in).edit(content=closed, view=None)
+            await self.bot.events.beside(closing)  # the tracker meanwhile
 
 
 def _pinging(users: list[int], actor_id: int) -> discord.AllowedMentions:

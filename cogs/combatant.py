@@ -103,6 +103,7 @@ class Combatant(
                 notice.content,
                 allowed_mentions=notice.allowed_mentions,
                 view=view or discord.utils.MISSING,
+                echo=True,
             )
             if sent is not None:  # its buttons go once the check is rolled or dismissed
                 proposed = [p.id for p in changed.proposals]

@@ -204,7 +204,8 @@ class Encounter(
             await answer_by_editing(interaction, content=ended_note(ended), view=None)
         except DISCORD_FAILURES:
             logger.warning("could not confirm the end of the fight in channel %s", channel_id, exc_info=True)
-        await self.post_end(interaction, channel_id, ended, summary)
+        # The tracker is closed with the summary while the summary and the log are posted (bot/events.py).
+        await self.bot.events.beside(self.post_end(interaction, channel_id, ended, summary))
 
     async def post_end(
         self, interaction: discord.Interaction, channel_id: int, ended: EndedFight, summary: str
@@ -353,9 +354,12 @@ class Encounter(
         before: document.Encounter,
         saved: document.Encounter,
     ) -> None:
-        """After an undo or a redo: the channel is told; what the fight was put back from is announced
-        (the attack cog asks again for the defenses it left waiting), and its messages and tracker follow."""
-        await interaction.followup.send(told, allowed_mentions=discord.AllowedMentions.none())
+        """After an undo or a redo: the channel is told while the fight's messages and tracker are drawn;
+        then what the fight was put back from is announced (the attack cog asks again for the defenses it
+        left waiting, after the channel's message)."""
+        await self.bot.events.beside(
+            interaction.followup.send(told, allowed_mentions=discord.AllowedMentions.none())
+        )
         announce(FightRestored(before, saved, interaction.user.id))
 
     # ------------------------------------------------------------------------------ looking
@@ -433,7 +437,7 @@ class Encounter(
     async def history(self, interaction: discord.Interaction) -> None:
         _, channel_id = encounter_place(interaction)
         content, view = history_reply(await self.bot.store.ended_encounters(channel_id))
-        await answer(interaction, content, ephemeral=True, **({"view": view} if view is not None else {}))
+        await answer(interaction, content, view=view or discord.utils.MISSING, ephemeral=True)
 
     async def history_button(self, interaction: discord.Interaction, button: HistoryButton) -> None:
         """One ended fight's log, from ``/encounter history``'s list (the list stays as it is)."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import Literal
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
@@ -121,7 +121,7 @@ class Odds(commands.Cog):
             draw = lambda: numbers_chart(  # noqa: E731
                 asked_numbers, odds_plan(lambda n: ask_numbers(dice=n))
             )
-        attached: dict[str, discord.File] = {}
+        attached: dict[str, Any] = {}
         if chart:
             await defer_for(interaction, ephemeral=not public)  # the chart takes a moment: answered in time
             attached["file"] = chart_file(await drawn(draw))
