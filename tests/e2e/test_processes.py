@@ -101,7 +101,7 @@ async def logged_modifiers(store: Store, channel: FakeChannel) -> list[int]:
     return found
 
 
-async def until(check: Any, what: str, timeout: float = 20.0) -> None:
+async def until(check: Any, what: str, timeout: float = 60.0) -> None:
     deadline = asyncio.get_running_loop().time() + timeout
     while not check():
         if asyncio.get_running_loop().time() > deadline:
