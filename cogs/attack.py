@@ -67,9 +67,12 @@ class Attack(commands.Cog):
         self.bot.buttons.route(ExchangeButton, self.click)
         self.bot.buttons.route(ReactionButton, self.react)
         self.bot.buttons.route(KnockOutButton, self.will_save)
-        for channel_id in await self.bot.store.fight_channels():
-            encounter = await self.bot.store.load_encounter(channel_id)
-            if encounter is not None and self.bot.owns(encounter.guild_id):  # another process's otherwise
+        # Only the fights with something due (the index of due times): an idle or ended one is not read.
+        for due in await self.bot.store.due_fights():
+            if not self.bot.owns(due.guild_id):  # another process's
+                continue
+            encounter = await self.bot.store.load_encounter(due.channel_id)
+            if encounter is not None:
                 self.schedule_timeouts(encounter)
 
     async def cog_unload(self) -> None:

@@ -43,6 +43,7 @@ from .records import (
     ENDED_KEPT,
     HISTORY_KEPT,
     DiceTally,
+    DueFight,
     EndedEncounter,
     ForgottenGuild,
     HistoryStep,
@@ -221,6 +222,21 @@ class Store(ABC):
         Their documents are not read here: :meth:`load_encounter` of a channel listed returns None when
         its fight turns out unreadable (and sets it aside), so loading each of them is always safe.
         """
+
+    @abstractmethod
+    async def due_fights(self, through: datetime | None = None) -> list[DueFight]:
+        """The fights with something due (a defense's deadline, a reminder: see
+        :func:`bot.encounter.due.next_due`), by ``through`` if given, soonest first, from the index of due
+        times that every write of a fight keeps; no document is read, and an idle fight costs nothing.
+
+        A fight is due at :data:`~bot.encounter.due.DUE_AT_ONCE` when its due time is yet to be worked
+        out from its document (stored before the index, or reopened): :meth:`recheck_due` writes it.
+        """
+
+    @abstractmethod
+    async def recheck_due(self, channel_id: int, version: int, due_at: datetime | None) -> bool:
+        """Write the fight's due time, worked out from its document at ``version``, if that version is
+        still the one stored (True) — the index's bookkeeping, not a change of the fight."""
 
     @abstractmethod
     async def save_encounter(self, encounter: Encounter, *, events: Sequence[LogEntry] = ()) -> Encounter:

@@ -9,12 +9,22 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from ..encounter.document import Encounter
+from ..encounter.due import DUE_AT_ONCE, next_due
 from .base import (
     EncounterChange,
 )
 from .errors import EndedGone, NothingToRedo, NothingToUndo, SetAsideGone, StaleEncounter
 from .log_sql import LogRow, insert_log, log_rows
-from .records import ENDED_KEPT, HISTORY_KEPT, EndedEncounter, HistoryStep, LogEntry, Redoable, SetAsideFight
+from .records import (
+    ENDED_KEPT,
+    HISTORY_KEPT,
+    DueFight,
+    EndedEncounter,
+    HistoryStep,
+    LogEntry,
+    Redoable,
+    SetAsideFight,
+)
 from .shared import Unreadable, checked_change, past_fight, readable_fight, step_user, undone_fight
 from .sql import Sql, Steps, moment, placeholders
 
@@ -45,6 +55,30 @@ def fight_channels() -> Steps[list[int]]:
     return [int(row[0]) for row in rows]
 
 
+def due_fights(through: datetime | None) -> Steps[list[DueFight]]:
+    """The fights with something due (by ``through``, if given), soonest first, along the index of due
+    times: an idle fight is not even looked at."""
+    until = "" if through is None else " AND due_at <= $1"
+    rows = yield Sql(
+        "SELECT channel_id, guild_id, version, due_at FROM encounters"
+        f" WHERE due_at IS NOT NULL{until} ORDER BY due_at",
+        () if through is None else (through.astimezone(UTC),),
+        "rows",
+    )
+    return [DueFight(int(row[0]), row[1], int(row[2]), moment(row[3])) for row in rows]
+
+
+def recheck_due(channel_id: int, version: int, due_at: datetime | None) -> Steps[bool]:
+    """Write the fight's due time as worked out from its document at ``version``, if that is still the
+    one stored: bookkeeping of the index, not a change of the fight (its version stays)."""
+    changed = yield Sql(
+        "UPDATE encounters SET due_at = $1 WHERE channel_id = $2 AND version = $3",
+        (due_at, channel_id, version),
+        "count",
+    )
+    return bool(changed)
+
+
 def _stale(encounter: Encounter) -> Steps[StaleEncounter]:
     """The refusal of a compare-and-set that matched no row, saying which version is stored."""
     found = yield Sql(
@@ -55,22 +89,24 @@ def _stale(encounter: Encounter) -> Steps[StaleEncounter]:
 
 def write_fight(encounter: Encounter, document: str, rows: Sequence[LogRow]) -> Steps[list[int]]:
     """Compare-and-set: create the fight (version 0) or replace the version it was read at; log ``rows``."""
+    due_at = next_due(encounter)  # the index of due times, kept by the write of the fight
     if encounter.version == 0:
         written = yield Sql(
-            "INSERT INTO encounters (channel_id, guild_id, version, document, updated_at)"
-            " VALUES ($1, $2, 1, $3, $4) ON CONFLICT (channel_id) DO NOTHING RETURNING version",
-            (encounter.channel_id, encounter.guild_id, document, _now()),
+            "INSERT INTO encounters (channel_id, guild_id, version, document, updated_at, due_at)"
+            " VALUES ($1, $2, 1, $3, $4, $5) ON CONFLICT (channel_id) DO NOTHING RETURNING version",
+            (encounter.channel_id, encounter.guild_id, document, _now(), due_at),
             "value",
         )
     else:
         written = yield Sql(
-            "UPDATE encounters SET guild_id = $1, version = $2, document = $3, updated_at = $4"
-            " WHERE channel_id = $5 AND version = $6 RETURNING version",
+            "UPDATE encounters SET guild_id = $1, version = $2, document = $3, updated_at = $4, due_at = $5"
+            " WHERE channel_id = $6 AND version = $7 RETURNING version",
             (
                 encounter.guild_id,
                 encounter.version + 1,
                 document,
                 _now(),
+                due_at,
                 encounter.channel_id,
                 encounter.version,
             ),
@@ -245,10 +281,11 @@ def reopen(ended: EndedEncounter, rows: Sequence[LogRow]) -> Steps[str]:
     kept = yield Sql("DELETE FROM ended_encounters WHERE id = $1 RETURNING document", (ended.id,), "value")
     if kept is None:
         raise EndedGone()
+    # Due at once: what is due in it is worked out by the next sweep, from the document.
     inserted = yield Sql(
-        "INSERT INTO encounters (channel_id, guild_id, version, document, updated_at)"
-        " VALUES ($1, $2, $3, $4, $5) ON CONFLICT (channel_id) DO NOTHING RETURNING version",
-        (ended.channel_id, ended.guild_id, ended.version + 1, kept, _now()),
+        "INSERT INTO encounters (channel_id, guild_id, version, document, updated_at, due_at)"
+        " VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (channel_id) DO NOTHING RETURNING version",
+        (ended.channel_id, ended.guild_id, ended.version + 1, kept, _now(), DUE_AT_ONCE),
         "value",
     )
     if inserted is None:
