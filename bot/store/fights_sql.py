@@ -26,7 +26,7 @@ from .records import (
     SetAsideFight,
 )
 from .shared import Unreadable, checked_change, past_fight, readable_fight, step_user, undone_fight
-from .sql import Sql, Steps, moment, placeholders
+from .sql import Routine, Sql, Steps, moment, placeholders
 
 
 def _now() -> datetime:
@@ -35,7 +35,7 @@ def _now() -> datetime:
 
 class ReadAhead(Protocol):
     """Where a change finds the stored fight parsed, and tells of the fight it wrote (SQLite keeps the
-    last ones written, :data:`~bot.store.sqlite.FIGHTS_READ_AHEAD`; PostgreSQL parses every time)."""
+    last ones written, :data:`~bot.store.sql_store.FIGHTS_READ_AHEAD`, both stores)."""
 
     def fight_as_read(self, channel_id: int, version: int, document: str) -> Encounter: ...
 
@@ -141,6 +141,43 @@ def _keep_step(channel_id: int, version: int, document: str, user_id: int, log_i
     )
 
 
+def change_fight(
+    encounter: Encounter, document: str, rows: Sequence[LogRow], before: str, keeper: int | None
+) -> Routine:
+    """The write of a change of a running fight read ``FOR UPDATE`` (as ``before``): its compare-and-set
+    (:func:`write_fight`) with its log lines, and the step of its history kept for ``keeper`` (the user
+    who made it; None for none) if it logged any. PostgreSQL runs it as one call
+    (``pommel_change_fight``, migration 0011), in one round trip."""
+    channel_id, version = encounter.channel_id, encounter.version
+
+    def steps() -> Steps[None]:
+        log_ids = yield from write_fight(encounter, document, rows)
+        if keeper is not None and log_ids:
+            yield from _keep_step(channel_id, version, before, keeper, log_ids)
+
+    def read(row: Sequence[Any]) -> None:
+        if not row[0]:
+            raise StaleEncounter(channel_id, version, None if row[1] is None else int(row[1]))
+
+    log = list(zip(*rows, strict=True)) if rows else [()] * 7
+    call = Sql(
+        "SELECT * FROM pommel_change_fight($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
+        (
+            channel_id,
+            encounter.guild_id,
+            version,
+            document,
+            _now(),
+            next_due(encounter),
+            *(list(column) for column in log),
+            keeper,
+            HISTORY_KEPT,
+        ),
+        "one",
+    )
+    return Routine(steps, call, read)
+
+
 def delete_fight(encounter: Encounter, rows: Sequence[LogRow]) -> Steps[None]:
     """End the fight (compare-and-set on its version) and log ``rows``; the fight, its document as
     stored, is kept in ``ended_encounters`` with the channel's last log id, and the channel keeps its
@@ -197,12 +234,17 @@ def update(
     wanted_fight = checked_change(channel_id, wanted)
     if wanted.encounter is not None and wanted_fight is not None:
         document, read_back = wanted_fight
-        log_ids = yield from write_fight(wanted.encounter, document, rows)
-        ahead.fight_written(channel_id, wanted.encounter.version + 1, document, read_back)
         # A change that logs nothing (a message id kept, a reminder marked) is bookkeeping, not a step of
         # the fight: an undo of the step before it takes it back too.
-        if row is not None and log_ids and wanted.encounter.version == int(row[0]):
-            yield from _keep_step(channel_id, int(row[0]), row[1], step_user(wanted), log_ids)
+        keeping = row is not None and wanted.encounter.version == int(row[0])
+        if row is not None and wanted.encounter.version > 0:
+            keeper = step_user(wanted) if keeping else None
+            yield change_fight(wanted.encounter, document, rows, row[1], keeper)
+        else:
+            log_ids = yield from write_fight(wanted.encounter, document, rows)
+            if row is not None and log_ids and keeping:
+                yield from _keep_step(channel_id, int(row[0]), row[1], step_user(wanted), log_ids)
+        ahead.fight_written(channel_id, wanted.encounter.version + 1, document, read_back)
         # The fight the change made was read inside this transaction and is nobody else's: it is
         # returned as saved (with its new version) instead of read back from its JSON.
         return wanted.encounter.model_copy(update={"version": wanted.encounter.version + 1})

@@ -7,3 +7,65 @@ CREATE INDEX encounters_due ON encounters (due_at) WHERE due_at IS NOT NULL;
 
 -- The fights stored before are due at once ("to check"): the first sweep works their due time out.
 UPDATE encounters SET due_at = 'epoch';
+
+-- A change of a running fight in one round trip (issue 29): the compare-and-set of the fight (with its
+-- due time), its log lines and the step of its history kept, as bot.store.fights_sql's steps write them
+-- for every dialect (change_fight: write_fight, insert_log, _keep_step), run by the server in one call
+-- instead of one statement at a time. The fight's row is locked already (read FOR UPDATE by the same
+-- transaction), so the document it replaces is the one that change read.
+CREATE FUNCTION pommel_change_fight(
+    p_channel BIGINT,
+    p_guild BIGINT,
+    p_version INTEGER,
+    p_document TEXT,
+    p_at TIMESTAMPTZ,
+    p_due TIMESTAMPTZ,
+    p_log_at TIMESTAMPTZ[],
+    p_log_guild BIGINT[],
+    p_log_channel BIGINT[],
+    p_log_user BIGINT[],
+    p_log_kind TEXT[],
+    p_log_text TEXT[],
+    p_log_data TEXT[],
+    p_keep_user BIGINT,
+    p_history_kept INTEGER,
+    OUT written BOOLEAN,
+    OUT stored_version INTEGER,
+    OUT log_ids BIGINT[]
+) LANGUAGE plpgsql AS $$
+DECLARE
+    before TEXT;
+BEGIN
+    SELECT e.document INTO before FROM encounters e WHERE e.channel_id = p_channel AND e.version = p_version;
+    IF NOT FOUND THEN  -- stale: the caller says which version is stored
+        written := FALSE;
+        SELECT e.version INTO stored_version FROM encounters e WHERE e.channel_id = p_channel;
+        RETURN;
+    END IF;
+    UPDATE encounters e SET guild_id = p_guild, version = p_version + 1, document = p_document,
+        updated_at = p_at, due_at = p_due
+    WHERE e.channel_id = p_channel AND e.version = p_version;
+    written := TRUE;
+    stored_version := p_version + 1;
+    WITH inserted AS (
+        INSERT INTO log (at, guild_id, channel_id, user_id, kind, text, data)
+        SELECT l.at, l.guild_id, l.channel_id, l.user_id, l.kind, l.text, l.data::jsonb
+        FROM unnest(p_log_at, p_log_guild, p_log_channel, p_log_user, p_log_kind, p_log_text, p_log_data)
+            WITH ORDINALITY AS l (at, guild_id, channel_id, user_id, kind, text, data, n)
+        ORDER BY l.n
+        RETURNING id
+    )
+    SELECT coalesce(array_agg(inserted.id ORDER BY inserted.id), '{}') INTO log_ids FROM inserted;
+    -- A change that logs nothing is bookkeeping, not a step of the fight (see fights_sql.update).
+    IF p_keep_user IS NULL OR cardinality(log_ids) = 0 THEN
+        RETURN;
+    END IF;
+    INSERT INTO encounter_history (channel_id, version, document, user_id, at, first_log_id, last_log_id)
+    VALUES (p_channel, p_version, before, p_keep_user, p_at, log_ids[1], log_ids[cardinality(log_ids)]);
+    DELETE FROM encounter_history h WHERE h.channel_id = p_channel AND h.undone_by IS NOT NULL;
+    DELETE FROM encounter_undos u WHERE u.channel_id = p_channel;
+    DELETE FROM encounter_history h WHERE h.channel_id = p_channel AND h.id <=
+        (SELECT k.id FROM encounter_history k WHERE k.channel_id = p_channel
+         ORDER BY k.id DESC LIMIT 1 OFFSET p_history_kept);
+END;
+$$;
