@@ -6,9 +6,9 @@ Run on demand (``.venv/bin/python bench/startup.py``; PostgreSQL needs ``POMMEL_
 
 The fights are written straight into the tables (the store's own writes would take minutes at 100,000):
 of every ten, about half ended (kept in ``ended_encounters``), four idle (running, nothing due: reminders
-off, no defense asked) and one running with something due (a turn waiting, reminded after a day). Three
-fighters each, the turn dealt. Where the schema has the index of due times, each row gets its due time
-as Pommel computes it.
+off, no defense asked) and one running with something due (a turn waiting, reminded after a day; one in
+a hundred fights, a defense waiting with its timer due in a day). Three fighters each, the turn dealt.
+Where the schema has the index of due times, each row gets its due times as Pommel computes them.
 
 * **connect**: the bot is a real process (``python -m bot`` through ``tests/e2e/bot_process.py``) against
   the fake Discord; the time from starting it to its shard having identified (its cogs loaded: the
@@ -38,6 +38,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.e2e when run as a script
 
 from bot.catalog import load_catalog
+from bot.encounter.attacks import Declaration, declare_attack
 from bot.encounter.document import Encounter
 from bot.encounter.initiative import press
 from bot.encounter.permissions import Actor
@@ -54,25 +55,35 @@ from tests.rules.conftest import deck_dealing
 from tests.sheets import character
 
 try:  # the index of due times (issue 29): absent from the Pommel before it
-    from bot.encounter.due import next_due
+    from bot.encounter.due import next_due, next_timer
 except ImportError:  # pragma: no cover - measuring the Pommel before
-    next_due = None  # type: ignore[assignment]
+    next_due = next_timer = None  # type: ignore[assignment]
 
 CATALOG = load_catalog()
 SIZES = (1, 10_000, 100_000)
 GM = 1
 
 
-def dealt(guild_id: int, remind_after: int) -> Encounter:
-    """A fight of two players and a Bandit, dealt: the first card's turn waits."""
+def dealt(guild_id: int, remind_after: int, cards: tuple[str, ...] = ("KS", "5H", "2C")) -> Encounter:
+    """A fight of two players and a Bandit, dealt ``cards``: the first card's turn waits."""
     table = TableOptions(remind_after_hours=remind_after)
     encounter = Encounter(channel_id=1, guild_id=guild_id, gm_id=GM, table=table)
     encounter.join(11, character("Alice"), None)
     encounter.join(12, character("Bob"), None)
     bandit = CATALOG.monster("bandit")
     encounter.add_npcs(bandit, CATALOG.armor(bandit.armor or "none"), count=1)
-    encounter.initiative.deck = deck_dealing("KS", "5H", "2C")
+    encounter.initiative.deck = deck_dealing(*cards)
     press(encounter, TurnAction.DEAL, Actor(GM), ScriptedDice([]))
+    return encounter
+
+
+def defending(guild_id: int) -> Encounter:
+    """A fight dealt whose Bandit attacked Alice: her defense waits, its timer due in a day."""
+    encounter = dealt(guild_id, 24, ("2S", "5H", "KC"))
+    bandit, alice = encounter.combatant("Bandit"), encounter.combatant("Alice")
+    now = datetime.now(UTC)
+    declare_attack(encounter, CATALOG, Actor(GM), bandit, alice, Declaration(dice=1), ScriptedDice([15]), now)
+    encounter.exchanges[0].deadline = now + timedelta(days=1)
     return encounter
 
 
@@ -81,20 +92,26 @@ def population(count: int, guild_id: int) -> tuple[list[tuple[Any, ...]], list[t
     and for ``ended_encounters`` (channel, guild, gm, started, ended, rounds, version, last log, document).
     """
     now = datetime.now(UTC)
-    due_fight, idle_fight = dealt(guild_id, 24), dealt(guild_id, 0)
-    due_document, _ = fight_document(due_fight)
-    idle_document, _ = fight_document(idle_fight)
-    due_at = next_due(due_fight) if next_due is not None else None
+    kinds = {"due": dealt(guild_id, 24), "idle": dealt(guild_id, 0), "defense": defending(guild_id)}
+    rows = {
+        kind: (
+            fight_document(fight)[0],
+            next_due(fight) if next_due is not None else None,
+            next_timer(fight) if next_timer is not None else None,
+        )
+        for kind, fight in kinds.items()
+    }
     running: list[tuple[Any, ...]] = []
     ended: list[tuple[Any, ...]] = []
     for n in range(count):
         channel = 10_000_000 + n
-        if n % 10 == 0:  # the one in ten with something due (the only one of a single fight)
-            running.append((channel, guild_id, 3, due_document, now, due_at))
+        if n % 10 == 0:  # one in ten with something due (the only one of a single fight)
+            document, due_at, timer_at = rows["defense" if n % 100 == 0 else "due"]
+            running.append((channel, guild_id, 3, document, now, due_at, timer_at))
         elif n % 10 < 6:
-            ended.append((channel, guild_id, GM, now, now, 1, 3, 0, idle_document))
+            ended.append((channel, guild_id, GM, now, now, 1, 3, 0, rows["idle"][0]))
         else:
-            running.append((channel, guild_id, 3, idle_document, now, None))
+            running.append((channel, guild_id, 3, rows["idle"][0], now, None, None))
     return running, ended
 
 
@@ -111,7 +128,7 @@ async def seed(database: str, count: int, guild_id: int) -> None:
                 "SELECT count(*) FROM information_schema.columns WHERE table_schema = current_schema()"
                 " AND table_name = 'encounters' AND column_name = 'due_at'"
             )
-            columns = ["channel_id", "guild_id", "version", "document", "updated_at", "due_at"]
+            columns = ["channel_id", "guild_id", "version", "document", "updated_at", "due_at", "timer_at"]
             await connection.copy_records_to_table(
                 "encounters",
                 records=running if indexed else [row[:5] for row in running],
@@ -144,7 +161,7 @@ async def seed(database: str, count: int, guild_id: int) -> None:
     with sqlite3.connect(database) as db:
         indexed = any(row[1] == "due_at" for row in db.execute("PRAGMA table_info(encounters)"))
         if indexed:
-            db.executemany("INSERT INTO encounters VALUES (?, ?, ?, ?, ?, ?)", map(iso, running))
+            db.executemany("INSERT INTO encounters VALUES (?, ?, ?, ?, ?, ?, ?)", map(iso, running))
         else:
             db.executemany("INSERT INTO encounters VALUES (?, ?, ?, ?, ?)", (iso(r[:5]) for r in running))
         db.executemany(

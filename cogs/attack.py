@@ -67,8 +67,8 @@ class Attack(commands.Cog):
         self.bot.buttons.route(ExchangeButton, self.click)
         self.bot.buttons.route(ReactionButton, self.react)
         self.bot.buttons.route(KnockOutButton, self.will_save)
-        # Only the fights with something due (the index of due times): an idle or ended one is not read.
-        for due in await self.bot.store.due_fights():
+        # Only the fights with a defense's timer (the index of due times): no other fight is read.
+        for due in await self.bot.store.due_fights(timers=True):
             if not self.bot.owns(due.guild_id):  # another process's
                 continue
             encounter = await self.bot.store.load_encounter(due.channel_id)

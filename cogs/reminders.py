@@ -61,9 +61,8 @@ class Reminders(commands.Cog):
         if not reminders.worth_a_change(encounter, now):
             # Nothing to remind: the index is put right if it said otherwise (a fight to check, stored
             # before the index or reopened), so the next sweep passes it by.
-            due_at = next_due(encounter)
-            if due_at != indexed:
-                await self.bot.store.recheck_due(channel_id, encounter.version, due_at)
+            if next_due(encounter) != indexed:
+                await self.bot.store.recheck_due(encounter)
             return
         bot_id = self.bot.user.id if self.bot.user else 0
         try:

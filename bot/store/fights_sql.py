@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from ..encounter.document import Encounter
-from ..encounter.due import DUE_AT_ONCE, next_due
+from ..encounter.due import DUE_AT_ONCE, next_due, next_timer
 from .base import (
     EncounterChange,
 )
@@ -55,25 +55,26 @@ def fight_channels() -> Steps[list[int]]:
     return [int(row[0]) for row in rows]
 
 
-def due_fights(through: datetime | None) -> Steps[list[DueFight]]:
+def due_fights(through: datetime | None, timers: bool) -> Steps[list[DueFight]]:
     """The fights with something due (by ``through``, if given), soonest first, along the index of due
-    times: an idle fight is not even looked at."""
-    until = "" if through is None else " AND due_at <= $1"
+    times (``timers``: of a defense's timer alone): an idle fight is not even looked at."""
+    column = "timer_at" if timers else "due_at"
+    until = "" if through is None else f" AND {column} <= $1"
     rows = yield Sql(
-        "SELECT channel_id, guild_id, version, due_at FROM encounters"
-        f" WHERE due_at IS NOT NULL{until} ORDER BY due_at",
+        f"SELECT channel_id, guild_id, version, {column} FROM encounters"
+        f" WHERE {column} IS NOT NULL{until} ORDER BY {column}",
         () if through is None else (through.astimezone(UTC),),
         "rows",
     )
     return [DueFight(int(row[0]), row[1], int(row[2]), moment(row[3])) for row in rows]
 
 
-def recheck_due(channel_id: int, version: int, due_at: datetime | None) -> Steps[bool]:
-    """Write the fight's due time as worked out from its document at ``version``, if that is still the
-    one stored: bookkeeping of the index, not a change of the fight (its version stays)."""
+def recheck_due(encounter: Encounter) -> Steps[bool]:
+    """Write the fight's due times as worked out from ``encounter``, if its version is still the one
+    stored: bookkeeping of the index, not a change of the fight (its version stays)."""
     changed = yield Sql(
-        "UPDATE encounters SET due_at = $1 WHERE channel_id = $2 AND version = $3",
-        (due_at, channel_id, version),
+        "UPDATE encounters SET due_at = $1, timer_at = $2 WHERE channel_id = $3 AND version = $4",
+        (next_due(encounter), next_timer(encounter), encounter.channel_id, encounter.version),
         "count",
     )
     return bool(changed)
@@ -89,24 +90,26 @@ def _stale(encounter: Encounter) -> Steps[StaleEncounter]:
 
 def write_fight(encounter: Encounter, document: str, rows: Sequence[LogRow]) -> Steps[list[int]]:
     """Compare-and-set: create the fight (version 0) or replace the version it was read at; log ``rows``."""
-    due_at = next_due(encounter)  # the index of due times, kept by the write of the fight
+    # The index of due times, kept by the write of the fight.
+    due_at, timer_at = next_due(encounter), next_timer(encounter)
     if encounter.version == 0:
         written = yield Sql(
-            "INSERT INTO encounters (channel_id, guild_id, version, document, updated_at, due_at)"
-            " VALUES ($1, $2, 1, $3, $4, $5) ON CONFLICT (channel_id) DO NOTHING RETURNING version",
-            (encounter.channel_id, encounter.guild_id, document, _now(), due_at),
+            "INSERT INTO encounters (channel_id, guild_id, version, document, updated_at, due_at, timer_at)"
+            " VALUES ($1, $2, 1, $3, $4, $5, $6) ON CONFLICT (channel_id) DO NOTHING RETURNING version",
+            (encounter.channel_id, encounter.guild_id, document, _now(), due_at, timer_at),
             "value",
         )
     else:
         written = yield Sql(
-            "UPDATE encounters SET guild_id = $1, version = $2, document = $3, updated_at = $4, due_at = $5"
-            " WHERE channel_id = $6 AND version = $7 RETURNING version",
+            "UPDATE encounters SET guild_id = $1, version = $2, document = $3, updated_at = $4,"
+            " due_at = $5, timer_at = $6 WHERE channel_id = $7 AND version = $8 RETURNING version",
             (
                 encounter.guild_id,
                 encounter.version + 1,
                 document,
                 _now(),
                 due_at,
+                timer_at,
                 encounter.channel_id,
                 encounter.version,
             ),
@@ -161,7 +164,7 @@ def change_fight(
 
     log = list(zip(*rows, strict=True)) if rows else [()] * 7
     call = Sql(
-        "SELECT * FROM pommel_change_fight($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
+        f"SELECT * FROM pommel_change_fight({placeholders(1, 16)})",
         (
             channel_id,
             encounter.guild_id,
@@ -169,6 +172,7 @@ def change_fight(
             document,
             _now(),
             next_due(encounter),
+            next_timer(encounter),
             *(list(column) for column in log),
             keeper,
             HISTORY_KEPT,
@@ -325,8 +329,8 @@ def reopen(ended: EndedEncounter, rows: Sequence[LogRow]) -> Steps[str]:
         raise EndedGone()
     # Due at once: what is due in it is worked out by the next sweep, from the document.
     inserted = yield Sql(
-        "INSERT INTO encounters (channel_id, guild_id, version, document, updated_at, due_at)"
-        " VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (channel_id) DO NOTHING RETURNING version",
+        "INSERT INTO encounters (channel_id, guild_id, version, document, updated_at, due_at, timer_at)"
+        " VALUES ($1, $2, $3, $4, $5, $6, $6) ON CONFLICT (channel_id) DO NOTHING RETURNING version",
         (ended.channel_id, ended.guild_id, ended.version + 1, kept, _now(), DUE_AT_ONCE),
         "value",
     )

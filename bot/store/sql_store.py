@@ -102,11 +102,11 @@ class SqlStore(DocumentStore):
     async def fight_channels(self) -> list[int]:
         return await self._read(fights_sql.fight_channels)
 
-    async def due_fights(self, through: datetime | None = None) -> list[DueFight]:
-        return await self._read(lambda: fights_sql.due_fights(through))
+    async def due_fights(self, through: datetime | None = None, *, timers: bool = False) -> list[DueFight]:
+        return await self._read(lambda: fights_sql.due_fights(through, timers))
 
-    async def recheck_due(self, channel_id: int, version: int, due_at: datetime | None) -> bool:
-        return await self._write(lambda: fights_sql.recheck_due(channel_id, version, due_at))
+    async def recheck_due(self, encounter: Encounter) -> bool:
+        return await self._write(lambda: fights_sql.recheck_due(encounter))
 
     async def _save_fight(self, encounter: Encounter, document: str, events: Sequence[LogEntry]) -> None:
         rows = log_sql.log_rows(events)

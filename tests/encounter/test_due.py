@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta, timezone
 
 from bot.encounter.attacks import Declaration, declare_attack
 from bot.encounter.document import Encounter
-from bot.encounter.due import DUE_AT_ONCE, next_due
+from bot.encounter.due import DUE_AT_ONCE, next_due, next_timer
 from bot.encounter.initiative import press
 from bot.encounter.permissions import Actor
 from bot.encounter.reminders import remind, worth_a_change
@@ -58,8 +58,10 @@ def test_a_defense_with_a_deadline_is_due_at_its_deadline_until_the_gm_is_asked(
     assert next_due(encounter) is None
     exchange.deadline = ASKED + timedelta(minutes=10)
     assert next_due(encounter) == exchange.deadline
+    assert next_timer(encounter) == exchange.deadline
     exchange.gm_pinged = True  # the timeout asked the GM: no timer any more
     assert next_due(encounter) is None
+    assert next_timer(encounter) is None
 
 
 def test_the_earliest_of_a_deadline_and_a_reminder_is_due_in_utc() -> None:
@@ -73,6 +75,7 @@ def test_the_earliest_of_a_deadline_and_a_reminder_is_due_in_utc() -> None:
     exchange.deadline = (ASKED + timedelta(hours=2)).astimezone(timezone(timedelta(hours=5)))
     due = next_due(encounter)
     assert due == ASKED + timedelta(hours=1)  # the defense's reminder first
+    assert next_timer(encounter) == ASKED + timedelta(hours=2)  # the timer alone
     assert due is not None
     assert due.tzinfo is UTC
     exchange.deadline = ASKED + timedelta(minutes=30)

@@ -6,9 +6,13 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+from bot.encounter.attacks import Declaration, declare_attack
 from bot.encounter.document import Encounter
-from bot.encounter.due import DUE_AT_ONCE, next_due
+from bot.encounter.due import DUE_AT_ONCE, next_due, next_timer
+from bot.encounter.permissions import Actor
+from bot.rules.dice import ScriptedDice
 from bot.store import DueFight, EncounterChange, Store
+from tests.encounter.test_reminders import CATALOG
 from tests.encounter.test_reminders import fight as dealt
 
 from .conftest import Database
@@ -65,10 +69,13 @@ async def test_a_reopened_fight_is_due_at_once_until_rechecked(store: Store) -> 
     [ended] = await store.ended_encounters(2)
     reopened = await store.reopen_encounter(ended)
     assert await store.due_fights() == [DueFight(2, GUILD, reopened.version, DUE_AT_ONCE)]
-    assert not await store.recheck_due(2, reopened.version - 1, None)  # not the version stored
+    assert await store.due_fights(timers=True) == [DueFight(2, GUILD, reopened.version, DUE_AT_ONCE)]
+    stale = reopened.model_copy(update={"version": reopened.version - 1})
+    assert not await store.recheck_due(stale)  # not the version stored
     assert await store.due_fights(DUE_AT_ONCE) != []
-    assert await store.recheck_due(2, reopened.version, next_due(reopened))
+    assert await store.recheck_due(reopened)
     assert await store.due_fights() == []
+    assert await store.due_fights(timers=True) == []
     loaded = await store.load_encounter(2)
     assert loaded is not None
     assert loaded.version == reopened.version
@@ -86,3 +93,21 @@ async def test_the_index_survives_a_restart(database: Database) -> None:
     finally:
         await store.close()
     assert (due.channel_id, due.due_at) == (7, next_due(saved))
+
+
+async def test_a_defenses_timer_is_indexed_apart_from_the_reminders(store: Store) -> None:
+    """Start-up reads the fights with a defense's timer only (``timers``); the sweep, all that is due."""
+    encounter = dealt("2S", "5H", "KC").model_copy(update={"channel_id": 2, "guild_id": GUILD})
+    bandit, alice = encounter.combatant("Bandit"), encounter.combatant("Alice")
+    asked, dice = datetime.now(UTC), ScriptedDice([15])
+    declare_attack(encounter, CATALOG, Actor(1), bandit, alice, Declaration(dice=1), dice, asked)
+    [exchange] = encounter.exchanges
+    exchange.deadline = asked + timedelta(days=2)
+    saved = await store.save_encounter(encounter)
+    await store.save_encounter(waiting(3, remind_after=6))  # a reminder only: no timer
+    assert await store.due_fights(timers=True) == [DueFight(2, GUILD, 1, exchange.deadline)]
+    assert [due.channel_id for due in await store.due_fights()] == [2, 3]
+    due = next_due(saved)
+    assert due is not None
+    assert (await store.due_fights())[0].due_at == due < exchange.deadline  # the GM's turn's reminder
+    assert next_timer(saved) == exchange.deadline

@@ -245,10 +245,12 @@ async def test_the_fights_of_a_database_before_the_index_of_due_times_are_due_at
     store = await database.open()
     try:
         assert await store.due_fights() == [DueFight(100, 10, 4, DUE_AT_ONCE)]
+        assert await store.due_fights(timers=True) == [DueFight(100, 10, 4, DUE_AT_ONCE)]
         fight = await store.load_encounter(100)
         assert fight is not None
         assert fight.version == 4
-        assert await store.recheck_due(100, 4, None)  # what the first sweep finds: nothing due in it
+        assert await store.recheck_due(fight)  # what the first sweep finds: nothing due in it
         assert await store.due_fights() == []
+        assert await store.due_fights(timers=True) == []
     finally:
         await store.close()

@@ -1,12 +1,15 @@
 -- The index of due times (as SQLite's 0011): beside each running fight, the next moment something is due
 -- in it (a defense's deadline, a reminder), or NULL when nothing is, written by the transaction that
--- writes the fight; start-up and the reminders' sweep read only the fights it names.
+-- writes the fight; start-up and the reminders' sweep read only the fights it names. timer_at is the
+-- earliest deadline of a defense alone: what a start must schedule timers for again.
 ALTER TABLE encounters ADD COLUMN due_at TIMESTAMPTZ;
+ALTER TABLE encounters ADD COLUMN timer_at TIMESTAMPTZ;
 
 CREATE INDEX encounters_due ON encounters (due_at) WHERE due_at IS NOT NULL;
+CREATE INDEX encounters_timers ON encounters (timer_at) WHERE timer_at IS NOT NULL;
 
 -- The fights stored before are due at once ("to check"): the first sweep works their due time out.
-UPDATE encounters SET due_at = 'epoch';
+UPDATE encounters SET due_at = 'epoch', timer_at = 'epoch';
 
 -- A change of a running fight in one round trip (issue 29): the compare-and-set of the fight (with its
 -- due time), its log lines and the step of its history kept, as bot.store.fights_sql's steps write them
@@ -20,6 +23,7 @@ CREATE FUNCTION pommel_change_fight(
     p_document TEXT,
     p_at TIMESTAMPTZ,
     p_due TIMESTAMPTZ,
+    p_timer TIMESTAMPTZ,
     p_log_at TIMESTAMPTZ[],
     p_log_guild BIGINT[],
     p_log_channel BIGINT[],
@@ -43,7 +47,7 @@ BEGIN
         RETURN;
     END IF;
     UPDATE encounters e SET guild_id = p_guild, version = p_version + 1, document = p_document,
-        updated_at = p_at, due_at = p_due
+        updated_at = p_at, due_at = p_due, timer_at = p_timer
     WHERE e.channel_id = p_channel AND e.version = p_version;
     written := TRUE;
     stored_version := p_version + 1;
