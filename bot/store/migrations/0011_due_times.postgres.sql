@@ -11,6 +11,20 @@ CREATE INDEX encounters_timers ON encounters (timer_at) WHERE timer_at IS NOT NU
 -- The fights stored before are due at once ("to check"): the first sweep works their due time out.
 UPDATE encounters SET due_at = 'epoch', timer_at = 'epoch';
 
+-- The fights' documents (a running one, its steps kept, its undone ones) compressed with lz4 where the
+-- server has it (PostgreSQL 14 and later, built with it, as the images are): every change writes a
+-- document and keeps the one before, and pglz, the default, costs the server several times lz4's CPU.
+-- Documents written before stay as they are, and read as before; a server without lz4 keeps pglz.
+DO $$
+BEGIN
+    EXECUTE 'ALTER TABLE encounters ALTER COLUMN document SET COMPRESSION lz4';
+    EXECUTE 'ALTER TABLE encounter_history ALTER COLUMN document SET COMPRESSION lz4';
+    EXECUTE 'ALTER TABLE encounter_undos ALTER COLUMN document SET COMPRESSION lz4';
+EXCEPTION WHEN feature_not_supported OR syntax_error OR invalid_parameter_value THEN
+    RAISE NOTICE 'lz4 compression unavailable: the documents keep the default compression';
+END;
+$$;
+
 -- A change of a running fight in one round trip (issue 29): the compare-and-set of the fight (with its
 -- due time), its log lines and the step of its history kept, as bot.store.fights_sql's steps write them
 -- for every dialect (change_fight: write_fight, insert_log, _keep_step), run by the server in one call
