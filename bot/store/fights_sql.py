@@ -240,14 +240,11 @@ def update(
         document, read_back = wanted_fight
         # A change that logs nothing (a message id kept, a reminder marked) is bookkeeping, not a step of
         # the fight: an undo of the step before it takes it back too.
-        keeping = row is not None and wanted.encounter.version == int(row[0])
         if row is not None and wanted.encounter.version > 0:
-            keeper = step_user(wanted) if keeping else None
+            keeper = step_user(wanted) if wanted.encounter.version == int(row[0]) else None
             yield change_fight(wanted.encounter, document, rows, row[1], keeper)
-        else:
-            log_ids = yield from write_fight(wanted.encounter, document, rows)
-            if row is not None and log_ids and keeping:
-                yield from _keep_step(channel_id, int(row[0]), row[1], step_user(wanted), log_ids)
+        else:  # a new fight (refused as stale where one is stored): no step of history to keep
+            yield from write_fight(wanted.encounter, document, rows)
         ahead.fight_written(channel_id, wanted.encounter.version + 1, document, read_back)
         # The fight the change made was read inside this transaction and is nobody else's: it is
         # returned as saved (with its new version) instead of read back from its JSON.
