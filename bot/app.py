@@ -13,6 +13,8 @@ from discord.ext import commands
 
 from .catalog import Catalog, load_catalog
 from .config import Settings
+from .encounter.document import Encounter
+from .events import Bus, FightChanged, FightEnded, FightForgotten, FightReopened, TrackerAsked
 from .fight_messages import FightMessageBoard
 from .heartbeat import Heartbeat
 from .interactions.failures import fail
@@ -24,6 +26,8 @@ from .rules.dice import DiceSource, RandomDice
 from .scheduler import Scheduler
 from .store import Store, open_store
 from .trackers import TrackerBoard
+from .ui.fight_log import fight_summary
+from .ui.server_views import FORGOTTEN_FIGHT
 
 log = logging.getLogger(__name__)
 
@@ -125,7 +129,9 @@ class Pommel(commands.AutoShardedBot):
         """Each top-level command's id, by name, from the sync (for clickable mentions in ``/help``)."""
         self.trackers = TrackerBoard(self, lambda: self.store)
         self.fight_messages = FightMessageBoard(self, lambda: self.store, lambda: self.catalog)
-        self.trackers.messages = self.fight_messages
+        self.events = Bus()
+        """What a change announces (:mod:`bot.events`), handled once its command has answered."""
+        self.follow_fights()
         self.buttons = ButtonRoutes(self)
         self.scheduler = Scheduler("pommel")
         """Every timer: the defenses' timeouts, the sweeps, the heartbeat (cancelled at :meth:`close`)."""
@@ -136,6 +142,42 @@ class Pommel(commands.AutoShardedBot):
         )
         self.in_flight = InFlight()
         self.tree.error(self.on_app_command_error)
+
+    def follow_fights(self) -> None:
+        """The one place where the trackers and the fights' messages follow what happened to a fight: at
+        every change, each message of the fight gets the buttons the fight accepts now, then its tracker
+        is drawn; at its end, both lose their buttons."""
+
+        async def drawn(encounter: Encounter, *, repost: bool) -> None:
+            await self.fight_messages.redraw(encounter)
+            await self.trackers.publish(encounter, repost=repost)
+
+        async def closed(encounter: Encounter, summary: str) -> None:
+            await self.fight_messages.close(encounter)
+            await self.trackers.close(encounter, summary)
+
+        async def changed(event: FightChanged) -> None:
+            await drawn(event.encounter, repost=event.repost)
+
+        async def asked(event: TrackerAsked) -> None:
+            await drawn(event.encounter, repost=True)
+
+        async def reopened(event: FightReopened) -> None:
+            self.trackers.reopened(event.encounter)
+            self.fight_messages.reopened(event.encounter)
+            await drawn(event.encounter, repost=True)
+
+        async def ended(event: FightEnded) -> None:
+            await closed(event.encounter, fight_summary(event.ended))
+
+        async def forgotten(event: FightForgotten) -> None:
+            await closed(event.encounter, FORGOTTEN_FIGHT)
+
+        self.events.subscribe(FightChanged, changed)
+        self.events.subscribe(FightForgotten, forgotten)
+        self.events.subscribe(TrackerAsked, asked)
+        self.events.subscribe(FightReopened, reopened)
+        self.events.subscribe(FightEnded, ended)
 
     @property
     def store(self) -> Store:

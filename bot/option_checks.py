@@ -70,11 +70,14 @@ class CheckedTree(app_commands.CommandTree[Any]):
         # discord.py's one entry for an application command, its checks and its error handler: when it
         # returns, the command has answered (or failed and been answered), so no deferral is due. It
         # counts as in flight meanwhile: shutdown waits for it (PommelClient.in_flight).
-        try:
-            with cast("PommelClient", self.client).in_flight.running():
-                await super()._call(interaction)
-        finally:
-            stop_the_clock(interaction)
+        # What the command changed is drawn once it has answered (its unit of work, bot.events).
+        client = cast("PommelClient", self.client)
+        with client.in_flight.running():
+            async with client.events.collecting():
+                try:
+                    await super()._call(interaction)
+                finally:
+                    stop_the_clock(interaction)
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         check_options(self, interaction)

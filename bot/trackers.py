@@ -23,7 +23,6 @@ from .channel_access import RefusedPosts
 from .drawing_budget import TRACKER_DRAWS_PER_SECOND, Budget
 from .encounter.document import Encounter, TrackerMessage
 from .encounter.done import Done
-from .fight_messages import FightMessageBoard
 from .recent import Recent
 from .rules.errors import RulesError
 from .store import Store
@@ -140,8 +139,6 @@ class TrackerBoard:
         """The trackers of ended fights to be closed again (Discord failed it for a reason that may pass)."""
         self._failures: dict[int, int] = {}
         """Channel -> how many of its drawings in a row failed for a passing reason (while it retries)."""
-        self.messages: FightMessageBoard | None = None
-        """The fight's other messages, brought up to date with its tracker at every change."""
 
     def _lock(self, channel_id: int) -> asyncio.Lock:
         lock = self._locks.get(channel_id)
@@ -155,8 +152,6 @@ class TrackerBoard:
         spacing (the bot's own), returns at once: the command does not wait for its tracker, which is
         drawn as soon as the spacing and the budget allow (a drawing that fails is logged). With none
         (the tests'), returns once it, or a newer state of the channel that replaced it, is drawn."""
-        if self.messages is not None:
-            await self.messages.redraw(encounter)
         channel = encounter.channel_id
         waits = self.spacing <= 0
         due = self._due.get(channel)
@@ -311,13 +306,6 @@ class TrackerBoard:
         tries once more), and the fight's GM is told, once (:class:`~bot.channel_access.RefusedPosts`)."""
         await self.refusals.refused(encounter, "the fight's tracker", error)
 
-    async def redraw(self, channel_id: int) -> None:
-        """Draw the channel's fight as the store has it now: a command whose change was saved but whose
-        reply Discord did not take never reached its own drawing."""
-        fight = await self.store().load_encounter(channel_id)
-        if fight is not None:
-            await self.publish(fight)
-
     async def _draw(self, encounter: Encounter, *, repost: bool) -> None:
         embeds = tracker_embeds(encounter)
         view = tracker_view(encounter)
@@ -382,8 +370,6 @@ class TrackerBoard:
 
     async def close(self, encounter: Encounter, summary: str) -> None:
         """The fight ended: its tracker shows the summary and loses its buttons, for good."""
-        if self.messages is not None:
-            await self.messages.close(encounter)
         fight = (encounter.channel_id, encounter.started_at)
         async with self._lock(encounter.channel_id):
             self._ended.set(fight, True)

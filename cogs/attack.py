@@ -29,6 +29,7 @@ from bot.encounter.document import Encounter
 from bot.encounter.fighters import Hand
 from bot.encounter.records import FightMessage
 from bot.encounter.results import ExchangeReport
+from bot.events import FightRestored
 from bot.interactions.actors import actor_of, encounter_channel
 from bot.interactions.answering import answer, answer_by_editing
 from bot.interactions.options import CombatantName
@@ -67,6 +68,7 @@ class Attack(commands.Cog):
         self.bot.buttons.route(ExchangeButton, self.click)
         self.bot.buttons.route(ReactionButton, self.react)
         self.bot.buttons.route(KnockOutButton, self.will_save)
+        self.bot.events.subscribe(FightRestored, self.restored)
         # Only the fights with a defense's timer (the index of due times): no other fight is read.
         for due in await self.bot.store.due_fights(timers=True):
             if not self.bot.owns(due.guild_id):  # another process's
@@ -77,6 +79,7 @@ class Attack(commands.Cog):
 
     async def cog_unload(self) -> None:
         self.bot.buttons.unroute(ExchangeButton, ReactionButton, KnockOutButton)
+        self.bot.events.unsubscribe(FightRestored, self.restored)
         for channel_id, exchange_id in self.timers:
             self._forget_timer(channel_id, exchange_id)
 
@@ -211,7 +214,6 @@ class Attack(commands.Cog):
         self.schedule_timeouts(saved)
         if counter_of is not None:
             await self._refresh_buttons(saved, counter_of)
-        await self.bot.trackers.publish(saved)
 
     @staticmethod
     def _message(report: ExchangeReport, message_id: int) -> FightMessage:
@@ -250,7 +252,6 @@ class Attack(commands.Cog):
         )
         weapon = self.bot.catalog.weapon(result.weapon).name
         await answer(interaction, ac_attack_content(saved, result, weapon))
-        await self.bot.trackers.publish(saved)
 
     # ------------------------------------------------------------------------------ buttons
 
@@ -285,7 +286,6 @@ class Attack(commands.Cog):
         # (else the edited result already says it all).
         if notice is not None and notice.ping:
             await interaction.followup.send(notice.content, allowed_mentions=notice.allowed_mentions)
-        await self.bot.trackers.publish(saved)
 
     async def will_save(self, interaction: discord.Interaction, button: KnockOutButton) -> None:
         """R16, R20: the defender's Will save against a Knock-Out threat, from its button: the result
@@ -314,7 +314,6 @@ class Attack(commands.Cog):
             )
             if notice is not None:
                 await interaction.followup.send(notice.content, allowed_mentions=notice.allowed_mentions)
-        await self.bot.trackers.publish(saved)
 
     async def _redraw_clicked(
         self,
@@ -370,12 +369,12 @@ class Attack(commands.Cog):
 
     # ------------------------------------------------------------------------------ after an undo
 
-    @commands.Cog.listener()
-    async def on_fight_restored(self, before: Encounter, after: Encounter, by: int = 0) -> None:
-        """An undo or a redo by ``by`` put the fight back (``before`` → ``after``, dispatched by
+    async def restored(self, event: FightRestored) -> None:
+        """An undo or a redo by ``by`` put the fight back (``before`` → ``after``, announced by
         ``/encounter``): each defense it left waiting is asked anew, pinging whoever must answer (but the
         user who undid), with its timeout; each exchange message it made untrue says so and loses its
-        buttons."""
+        buttons. (Every message's buttons then follow from the fight's change, drawn after this.)"""
+        before, after, by = event.before, event.encounter, event.by
         still_open = {(exchange.id, exchange.step) for exchange in after.exchanges if exchange.pending}
         for exchange in before.exchanges:
             if exchange.pending and (exchange.id, exchange.step) not in still_open:
@@ -437,7 +436,6 @@ class Attack(commands.Cog):
                 log.warning(
                     "could not mark the redone exchange %s in channel %s", exchange.id, after.channel_id
                 )
-        await self.bot.fight_messages.redraw(after)  # what the fight accepts now, on every message
 
     # ------------------------------------------------------------------------------ timeouts
 
@@ -459,7 +457,12 @@ class Attack(commands.Cog):
             await self.run_timeout(channel_id, exchange_id)
 
     async def run_timeout(self, channel_id: int, exchange_id: int) -> None:
-        """The defender did not answer in time: the policy decides, or the GM is asked."""
+        """The defender did not answer in time: the policy decides, or the GM is asked. Not a command:
+        a unit of work of its own (:mod:`bot.events`), whose change is drawn once it is told."""
+        async with self.bot.events.collecting():
+            await self._time_out(channel_id, exchange_id)
+
+    async def _time_out(self, channel_id: int, exchange_id: int) -> None:
         now = datetime.now(UTC)
         bot_id = self.bot.user.id if self.bot.user else 0
         saved, report = await self.bot.store.change(
@@ -484,8 +487,6 @@ class Attack(commands.Cog):
             )
         except DISCORD_FAILURES as error:
             if await self.bot.trackers.refusals.refused(saved, "the end of a defense's wait", error):
-                if not exchange.pending:  # decided: the tracker shows it, where it still can be drawn
-                    await self.bot.trackers.publish(saved)
                 return  # the fight is saved; its GM is told why the channel does not show it
             raise
         saved = await self.bot.fight_messages.remember(saved, self._message(report, sent.id), view)
@@ -496,7 +497,6 @@ class Attack(commands.Cog):
             )
             await channel.get_partial_message(asked_in).edit(content=closed, view=None)
             self.bot.fight_messages.shown(channel_id, asked_in, None)
-        await self.bot.trackers.publish(saved)
 
 
 def _pinging(users: list[int], actor_id: int) -> discord.AllowedMentions:

@@ -107,7 +107,6 @@ class Combatant(
                 proposed = [p.id for p in changed.proposals]
                 shown = FightMessage(id=sent, proposals=proposed, dismissable=False)
                 saved = await self.bot.fight_messages.remember(saved, shown, view)
-        await self.bot.trackers.publish(saved)
 
     # ------------------------------------------------------------------------------ conditions
 
@@ -131,7 +130,7 @@ class Combatant(
         actor = actor_of(interaction)
         by = interaction.user.display_name
         wanted = condition_name(condition)
-        saved, changed = await self.bot.store.change(
+        _, changed = await self.bot.store.change(
             encounter_channel(interaction),
             actor.user_id,
             lambda encounter: change_condition(
@@ -147,7 +146,6 @@ class Combatant(
         )
         reply = condition_reply(changed.combatant, changed.condition, added=changed.added)
         await answer(interaction, reply)
-        await self.bot.trackers.publish(saved)
 
     @condition.autocomplete("condition")
     async def condition_suggestions(
@@ -253,7 +251,7 @@ class Combatant(
         actor = actor_of(interaction)
         by = interaction.user.display_name
         catalog = self.bot.catalog
-        saved, edited = await self.bot.store.change(
+        _, edited = await self.bot.store.change(
             encounter_channel(interaction),
             actor.user_id,
             lambda encounter: edit_combatant(encounter, actor, by, catalog, who, edit),
@@ -262,7 +260,6 @@ class Combatant(
             await answer(interaction, "Those were already its values; nothing changed.", ephemeral=True)
             return
         await answer(interaction, edit_reply(edited.name, edited.changes))
-        await self.bot.trackers.publish(saved)
 
     # ------------------------------------------------------------------------------ feat
 

@@ -38,6 +38,7 @@ from bot.encounter import document, history, lifecycle
 from bot.encounter.errors import NoFight, OtherFight
 from bot.encounter.lifecycle import EndedFight
 from bot.encounter.permissions import is_gm, require_fight, require_may_recover
+from bot.events import FightRestored, announce
 from bot.fight_views import EndedLog, is_private
 from bot.interactions.actors import (
     actor_of,
@@ -163,7 +164,6 @@ class Encounter(
         if set_aside is not None and await self.bot.store.acknowledge_set_aside(set_aside.id):
             reply = f"{reply}\n{set_aside_note(set_aside, starting=True)}"
         await answer(interaction, reply)
-        await self.bot.trackers.publish(saved)
 
     async def already_running(self, channel_id: int, before: str) -> RulesError:
         """The refusal of a fight where one is running, naming its GM."""
@@ -188,7 +188,7 @@ class Encounter(
         by = interaction.user.display_name
         _, channel_id = encounter_place(interaction)
         try:
-            saved, ended = await self.bot.store.change(
+            _, ended = await self.bot.store.change(
                 channel_id,
                 actor.user_id,
                 lambda encounter: lifecycle.end(
@@ -203,10 +203,7 @@ class Encounter(
             await answer_by_editing(interaction, content=ended_note(ended), view=None)
         except DISCORD_FAILURES:
             logger.warning("could not confirm the end of the fight in channel %s", channel_id, exc_info=True)
-        try:
-            await self.post_end(interaction, channel_id, ended, summary)
-        finally:
-            await self.bot.trackers.close(saved, summary)
+        await self.post_end(interaction, channel_id, ended, summary)
 
     async def post_end(
         self, interaction: discord.Interaction, channel_id: int, ended: EndedFight, summary: str
@@ -355,11 +352,10 @@ class Encounter(
         before: document.Encounter,
         saved: document.Encounter,
     ) -> None:
-        """After an undo or a redo: the channel is told, its exchange messages and tracker are brought up
-        to date (the attack cog listens for ``fight_restored``)."""
+        """After an undo or a redo: the channel is told; what the fight was put back from is announced
+        (the attack cog asks again for the defenses it left waiting), and its messages and tracker follow."""
         await interaction.followup.send(told, allowed_mentions=discord.AllowedMentions.none())
-        self.bot.dispatch("fight_restored", before, saved, interaction.user.id)
-        await self.bot.trackers.publish(saved)
+        announce(FightRestored(before, saved, interaction.user.id))
 
     # ------------------------------------------------------------------------------ looking
 
@@ -483,7 +479,6 @@ class Encounter(
         except SetAsideGone:
             raise RulesError(NOTHING_SET_ASIDE) from None
         await answer(interaction, recovered_reply(by, set_aside, saved))
-        await self.bot.trackers.publish(saved, repost=True)
 
     @app_commands.command(
         name="reopen", description="GM: bring back the last fight that ended here, as it ended"
@@ -507,9 +502,6 @@ class Encounter(
         except EndedGone:
             raise RulesError(NOTHING_TO_REOPEN) from None
         await answer(interaction, reopened_reply(saved, by, kept.ended_at))
-        self.bot.trackers.reopened(saved)
-        self.bot.fight_messages.reopened(saved)
-        await self.bot.trackers.publish(saved, repost=True)
 
     # ------------------------------------------------------------------------------ options
 
@@ -524,14 +516,12 @@ class Encounter(
             return
         actor = actor_of(interaction)
         _, channel_id = encounter_place(interaction)
-        saved, changes = await self.bot.store.change(
+        _, changes = await self.bot.store.change(
             channel_id,
             actor.user_id,
             lambda encounter: lifecycle.change_options(encounter, actor, rules, table),
         )
         await answer(interaction, options_changed_reply(changes), ephemeral=not changes)
-        if changes:
-            await self.bot.trackers.publish(saved)
 
     # ------------------------------------------------------------------------------ who runs it
 
@@ -549,7 +539,7 @@ class Encounter(
         settings = await self.bot.store.guild_settings(guild_id)
         actor, successor = actor_of(interaction), member_actor(member)
         by, whom = interaction.user.display_name, member.display_name
-        saved, handed = await self.bot.store.change(
+        _, handed = await self.bot.store.change(
             channel_id,
             actor.user_id,
             lambda encounter: lifecycle.hand_over(encounter, actor, by, settings, successor, whom),
@@ -558,7 +548,6 @@ class Encounter(
         await answer(
             interaction, gm_handed_reply(handed), allowed_mentions=discord.AllowedMentions(users=new_gm)
         )
-        await self.bot.trackers.publish(saved)
 
 
 async def setup(bot: Pommel) -> None:

@@ -21,6 +21,7 @@ from bot.channel_access import TRACKER_NEEDS, require_may_post
 from bot.encounter import initiative
 from bot.encounter.permissions import is_gm, require_fight
 from bot.encounter.results import TurnAction
+from bot.events import TrackerAsked, announce
 from bot.interactions.actors import actor_of, channel_encounter, encounter_channel
 from bot.interactions.answering import answer
 from bot.interactions.options import ClaimantName
@@ -73,7 +74,7 @@ class Init(commands.GroupCog, group_name="init", group_description="Card initiat
             return
         require_may_post(interaction, "the tracker", TRACKER_NEEDS, then="`/init show` again.")
         await answer(interaction, "The tracker is now at the bottom of the channel.", ephemeral=True)
-        await self.bot.trackers.publish(encounter, repost=True)
+        announce(TrackerAsked(encounter))
 
     async def turn_button(self, interaction: discord.Interaction, button: TurnButton) -> None:
         await self.press(interaction, button.action, step=button.step, fight=button.fight)
@@ -99,7 +100,6 @@ class Init(commands.GroupCog, group_name="init", group_description="Card initiat
         )
         announcement = turn_announcement(saved, move)
         await answer(interaction, announcement.content, allowed_mentions=announcement.allowed_mentions)
-        await self.bot.trackers.publish(saved, repost=saved.table.repost_tracker)
 
 
 async def setup(bot: Pommel) -> None:

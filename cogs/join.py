@@ -49,7 +49,6 @@ class Join(commands.Cog):
         back = joined.combatant if joined.returning else None
         reply = joined_text(saved, user_id, joined.combatant.name, returning=back)
         await answer(interaction, reply)
-        await self.bot.trackers.publish(saved)
 
     @app_commands.command(name="leave", description="Take one of your characters out of this channel's fight")
     @app_commands.describe(character="Which of your characters in this fight (needed if you have several)")
@@ -63,13 +62,12 @@ class Join(commands.Cog):
         _, channel_id = encounter_place(interaction)
         actor = actor_of(interaction)
         player = interaction.user.display_name
-        saved, left = await self.bot.store.change(
+        _, left = await self.bot.store.change(
             channel_id, actor.user_id, lambda encounter: join.leave(encounter, actor, player, character)
         )
         owner = left.combatant.owner_id or actor.user_id
         reply = left_text(left.combatant.name, owner, left.discarded, cut_short=left.cut_short)
         await answer(interaction, reply)
-        await self.bot.trackers.publish(saved)
 
 
 async def setup(bot: Pommel) -> None:

@@ -56,7 +56,7 @@ class Maneuvers(commands.Cog):
         maneuvers.require_one_way_of_moving(run=run, combat_range=combat_range)
         actor = actor_of(interaction)
         by = interaction.user.display_name
-        saved, done = await self.bot.store.change(
+        _, done = await self.bot.store.change(
             encounter_channel(interaction),
             actor.user_id,
             lambda encounter: (
@@ -66,7 +66,6 @@ class Maneuvers(commands.Cog):
             ),
         )
         await answer(interaction, move_reply(done))
-        await self.bot.trackers.publish(saved)
 
     # ------------------------------------------------------------------------------ /range (R12)
 
@@ -102,7 +101,6 @@ class Maneuvers(commands.Cog):
             allowed_mentions=announcement.allowed_mentions,
             view=range_buttons(saved, done) or discord.utils.MISSING,
         )
-        await self.bot.trackers.publish(saved)
 
     # ------------------------------------------------------------------------------ /save (R20)
 
@@ -132,7 +130,7 @@ class Maneuvers(commands.Cog):
         by = interaction.user.display_name
         advantage = advantage_of(situation)
         rolling = self.bot.dice
-        saved, done = await self.bot.store.change(
+        _, done = await self.bot.store.change(
             encounter_channel(interaction),
             actor.user_id,
             lambda encounter: maneuvers.saving_throw(
@@ -149,8 +147,6 @@ class Maneuvers(commands.Cog):
             ),
         )
         await answer(interaction, save_reply(done), ephemeral=private)
-        if dice:
-            await self.bot.trackers.publish(saved)
 
     # ------------------------------------------------------------------------------ /pool
 

@@ -60,7 +60,6 @@ class Morale(commands.GroupCog, group_name="morale", group_description="Morale c
         self, interaction: discord.Interaction, saved: Encounter, announcement: Announcement
     ) -> None:
         await answer(interaction, announcement.content, allowed_mentions=announcement.allowed_mentions)
-        await self.bot.trackers.publish(saved)
 
     async def _rolled(
         self,
@@ -175,13 +174,12 @@ class Morale(commands.GroupCog, group_name="morale", group_description="Morale c
         actor = actor_of(interaction)
         by = interaction.user.display_name
         wanted = MoraleStanding(standing)
-        saved, ruled = await self.bot.store.change(
+        _, ruled = await self.bot.store.change(
             encounter_channel(interaction),
             actor.user_id,
             lambda encounter: morale.rule_standing(encounter, actor, who=who, standing=wanted, by=by),
         )
         await answer(interaction, standing_reply(ruled.combatant, ruled.previous, by))
-        await self.bot.trackers.publish(saved)
 
     # ------------------------------------------------------------------------------ the buttons
 
@@ -204,7 +202,6 @@ class Morale(commands.GroupCog, group_name="morale", group_description="Morale c
         )
         if rolled.report is None:
             await answer(interaction, proposal_empty_reply(rolled.proposal))
-            await self.bot.trackers.publish(saved)
             return
         announcement = check_announcement(
             saved, rolled.report, who=rolled.proposal.group, actor_id=actor.user_id, proposal=rolled.proposal
@@ -214,13 +211,12 @@ class Morale(commands.GroupCog, group_name="morale", group_description="Morale c
     async def dismiss(self, interaction: discord.Interaction, proposal_id: int, fight: str | None) -> None:
         actor = actor_of(interaction)
         by = interaction.user.display_name
-        saved, dismissed = await self.bot.store.change(
+        _, dismissed = await self.bot.store.change(
             encounter_channel(interaction),
             actor.user_id,
             lambda encounter: morale.dismiss(encounter, actor, proposal_id=proposal_id, by=by, fight=fight),
         )
         await answer(interaction, proposal_dismissed_reply(dismissed, by))
-        await self.bot.trackers.publish(saved)  # its buttons go from every message
 
 
 async def setup(bot: Pommel) -> None:

@@ -59,7 +59,7 @@ class Npc(commands.GroupCog, group_name="npc", group_description="GM: NPCs in th
         actor = actor_of(interaction)
         by = interaction.user.display_name
         catalog = self.bot.catalog
-        saved, added = await self.bot.store.change(
+        _, added = await self.bot.store.change(
             encounter_channel(interaction),
             actor.user_id,
             lambda encounter: npc.add_npcs(
@@ -79,7 +79,6 @@ class Npc(commands.GroupCog, group_name="npc", group_description="GM: NPCs in th
             ),
         )
         await answer(interaction, npcs_added_reply(added))
-        await self.bot.trackers.publish(saved)
 
     @app_commands.command(
         name="remove", description="GM: take an NPC, or a whole NPC group, out of the fight"
@@ -101,7 +100,6 @@ class Npc(commands.GroupCog, group_name="npc", group_description="GM: NPCs in th
             cut_short=removal.cut_short,
         )
         await answer(interaction, reply)
-        await self.bot.trackers.publish(saved)
 
 
 async def setup(bot: Pommel) -> None:

@@ -55,6 +55,11 @@ class Reminders(commands.Cog):
                 log.exception("the reminder of channel %s failed", due.channel_id)
 
     async def remind(self, channel_id: int, now: datetime, indexed: datetime | None = None) -> None:
+        """Not a command: a unit of work of its own (:mod:`bot.events`), whose change is drawn once told."""
+        async with self.bot.events.collecting():
+            await self._remind(channel_id, now, indexed)
+
+    async def _remind(self, channel_id: int, now: datetime, indexed: datetime | None) -> None:
         encounter = await self.bot.store.load_encounter(channel_id)
         if encounter is None or not self.bot.owns(encounter.guild_id):  # another process's guild
             return

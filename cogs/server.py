@@ -26,13 +26,14 @@ from bot import server_settings
 from bot.app import Pommel
 from bot.button_kinds import ForgetButton
 from bot.encounter.document import Encounter
+from bot.events import FightForgotten, announce
 from bot.interactions.actors import actor_of, encounter_place
 from bot.interactions.answering import answer, answer_by_editing
 from bot.option_parameters import SetsOptions, options_command
 from bot.rules.errors import RulesError
 from bot.store import KEPT_AFTER_LEAVING, log_entries
 from bot.ui.encounter_views import defaults_changed_reply, defaults_embed, gm_role_reply
-from bot.ui.server_views import FORGOTTEN_FIGHT, KEPT, forget_confirmation, forgotten_reply
+from bot.ui.server_views import KEPT, forget_confirmation, forgotten_reply
 
 log = logging.getLogger(__name__)
 
@@ -129,7 +130,7 @@ class Server(
         log.info("forgot guild %s at the request of user %s: %s", guild_id, interaction.user.id, forgotten)
         await answer_by_editing(interaction, content=forgotten_reply(forgotten), view=None)
         for fight in running:  # their trackers and requests no longer offer what nothing would accept
-            await self.bot.trackers.close(fight, FORGOTTEN_FIGHT)
+            announce(FightForgotten(fight))
 
     async def _running_fights(self, guild_id: int) -> list[Encounter]:
         """The guild's running fights (a channel another guild's is skipped without reading it)."""

@@ -44,11 +44,10 @@ class Situation(
     async def _change(self, interaction: discord.Interaction, operation: PositionOperation) -> None:
         actor = actor_of(interaction)
         by = interaction.user.display_name
-        saved, changed = await self.bot.store.change(
+        _, changed = await self.bot.store.change(
             encounter_channel(interaction), actor.user_id, lambda encounter: operation(encounter, actor, by)
         )
         await answer(interaction, situation_reply(changed), ephemeral=not changed.changes)
-        await self.bot.trackers.publish(saved)
 
     @app_commands.command(name="set", description="Shield wall, scaling, unseen, cover, prone… (R25)")
     @app_commands.describe(

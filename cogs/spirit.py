@@ -84,7 +84,7 @@ class Spirit(commands.GroupCog, group_name="spirit", group_description="Spirits 
         dice = self.bot.dice
         drained = SpiritTarget(ability)
         protected = SpiritProtection(protection) if protection is not None else None
-        saved, done = await self.bot.store.change(
+        _, done = await self.bot.store.change(
             encounter_channel(interaction),
             actor.user_id,
             lambda encounter: make_spiritual_attack(
@@ -106,8 +106,6 @@ class Spirit(commands.GroupCog, group_name="spirit", group_description="Spirits 
             ),
         )
         await answer(interaction, spirit_reply(done))
-        if done.condition_added:  # the tracker shows conditions, not the scores
-            await self.bot.trackers.publish(saved)
 
     @app_commands.command(
         name="drive-out", description="GM: a possessing spirit is driven out; the person returns at CHA 1"
@@ -133,7 +131,6 @@ class Spirit(commands.GroupCog, group_name="spirit", group_description="Spirits 
             if sent is not None:  # its button goes once the check is rolled or dismissed
                 shown = FightMessage(id=sent, proposals=[done.proposal.id], dismissable=False)
                 saved = await self.bot.fight_messages.remember(saved, shown, buttons)
-        await self.bot.trackers.publish(saved)
 
     @app_commands.command(name="heal", description="GM: heal a score a spirit drained; at 3 its effect ends")
     @app_commands.describe(
@@ -150,13 +147,12 @@ class Spirit(commands.GroupCog, group_name="spirit", group_description="Spirits 
     ) -> None:
         actor = actor_of(interaction)
         healed = SpiritTarget(ability)
-        saved, done = await self.bot.store.change(
+        _, done = await self.bot.store.change(
             encounter_channel(interaction),
             actor.user_id,
             lambda encounter: heal_mind(encounter, actor, target=target, ability=healed, points=points),
         )
         await answer(interaction, mind_healed_reply(done))
-        await self.bot.trackers.publish(saved)
 
 
 async def setup(bot: Pommel) -> None:

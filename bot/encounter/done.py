@@ -30,6 +30,9 @@ class Done(Generic[Result]):
     data: dict[str, object] = field(default_factory=dict)
     end: bool = False
     """True ends the encounter: it is deleted, and these log lines are its last."""
+    repost: bool = False
+    """True: after this change the fight's tracker is posted anew at the bottom of the channel (a turn, at
+    a play-by-post table), instead of edited in place."""
 
     def rolled(self, witness: D20Witness) -> Done[Result]:
         """Keep the d20 faces the operation rolled (``witness`` saw them) in its log lines' data: every

@@ -46,7 +46,12 @@ def press(
         raise OutOfDate(OutOfDate.TURNS)
     move = apply(encounter, action, actor, dice, holder)
     note_wait(encounter, now or datetime.now(UTC))  # a reminder counts from here (bot.encounter.reminders)
-    return Done(move, log=[initiative_log_line(encounter, move)], kind="initiative")
+    return Done(
+        move,
+        log=[initiative_log_line(encounter, move)],
+        kind="initiative",
+        repost=encounter.table.repost_tracker,
+    )
 
 
 def apply(

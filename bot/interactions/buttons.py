@@ -42,12 +42,13 @@ class PommelButton:
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         client = cast("PommelClient", interaction.client)
-        try:
-            with client.in_flight.running():
-                client.in_flight.refuse_if_closing()
-                await watch_the_clock(interaction)
-                await client.buttons.handler(type(self))(interaction, self)
-        except Exception as error:
-            await fail(interaction, error)
-        finally:
-            stop_the_clock(interaction)
+        with client.in_flight.running():
+            async with client.events.collecting():  # what the click changed is drawn after its answer
+                try:
+                    client.in_flight.refuse_if_closing()
+                    await watch_the_clock(interaction)
+                    await client.buttons.handler(type(self))(interaction, self)
+                except Exception as error:
+                    await fail(interaction, error)
+                finally:
+                    stop_the_clock(interaction)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 from ..catalog import Catalog
+from ..events import Bus
 from ..store import Store
 from ..trackers import TrackerBoard
 
@@ -31,3 +32,6 @@ class PommelClient(Protocol):
 
     @property
     def trackers(self) -> TrackerBoard: ...
+
+    @property
+    def events(self) -> Bus: ...

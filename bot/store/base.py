@@ -34,6 +34,8 @@ from ..characters import Character
 from ..encounter.document import Encounter
 from ..encounter.done import D20_KEY, Done
 from ..encounter.errors import NoFight
+from ..encounter.lifecycle import EndedFight
+from ..events import FightChanged, FightEnded, announce
 from ..guild_settings import GuildSettings
 from .errors import (
     StaleEncounter,
@@ -154,6 +156,11 @@ class Store(ABC):
     ) -> tuple[Encounter, Result]:
         """Run one operation on the channel's encounter and save it with its log lines, atomically.
 
+        What happened is announced once committed (:func:`bot.events.announce`): the fight changed (its
+        tracker posted anew when the operation's ``Done`` says ``repost``), or ended. A change that logs
+        nothing (where a message is, a reminder marked) is bookkeeping, as in the history: no news on its
+        own, only the latest state of a change announced with it.
+
         ``operation`` is plain work on the document (it may run on the database thread, between the
         read and the write of one transaction, and more than once on a retry): it must not await,
         touch Discord or the event loop. A :class:`~bot.rules.errors.RulesError` it raises leaves
@@ -173,6 +180,11 @@ class Store(ABC):
         saved = await self.update_encounter(channel_id, apply)
         encounter, outcome = done[-1]
         mark_committed(list(outcome.log))
+        if saved is None:
+            if isinstance(outcome.result, EndedFight):
+                announce(FightEnded(encounter, outcome.result))
+        else:  # a change that logs nothing is bookkeeping, no step of the fight: no news on its own
+            announce(FightChanged(saved, repost=outcome.repost, bookkeeping=not outcome.log))
         return (saved if saved is not None else encounter), outcome.result
 
     async def _write_change(

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ValidationError
 
 from ..characters import Character
 from ..encounter.document import Encounter
+from ..events import FightChanged, FightReopened, announce
 from ..guild_settings import GuildSettings
 from ..rules.errors import RulesError
 from .base import (
@@ -291,7 +292,9 @@ class DocumentStore(Store):
             if encounter.version != 0 or await self.load_encounter(encounter.channel_id) is not None:
                 raise
             await self._save_fight(encounter, document, events)
-        return saved.model_copy(update={"version": encounter.version + 1})
+        saved = saved.model_copy(update={"version": encounter.version + 1})
+        announce(FightChanged(saved, bookkeeping=not events))  # as a change that logs nothing
+        return saved
 
     async def _set_aside(self, channel_id: int, unreadable: Unreadable) -> None:
         """Move the channel's unreadable fight aside, if it is still the one stored, with a warning."""
@@ -325,7 +328,9 @@ class DocumentStore(Store):
             if await self.load_encounter(set_aside.channel_id) is not None:
                 raise
             await self._restore_aside(set_aside.id, fight, written, events)
-        return saved.model_copy(update={"version": 1})
+        saved = saved.model_copy(update={"version": 1})
+        announce(FightChanged(saved, repost=True))  # brought back: its tracker at the bottom of the channel
+        return saved
 
     async def ended_encounter(self, ended_id: int) -> EndedEncounter | None:
         kept = await self._ended_document(ended_id)
@@ -347,7 +352,9 @@ class DocumentStore(Store):
             if await self.load_encounter(ended.channel_id) is not None:
                 raise
             document = await self._reopen(ended, events)
-        return fight_from(ended.version + 1, document)
+        reopened = fight_from(ended.version + 1, document)
+        announce(FightReopened(reopened))
+        return reopened
 
     async def append_log(self, entry: LogEntry) -> LogEntry:
         [appended] = await self.append_logs([entry])

@@ -1,9 +1,10 @@
 """The store's transactions as plain steps, with no database in them: each ``yield``s its statements.
 
-A transaction (in :mod:`bot.store.fights_sql`, :mod:`bot.store.records_sql`) is a generator function:
-it ``yield``s a :class:`Sql`, receives what the statement gave (the rows, one row, one value or the count
-of rows it changed, as its ``returns`` says), decides, ``yield``s the next, and ``return``s its value. So
-each transaction's steps and its SQL are written once, and a driver only runs statements:
+A transaction (in :mod:`bot.store.fights_sql`, :mod:`bot.store.log_sql`, :mod:`bot.store.guilds_sql`) is
+a generator function: it ``yield``s a :class:`Sql`, receives what the statement gave (the rows, one row,
+one value or the count of rows it changed, as its ``returns`` says), decides, ``yield``s the next, and
+``return``s its value. So each transaction's steps and its SQL are written once, and a driver only runs
+statements:
 
 * SQLite (:mod:`bot.store.sqlite`) drives it synchronously with :func:`run_sqlite` on the connection's
   thread, inside the group commit's savepoint, in one round trip from the event loop;

@@ -13,6 +13,7 @@ from typing import TypeVar
 
 from ..characters import Character, name_key
 from ..encounter.document import Encounter
+from ..events import FightChanged, announce
 from ..guild_settings import GuildSettings
 from . import fights_sql, guilds_sql, log_sql
 from .base import (
@@ -180,9 +181,11 @@ class SqlStore(DocumentStore):
         if steps < 1:
             raise ValueError(f"an undo takes back at least one step, not {steps}")
         async with self.lock(channel_id):
-            return await self._write(
+            saved, undone = await self._write(
                 lambda: fights_sql.undo(channel_id, steps, expected_version, restore, line)
             )
+        announce(FightChanged(saved))
+        return saved, undone
 
     async def redo(
         self,
@@ -192,7 +195,9 @@ class SqlStore(DocumentStore):
         line: Callable[[Sequence[HistoryStep]], LogEntry],
     ) -> tuple[Encounter, list[HistoryStep]]:
         async with self.lock(channel_id):
-            return await self._write(lambda: fights_sql.redo(channel_id, undo_id, restore, line))
+            saved, redone = await self._write(lambda: fights_sql.redo(channel_id, undo_id, restore, line))
+        announce(FightChanged(saved))
+        return saved, redone
 
     # ------------------------------------------------------------------------------ fights set aside
 
