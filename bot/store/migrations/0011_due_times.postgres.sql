@@ -13,7 +13,7 @@ UPDATE encounters SET due_at = 'epoch', timer_at = 'epoch';
 
 -- The fights' documents (a running one, its steps kept, its undone ones) compressed with lz4 where the
 -- server has it (PostgreSQL 14 and later, built with it, as the images are): every change writes a
--- document and keeps the one before, and pglz, the default, costs the server several times lz4's CPU.
+-- document and keeps the one before, and pglz, the default, is the slower of the two to compress.
 -- Documents written before stay as they are, and read as before; a server without lz4 keeps pglz.
 DO $$
 BEGIN
