@@ -48,6 +48,8 @@ bench: venv
 	$(BIN)/python bench/burst.py
 	$(BIN)/python bench/history_cost.py
 	$(BIN)/python bench/memory.py
+	$(BIN)/python bench/startup.py
+	$(BIN)/python bench/store_cpu.py
 	$(BIN)/python bench/charts.py
 	$(BIN)/python bench/dice_stats.py
 

@@ -70,9 +70,12 @@ class Attack(commands.Cog):
         self.bot.buttons.route(ReactionButton, self.react)
         self.bot.buttons.route(KnockOutButton, self.will_save)
         self.bot.events.subscribe(FightRestored, self.restored)
-        for channel_id in await self.bot.store.fight_channels():
-            encounter = await self.bot.store.load_encounter(channel_id)
-            if encounter is not None and self.bot.owns(encounter.guild_id):  # another process's otherwise
+        # Only the fights with a defense's timer (the index of due times): no other fight is read.
+        for due in await self.bot.store.due_fights(timers=True):
+            if not self.bot.owns(due.guild_id):  # another process's
+                continue
+            encounter = await self.bot.store.load_encounter(due.channel_id)
+            if encounter is not None:
                 self.schedule_timeouts(encounter)
 
     async def cog_unload(self) -> None:

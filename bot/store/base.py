@@ -46,6 +46,7 @@ from .records import (
     ENDED_KEPT,
     HISTORY_KEPT,
     DiceTally,
+    DueFight,
     EndedEncounter,
     ForgottenGuild,
     HistoryStep,
@@ -234,6 +235,23 @@ class Store(ABC):
         Their documents are not read here: :meth:`load_encounter` of a channel listed returns None when
         its fight turns out unreadable (and sets it aside), so loading each of them is always safe.
         """
+
+    @abstractmethod
+    async def due_fights(self, through: datetime | None = None, *, timers: bool = False) -> list[DueFight]:
+        """The fights with something due (a defense's deadline, a reminder: see
+        :func:`bot.encounter.due.next_due`), by ``through`` if given, soonest first, from the index of due
+        times that every write of a fight keeps; no document is read, and an idle fight costs nothing.
+        ``timers``: the fights with a defense's timer to keep (:func:`~bot.encounter.due.next_timer`), by
+        the timer's deadline.
+
+        A fight is due at :data:`~bot.encounter.due.DUE_AT_ONCE` when its due times are yet to be worked
+        out from its document (stored before the index, or reopened): :meth:`recheck_due` writes them.
+        """
+
+    @abstractmethod
+    async def recheck_due(self, encounter: Encounter) -> bool:
+        """Write the fight's due times, worked out from ``encounter`` (as loaded), if its version is still
+        the one stored (True): the index's bookkeeping, not a change of the fight."""
 
     @abstractmethod
     async def save_encounter(self, encounter: Encounter, *, events: Sequence[LogEntry] = ()) -> Encounter:
