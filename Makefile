@@ -43,10 +43,13 @@ bench: venv
 	$(BIN)/python bench/rules_bench.py
 	$(BIN)/python bench/latency.py
 	$(BIN)/python bench/latency.py --apart
+	$(BIN)/python bench/cpu.py
 	$(BIN)/python bench/odds_simulation.py
 	$(BIN)/python bench/burst.py
 	$(BIN)/python bench/history_cost.py
 	$(BIN)/python bench/memory.py
+	$(BIN)/python bench/startup.py
+	$(BIN)/python bench/store_cpu.py
 	$(BIN)/python bench/charts.py
 	$(BIN)/python bench/dice_stats.py
 

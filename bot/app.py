@@ -24,6 +24,7 @@ from .option_checks import CheckedTree
 from .permissions import invite_url
 from .rules.dice import DiceSource, RandomDice
 from .scheduler import Scheduler
+from .server_catalogs import ServerCatalogs
 from .store import Store, open_store
 from .trackers import TrackerBoard
 from .ui.fight_log import fight_summary
@@ -38,6 +39,7 @@ INITIAL_EXTENSIONS = (
     "cogs.combatant",
     "cogs.encounter",
     "cogs.help",
+    "cogs.homebrew",
     "cogs.init",
     "cogs.join",
     "cogs.maneuvers",
@@ -120,6 +122,7 @@ class Pommel(commands.AutoShardedBot):
         self.settings = settings
         self.dice: DiceSource = dice if dice is not None else RandomDice.system()
         self.catalog: Catalog = catalog if catalog is not None else load_catalog()
+        """The shipped tables; a server's own entries are laid over them in :attr:`catalogs`."""
         self._store: Store | None = None
         self._stopping: asyncio.Task[None] | None = None
         self.lease_lost = False
@@ -127,6 +130,8 @@ class Pommel(commands.AutoShardedBot):
         supervisor restarts it and the shards are served again)."""
         self.command_ids: dict[str, int] = {}
         """Each top-level command's id, by name, from the sync (for clickable mentions in ``/help``)."""
+        self.catalogs = ServerCatalogs(lambda: self.catalog, lambda: self.store)
+        """Each server's catalog: the shipped tables with its homebrew over them."""
         self.trackers = TrackerBoard(self, lambda: self.store)
         self.fight_messages = FightMessageBoard(self, lambda: self.store, lambda: self.catalog)
         self.events = Bus()

@@ -14,10 +14,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Literal, TypeVar, overload
+from typing import Any, Literal, TypeVar, cast, overload
 
 import yaml
-from pydantic import ValidationError
+from pydantic import BaseModel, Field, ValidationError
 from pydantic_core import ErrorDetails
 
 from bot.rules.equipment import Armor, MonsterTemplate, Shield, Weapon
@@ -41,6 +41,14 @@ _FILES: dict[EntryKind, str] = {
 }
 
 _Entry = TypeVar("_Entry", Weapon, Armor, Shield, MonsterTemplate)
+
+ENTRY_MODELS: dict[EntryKind, type[Weapon] | type[Armor] | type[Shield] | type[MonsterTemplate]] = {
+    "weapon": Weapon,
+    "armor": Armor,
+    "shield": Shield,
+    "monster": MonsterTemplate,
+}
+"""Each kind's entries."""
 
 
 class _FieldTwice(yaml.YAMLError):
@@ -93,14 +101,48 @@ class UnknownEntry(RulesError):
         self.suggestions = suggestions
 
 
+class CatalogLayer(BaseModel):
+    """Entries laid over the shipped tables: a server's own (``/homebrew``), or those a fight keeps of
+    them (``Encounter.homebrew``). An entry whose key is a shipped one shadows it."""
+
+    weapons: dict[str, Weapon] = Field(default_factory=dict)
+    armors: dict[str, Armor] = Field(default_factory=dict)
+    shields: dict[str, Shield] = Field(default_factory=dict)
+    monsters: dict[str, MonsterTemplate] = Field(default_factory=dict)
+
+    def table(self, kind: EntryKind) -> dict[str, Any]:
+        return cast("dict[str, Any]", getattr(self, TABLES[kind]))
+
+    def entries(self) -> list[tuple[EntryKind, Weapon | Armor | Shield | MonsterTemplate]]:
+        """Every entry with its kind, kind by kind (weapons first), each kind by key."""
+        return [(kind, self.table(kind)[key]) for kind in KINDS for key in sorted(self.table(kind))]
+
+    def __len__(self) -> int:
+        return sum(len(self.table(kind)) for kind in KINDS)
+
+
+KINDS: tuple[EntryKind, ...] = ("weapon", "armor", "shield", "monster")
+
+TABLES: dict[EntryKind, str] = {
+    "weapon": "weapons",
+    "armor": "armors",
+    "shield": "shields",
+    "monster": "monsters",
+}
+"""Each kind's table, as :class:`Catalog` and :class:`CatalogLayer` name it."""
+
+
 @dataclass(frozen=True, slots=True)
 class Catalog:
-    """Every weapon, armor, shield and monster template, keyed by ``key``. Read-only."""
+    """Every weapon, armor, shield and monster template, keyed by ``key``. Read-only.
+
+    ``own``: the keys of each kind that a layer laid over the shipped tables (:meth:`layered`)."""
 
     weapons: Mapping[str, Weapon]
     armors: Mapping[str, Armor]
     shields: Mapping[str, Shield]
     monsters: Mapping[str, MonsterTemplate]
+    own: Mapping[EntryKind, frozenset[str]] = field(default_factory=dict)
     _weapons_by_spelling: Mapping[str, Weapon] = field(init=False, repr=False, compare=False)
     _armors_by_spelling: Mapping[str, Armor] = field(init=False, repr=False, compare=False)
     _shields_by_spelling: Mapping[str, Shield] = field(init=False, repr=False, compare=False)
@@ -111,6 +153,19 @@ class Catalog:
             table = MappingProxyType(dict(getattr(self, name)))
             object.__setattr__(self, name, table)
             object.__setattr__(self, f"_{name}_by_spelling", _by_spelling(table))
+        object.__setattr__(self, "own", MappingProxyType(dict(self.own)))
+
+    def layered(self, layer: CatalogLayer) -> Catalog:
+        """This catalog with ``layer``'s entries over it: a key it holds is shadowed, a new one added."""
+        if not len(layer):
+            return self
+        tables = {TABLES[kind]: {**getattr(self, TABLES[kind]), **layer.table(kind)} for kind in KINDS}
+        own = {kind: self.own.get(kind, frozenset()) | set(layer.table(kind)) for kind in KINDS}
+        return Catalog(**tables, own=own)
+
+    def is_own(self, kind: EntryKind, key: str) -> bool:
+        """Whether the entry under ``key`` is a layer's (a server's own) rather than a shipped one."""
+        return key in self.own.get(kind, frozenset())
 
     def weapon(self, key: str) -> Weapon:
         return _look_up("weapon", self.weapons, self._weapons_by_spelling, key)
@@ -175,7 +230,7 @@ def load_catalog(directory: Path | None = None) -> Catalog:
     for monster in monsters.values():
         problems.extend(
             f"{label}: entry '{monster.key}': {problem}"
-            for problem in _gear_problems(monster, weapons, armors, shields)
+            for problem in gear_problems(monster, weapons, armors, shields)
         )
     if problems:
         raise CatalogError(problems)
@@ -189,6 +244,23 @@ def _read(path: Path, label: str, problems: list[str]) -> tuple[Any, list[yaml.N
     except OSError as error:
         problems.append(f"{label}: cannot be read: {error.strerror or error}")
         return None
+    parsed = parse_yaml(data, label, problems)
+    if parsed is None:
+        return None
+    raw, document = parsed
+    return raw, list(document.value) if isinstance(document, yaml.SequenceNode) else []
+
+
+MAX_NODES = 200_000
+"""The most values a file may hold once its aliases are counted where they are used: an alias bomb (a
+list of aliases of a list of aliases...) is refused before it is built."""
+
+
+def parse_yaml(
+    data: bytes, label: str, problems: list[str], *, max_nodes: int = MAX_NODES
+) -> tuple[Any, yaml.Node | None] | None:
+    """UTF-8 YAML (JSON is YAML too) read strictly, with its document's node (where each value is
+    written); None, with the problem said, when it cannot be read."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -199,25 +271,68 @@ def _read(path: Path, label: str, problems: list[str]) -> tuple[Any, list[yaml.N
         )
         return None
     loader = _StrictLoader(text)
-    entries: list[yaml.Node] = []
+    document: yaml.Node | None = None
     try:
         document = loader.get_single_node()
-        entries = list(document.value) if isinstance(document, yaml.SequenceNode) else []
+        if document is not None and _expanded_size(document, max_nodes) > max_nodes:
+            problems.append(
+                f"{label}: holds more than {max_nodes} values once its aliases (*name) are expanded; "
+                "write the entries out without anchors and aliases"
+            )
+            return None
         raw = loader.construct_document(document) if document is not None else None
     except _FieldTwice as twice:
-        index, key = _entry_at(entries, twice.second)
+        index, key = _entry_at(_entry_nodes(document), twice.second)
         where = "" if index == 0 else f" entry '{key}':" if key else f" entry #{index}:"
         problems.append(
             f"{label}:{where} field '{twice.key}' is written twice "
             f"(lines {twice.first.line + 1} and {twice.second.line + 1}); keep one"
         )
         return None
+    except yaml.constructor.ConstructorError as error:
+        mark = error.problem_mark
+        at = f" (line {mark.line + 1})" if mark is not None else ""
+        problems.append(f"{label}: {error.problem}{at}: YAML tags are not read; write plain values")
+        return None
     except yaml.YAMLError as error:
         problems.append(f"{label}: is not valid YAML: {error}")
         return None
+    except RecursionError:
+        problems.append(f"{label}: is nested too deeply to read; entries are lists of field: value pairs")
+        return None
     finally:
         loader.dispose()
-    return raw, entries
+    return raw, document
+
+
+def _expanded_size(root: yaml.Node, budget: int) -> int:
+    """How many values ``root`` holds with every alias counted where it is used; counting stops past
+    ``budget`` (a node that holds itself never ends)."""
+    count = 0
+    stack = [root]
+    while stack and count <= budget:
+        node = stack.pop()
+        count += 1
+        if isinstance(node, yaml.SequenceNode):
+            stack.extend(node.value)
+        elif isinstance(node, yaml.MappingNode):
+            for key, value in node.value:
+                stack.extend((key, value))
+    return count
+
+
+def _entry_nodes(document: yaml.Node | None) -> list[yaml.Node]:
+    """The entries' nodes: a list's items, or those of each list a mapping holds (a server's file)."""
+    if isinstance(document, yaml.SequenceNode):
+        return list(document.value)
+    if isinstance(document, yaml.MappingNode):
+        return [
+            item
+            for _, section in document.value
+            if isinstance(section, yaml.SequenceNode)
+            for item in section.value
+        ]
+    return []
 
 
 def _entry_at(entries: list[yaml.Node], mark: yaml.Mark) -> tuple[int, str | None]:
@@ -248,6 +363,14 @@ def _load_table(folder: Path, filename: str, model: type[_Entry], problems: list
     if read is None:
         return {}
     raw, nodes = read
+    return table_from(raw, nodes, label, model, problems)
+
+
+def table_from(
+    raw: Any, nodes: list[yaml.Node], label: str, model: type[_Entry], problems: list[str]
+) -> dict[str, _Entry]:
+    """The entries of one table as read (``raw``, with the node each is written at), validated; each
+    problem, naming ``label``, the entry and the field, is added to ``problems`` and its entry left out."""
     if not isinstance(raw, list):
         found = "nothing" if raw is None else f"a {type(raw).__name__}"
         problems.append(
@@ -331,21 +454,24 @@ def _is_number(text: str) -> bool:
     return True
 
 
-def _gear_problems(
+def gear_problems(
     monster: MonsterTemplate,
     weapons: Mapping[str, Weapon],
     armors: Mapping[str, Armor],
     shields: Mapping[str, Shield],
+    places: Mapping[EntryKind, str] = _FILES,
 ) -> list[str]:
-    """Missing references, then gear that will not fit in two hands (Lords of Hack two weapons, R26)."""
+    """Missing references, then gear that will not fit in two hands (Lords of Hack two weapons, R26);
+    ``places`` says where each kind was looked for."""
+    looked_up: tuple[tuple[str, str | None, Mapping[str, Any], EntryKind], ...] = (
+        ("weapon", monster.weapon, weapons, "weapon"),
+        ("off_hand", monster.off_hand, weapons, "weapon"),
+        ("armor", monster.armor, armors, "armor"),
+        ("shield", monster.shield, shields, "shield"),
+    )
     problems = [
-        f"field '{field}': no entry '{key}' in {filename}{_did_you_mean(key, table)}"
-        for field, key, table, filename in (
-            ("weapon", monster.weapon, weapons, _FILES["weapon"]),
-            ("off_hand", monster.off_hand, weapons, _FILES["weapon"]),
-            ("armor", monster.armor, armors, _FILES["armor"]),
-            ("shield", monster.shield, shields, _FILES["shield"]),
-        )
+        f"field '{field}': no entry '{key}' in {places[kind]}{_did_you_mean(key, table)}"
+        for field, key, table, kind in looked_up
         if key is not None and key not in table
     ]
     if problems:

@@ -28,6 +28,13 @@ class Budget:
         self._at: float | None = None
         self._lock = asyncio.Lock()
 
+    def available(self) -> bool:
+        """Whether a taking now would not wait (nobody waiting before it, a token in the bucket)."""
+        if self._lock.locked():
+            return False
+        elapsed = 0.0 if self._at is None else asyncio.get_running_loop().time() - self._at
+        return min(self.at_once, self._tokens + elapsed * self.per_second) >= 1
+
     async def take(self) -> None:
         async with self._lock:
             loop = asyncio.get_running_loop()

@@ -13,6 +13,7 @@ import secrets
 
 import discord
 
+from .interactions.echo import echoed
 from .store.receipts import committed, committed_to
 from .ui.errors import DISCORD_FAILURES, UNFINISHED_NOTE, failure_message, refusal, saved_but_unshown
 
@@ -25,6 +26,9 @@ REPLY_LIMIT = 2000
 PUBLIC_THINKING = "pommel_public_thinking"
 """Set in an interaction's extras while its answer is a "thinking" message everyone sees (a command that
 deferred publicly, :func:`bot.interactions.answering.defer_for`): a private reply must not take its place."""
+WAITING = "pommel_waiting_note"
+"""Set in an interaction's extras while its private "thinking" message shows the note that the command
+still works (:data:`bot.interactions.answering.WAITING_NOTE`): a private reply takes the note's place."""
 
 
 def answer_turn(interaction: discord.Interaction) -> asyncio.Lock:
@@ -48,13 +52,16 @@ async def reply_privately(interaction: discord.Interaction, content: str) -> Non
         content = content[: REPLY_LIMIT - 1] + "…"
     try:
         async with answer_turn(interaction):
-            if interaction.response.is_done():
+            if interaction.extras.pop(WAITING, False):
+                await interaction.edit_original_response(content=content)
+            elif interaction.response.is_done():
                 if interaction.extras.pop(PUBLIC_THINKING, False):
                     # The first follow-up would replace the public "thinking" message, for everyone to see.
                     await interaction.edit_original_response(content=UNFINISHED_NOTE)
                 await interaction.followup.send(content, ephemeral=True)
             else:
-                await interaction.response.send_message(content, ephemeral=True)
+                with echoed(False):
+                    await interaction.response.send_message(content, ephemeral=True)
     except DISCORD_FAILURES:
         # The interaction expired (3 s for a first answer, 15 min after it) or Discord is unreachable.
         log.warning("could not deliver an error reply for interaction %s", interaction.id, exc_info=True)

@@ -14,6 +14,7 @@ events never reach another's handling.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -147,6 +148,21 @@ class Bus:
         finally:
             _collected.reset(token)
             await self.handle(events)
+
+    async def beside(self, step: Awaitable[object]) -> None:
+        """Hand on what the current unit of work has announced so far (its tracker, its messages) while
+        ``step`` runs (what follows a command's answer: the channel told, the summary posted), instead of
+        after it: both then come one round trip after the answer, not one after the other. What the unit
+        announces later is handled when it is over, as ever. Outside a unit of work, ``step`` alone runs."""
+        collected = _collected.get()
+        ready: list[Event] = []
+        if collected:
+            ready, collected[:] = list(collected), []
+        drawing = asyncio.ensure_future(self.handle(ready))
+        try:
+            await step
+        finally:
+            await drawing
 
     async def handle(self, events: list[Event]) -> None:
         """Hand each event (:func:`coalesced`) to its handlers, in order; a handler's failure is logged,

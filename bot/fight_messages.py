@@ -22,8 +22,11 @@ import discord
 from .catalog import Catalog
 from .encounter import attacks, messages
 from .encounter.document import Encounter
+from .encounter.done import Done
+from .encounter.kept_entries import fight_catalog
 from .encounter.permissions import player_of
 from .encounter.records import Exchange, FightMessage
+from .recent import Recent
 from .rules.errors import RulesError
 from .store import Store
 from .ui.attack_views.lines import clip
@@ -33,6 +36,10 @@ from .ui.errors import DISCORD_FAILURES
 from .ui.message_buttons import custom_ids, message_buttons
 
 log = logging.getLogger(__name__)
+
+REMEMBERED_SECONDS = 900.0
+"""How long the board remembers the newest state it drew of a channel's fight, and the fights it closed:
+longer than any command stays in flight (a command gives up within Discord's 15 minutes)."""
 
 MISSING_REQUEST = "📨 This attack waits for its defense; its request was not on the channel any more:"
 """The first line of a request posted again (its reply never came through, or it was deleted)."""
@@ -50,6 +57,11 @@ class FightMessageBoard:
         self._shown: dict[int, dict[int, list[str]]] = {}
         """Messages a command has just drawn itself (a click's edit), by channel: id -> their buttons,
         so that they are not edited a second time to the same buttons."""
+        self._newest: Recent[int, tuple[str, int]] = Recent(REMEMBERED_SECONDS)
+        """Channel -> the fight (its tag) and the version of the newest state of it this board drew or
+        saved: a state handed over at least as new is drawn as it is, an older one read anew."""
+        self._ended: Recent[str, bool] = Recent(REMEMBERED_SECONDS)
+        """The fights (by tag) whose messages were closed: a late redraw never gives them buttons again."""
 
     def _lock(self, channel_id: int) -> asyncio.Lock:
         lock = self._locks.get(channel_id)
@@ -76,24 +88,27 @@ class FightMessageBoard:
         rows = [[item] for item in view.children] if view is not None else []
         message.drawn = custom_ids(rows)
         try:
-            saved, _ = await self.store().change(
-                encounter.channel_id, self._bot_id, lambda fight: messages.remember(fight, message)
-            )
+            saved = await self._change(encounter.channel_id, lambda fight: messages.remember(fight, message))
         except RulesError:
             return encounter  # the fight ended meanwhile
         return saved
 
     async def redraw(self, encounter: Encounter) -> None:
-        """Bring every message of the channel's fight up to date (``encounter``: a state of it; the
-        fight is read again, so a late call never draws an older state)."""
+        """Bring every message of the channel's fight up to date (``encounter``: a state of it, drawn as
+        it is when no newer state of it was drawn or saved here; else the fight is read again, so a late
+        call never draws an older state)."""
         channel_id = encounter.channel_id
         if not encounter.messages and channel_id not in self._shown:
             return  # nothing to redraw (a later state that has messages redraws them)
         async with self._lock(channel_id):
-            fight = await self.store().load_encounter(channel_id)
+            newest = self._newest.get(channel_id)
+            fight: Encounter | None = encounter
+            if newest is not None and newest[0] == encounter.tag and newest[1] > encounter.version:
+                fight = await self.store().load_encounter(channel_id)
             shown = self._shown.pop(channel_id, {})
-            if fight is None or fight.tag != encounter.tag:
+            if fight is None or fight.tag != encounter.tag or self._ended.get(fight.tag):
                 return
+            self._newest.set(channel_id, (fight.tag, fight.version))
             drawn: dict[int, list[str]] = {}
             gone: list[int] = []
             for message in fight.messages:
@@ -122,6 +137,7 @@ class FightMessageBoard:
     async def close(self, encounter: Encounter) -> None:
         """The fight ended: none of its messages keeps a button (a reopen draws them again)."""
         async with self._lock(encounter.channel_id):
+            self._ended.set(encounter.tag, True)
             channel = self.client.get_partial_messageable(encounter.channel_id)
             for message in encounter.messages:
                 if not message.drawn:
@@ -135,6 +151,7 @@ class FightMessageBoard:
         """An ended fight was brought back: its messages carry no button since the end (:meth:`close`),
         whatever the fight kept of them (the store brings it back exactly as it ended), so the next
         :meth:`redraw` gives each the buttons the fight accepts again."""
+        self._ended.pop(encounter.tag)
         self._shown.setdefault(encounter.channel_id, {}).update({m.id: [] for m in encounter.messages})
 
     async def check_requests(self, encounter: Encounter) -> Encounter:
@@ -160,9 +177,7 @@ class FightMessageBoard:
         if fight is None or not any(m.id == message_id for m in fight.messages):
             return None
         try:
-            fight, _ = await self.store().change(
-                channel_id, self._bot_id, lambda current: messages.forget(current, message_id)
-            )
+            fight = await self._change(channel_id, lambda current: messages.forget(current, message_id))
         except RulesError:
             return None
         return await self.post_missing_requests(fight)
@@ -179,7 +194,7 @@ class FightMessageBoard:
         defender = encounter.combatant(exchange.defender)
         asked = encounter.gm_id if exchange.gm_pinged else player_of(encounter, defender)
         passive = self._passive(encounter)(exchange.id)
-        weapon = self.catalog().weapon(exchange.weapon).name
+        weapon = fight_catalog(self.catalog(), encounter).weapon(exchange.weapon).name
         content = clip(f"{MISSING_REQUEST}\n{request_content(encounter, exchange, weapon, passive)}")
         if exchange.gm_pinged:
             content = clip(f"<@{encounter.gm_id}>: its time ran out, so you decide.\n{content}")
@@ -202,13 +217,18 @@ class FightMessageBoard:
 
     def _passive(self, fight: Encounter) -> Callable[[int], int]:
         def passive(exchange_id: int) -> int:
-            report = attacks.waiting_report(fight, self.catalog(), exchange_id)
+            report = attacks.waiting_report(fight, fight_catalog(self.catalog(), fight), exchange_id)
             return report.passive if report.passive is not None else 0
 
         return passive
 
     async def _note(self, channel_id: int, drawn: dict[int, list[str]]) -> None:
         with contextlib.suppress(RulesError):  # the fight ended meanwhile
-            await self.store().change(
-                channel_id, self._bot_id, lambda fight: messages.note_drawn(fight, drawn)
-            )
+            await self._change(channel_id, lambda fight: messages.note_drawn(fight, drawn))
+
+    async def _change(self, channel_id: int, operation: Callable[[Encounter], Done[None]]) -> Encounter:
+        """A change of the fight's messages (a transaction of its own); the fight as saved, the newest
+        state of it this board knows (a state handed over older than it is read anew)."""
+        saved, _ = await self.store().change(channel_id, self._bot_id, operation)
+        self._newest.set(channel_id, (saved.tag, saved.version))
+        return saved

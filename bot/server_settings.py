@@ -71,6 +71,17 @@ def require_may_forget(actor: Actor) -> None:
         raise NotAllowed("Only members with the Manage Server permission can delete this server's data.")
 
 
+def require_may_brew(settings: GuildSettings, actor: Actor) -> None:
+    """Manage Server, or the server's GM role when it has one: who may change the server's homebrew."""
+    if may_check_rolls(settings, actor):
+        return
+    role = f"the <@&{settings.gm_role_id}> role or " if settings.gm_role_id is not None else ""
+    raise NotAllowed(
+        f"Only members with {role}Manage Server can change this server's homebrew; "
+        "`/homebrew list` and `/homebrew export` show it to anyone."
+    )
+
+
 def may_check_rolls(settings: GuildSettings, actor: Actor) -> bool:
     """Who may read the server's rolls, private ones included: members with Manage Server, and those
     with the server's GM role when it has one (not everyone, though anyone may run fights without)."""

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 import discord
+from discord.http import handle_message_parameters
 
 from .channel_access import RefusedPosts
 from .drawing_budget import TRACKER_DRAWS_PER_SECOND, Budget
@@ -57,9 +58,11 @@ SHUTDOWN_SECONDS = 5.0
 @dataclass(slots=True)
 class _Due:
     """What is yet to be drawn on a channel: the newest state asked for (its fight's start and version,
-    and the fight itself while someone waits for its drawing; else it is read back from the store when
-    drawn, so that thousands of channels waiting their turn cost a few bytes each), whether any asker
-    wanted the tracker reposted, and the future the askers since the last drawing wait on."""
+    and the fight itself as the command that changed it handed it over, drawn as it is rather than read
+    and parsed again from the store; but None while the channel waits its turn for the budget, so that
+    thousands of channels waiting cost a few bytes each, and for a drawing tried again: those read the
+    fight as it stands when drawn), whether any asker wanted the tracker reposted, and the future the
+    askers since the last drawing wait on."""
 
     started_at: datetime
     version: int
@@ -135,6 +138,9 @@ class TrackerBoard:
         """The channels with a state due and no drawing task, in the order they asked: the dispatcher
         starts their drawings as the budget allows."""
         self._dispatcher: asyncio.Task[None] | None = None
+        self._rationed = False
+        """Whether the dispatcher waits for the budget: a channel that asks meanwhile waits its turn, and
+        keeps no fight while it does (it is read back from the store when drawn)."""
         self._closers: set[asyncio.Task[None]] = set()
         """The trackers of ended fights to be closed again (Discord failed it for a reason that may pass)."""
         self._failures: dict[int, int] = {}
@@ -155,15 +161,14 @@ class TrackerBoard:
         channel = encounter.channel_id
         waits = self.spacing <= 0
         due = self._due.get(channel)
+        kept = encounter if waits or not self._rationed else None
         if due is None:
-            kept = encounter if waits else None
             due = self._due[channel] = _Due(encounter.started_at, encounter.version, kept, repost, None)
             if channel not in self._drawers:
                 self._enqueue(channel)
         else:
             if _newer(encounter, due):
-                due.started_at, due.version = encounter.started_at, encounter.version
-                due.encounter = encounter if waits else None
+                due.started_at, due.version, due.encounter = encounter.started_at, encounter.version, kept
             due.repost = due.repost or repost
         if not waits:
             return
@@ -211,8 +216,17 @@ class TrackerBoard:
         """Start the drawings of the channels waiting, in turn, as the budget allows."""
         try:
             while self._waiting:
-                if self.budget is not None:
-                    await self.budget.take()  # meanwhile, newer states of the channels coalesce
+                if self.budget is not None and not self.budget.available():
+                    self._rationed = True  # the channels waiting their turn keep no fight meanwhile
+                    for waiting in self._waiting:
+                        if (due := self._due.get(waiting)) is not None and self.spacing > 0:
+                            due.encounter = None
+                    try:
+                        await self.budget.take()  # meanwhile, newer states of the channels coalesce
+                    finally:
+                        self._rationed = False
+                elif self.budget is not None:
+                    await self.budget.take()
                 channel = self._waiting.popleft()
                 self._drawers[channel] = asyncio.create_task(self._draw_due(channel), name="pommel-tracker")
         finally:
@@ -314,9 +328,8 @@ class TrackerBoard:
         if old is not None and not repost:
             if self._shown.get(old.message_id) == shows:
                 return  # the change shows nothing new (a miss, say): no edit
-            message = self.client.get_partial_messageable(old.channel_id).get_partial_message(old.message_id)
             try:
-                await message.edit(content=None, embeds=embeds, view=view)
+                await self._edit(old, embeds, view)
                 self._shown.set(old.message_id, shows)
                 return
             except discord.NotFound:
@@ -339,6 +352,20 @@ class TrackerBoard:
             await self._spend()
             await sent.edit(embeds=embeds, view=view)
             self._shown.set(sent.id, _showing(embeds, view))
+
+    async def _edit(
+        self, tracker: TrackerMessage, embeds: list[discord.Embed], view: discord.ui.View
+    ) -> None:
+        """Edit the tracker message in place, without reading back the message Discord answers with
+        (:meth:`discord.PartialMessage.edit` parses it into a :class:`discord.Message` the board never
+        looks at). Its view is stopped (:func:`bot.ui.buttons.button_view`): discord.py keeps none."""
+        with handle_message_parameters(
+            content=None,
+            embeds=embeds,
+            view=view,
+            previous_allowed_mentions=self.client.allowed_mentions,
+        ) as params:
+            await self.client.http.edit_message(tracker.channel_id, tracker.message_id, params=params)
 
     async def _spend(self) -> None:
         """A drawing's request past its first (the dispatcher paid that one) takes from the budget too:

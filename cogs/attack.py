@@ -27,6 +27,7 @@ from bot.encounter import attacks, history
 from bot.encounter.attacks import Declaration
 from bot.encounter.document import Encounter
 from bot.encounter.fighters import Hand
+from bot.encounter.kept_entries import fight_catalog
 from bot.encounter.records import FightMessage
 from bot.encounter.results import ExchangeReport
 from bot.events import FightRestored
@@ -69,9 +70,12 @@ class Attack(commands.Cog):
         self.bot.buttons.route(ReactionButton, self.react)
         self.bot.buttons.route(KnockOutButton, self.will_save)
         self.bot.events.subscribe(FightRestored, self.restored)
-        for channel_id in await self.bot.store.fight_channels():
-            encounter = await self.bot.store.load_encounter(channel_id)
-            if encounter is not None and self.bot.owns(encounter.guild_id):  # another process's otherwise
+        # Only the fights with a defense's timer (the index of due times): no other fight is read.
+        for due in await self.bot.store.due_fights(timers=True):
+            if not self.bot.owns(due.guild_id):  # another process's
+                continue
+            encounter = await self.bot.store.load_encounter(due.channel_id)
+            if encounter is not None:
                 self.schedule_timeouts(encounter)
 
     async def cog_unload(self) -> None:
@@ -168,7 +172,7 @@ class Attack(commands.Cog):
             actor.user_id,
             lambda encounter: attacks.attack(
                 encounter,
-                self.bot.catalog,
+                fight_catalog(self.bot.catalog, encounter),
                 actor,
                 who=who,
                 target=target,
@@ -185,6 +189,7 @@ class Attack(commands.Cog):
                 content,
                 view=view or discord.utils.MISSING,
                 allowed_mentions=_pinging(ping, actor.user_id),
+                echo=True,  # the fight remembers its message (a request's deadline edits it)
             )
         except DISCORD_FAILURES:
             # Saved, but the reply never came through: a request is posted on the channel instead (the
@@ -228,7 +233,9 @@ class Attack(commands.Cog):
         self, encounter: Encounter, report: ExchangeReport, *, actor_id: int
     ) -> tuple[str, discord.ui.View | None, list[int]]:
         """The message about an exchange now (:func:`~bot.ui.exchange_message.exchange_message`)."""
-        return exchange_message(encounter, report, self.bot.catalog, actor_id=actor_id)
+        return exchange_message(
+            encounter, report, fight_catalog(self.bot.catalog, encounter), actor_id=actor_id
+        )
 
     async def attack_against_ac(
         self, interaction: discord.Interaction, target: str, who: str | None, declared: Declaration
@@ -239,7 +246,7 @@ class Attack(commands.Cog):
             actor.user_id,
             lambda encounter: attacks.ac_attack(
                 encounter,
-                self.bot.catalog,
+                fight_catalog(self.bot.catalog, encounter),
                 actor,
                 who=who,
                 target=target,
@@ -247,7 +254,7 @@ class Attack(commands.Cog):
                 dice=self.bot.dice,
             ),
         )
-        weapon = self.bot.catalog.weapon(result.weapon).name
+        weapon = fight_catalog(self.bot.catalog, saved).weapon(result.weapon).name
         await answer(interaction, ac_attack_content(saved, result, weapon))
 
     # ------------------------------------------------------------------------------ buttons
@@ -261,7 +268,7 @@ class Attack(commands.Cog):
             actor.user_id,
             lambda encounter: attacks.answer(
                 encounter,
-                self.bot.catalog,
+                fight_catalog(self.bot.catalog, encounter),
                 actor,
                 fight=button.fight,
                 exchange_id=button.exchange_id,
@@ -280,9 +287,11 @@ class Attack(commands.Cog):
             saved, report.exchange, report, actor_id=actor.user_id, now=now, result_url=url
         )
         # An edited message notifies nobody: the news goes in a message of its own, when it pings someone
-        # (else the edited result already says it all).
+        # (else the edited result already says it all), while the tracker is drawn.
         if notice is not None and notice.ping:
-            await interaction.followup.send(notice.content, allowed_mentions=notice.allowed_mentions)
+            await self.bot.events.beside(
+                interaction.followup.send(notice.content, allowed_mentions=notice.allowed_mentions)
+            )
 
     async def will_save(self, interaction: discord.Interaction, button: KnockOutButton) -> None:
         """R16, R20: the defender's Will save against a Knock-Out threat, from its button: the result
@@ -310,7 +319,9 @@ class Attack(commands.Cog):
                 saved, report.exchange, report, actor_id=actor.user_id, now=now, result_url=url
             )
             if notice is not None:
-                await interaction.followup.send(notice.content, allowed_mentions=notice.allowed_mentions)
+                await self.bot.events.beside(
+                    interaction.followup.send(notice.content, allowed_mentions=notice.allowed_mentions)
+                )
 
     async def _redraw_clicked(
         self,
@@ -389,7 +400,7 @@ class Attack(commands.Cog):
         bot_id = self.bot.user.id if self.bot.user else 0
         links: dict[int, str] = {}
         for exchange in history.asked_again(before, after):
-            report = attacks.waiting_report(after, self.bot.catalog, exchange.id)
+            report = attacks.waiting_report(after, fight_catalog(self.bot.catalog, after), exchange.id)
             content, view, ping = self.exchange_message(after, report, actor_id=bot_id)
             content = asked_again_content(after, content, time_ran_out=exchange.gm_pinged)
             if exchange.gm_pinged:  # its time had run out before: the GM decides, as then
@@ -409,7 +420,7 @@ class Attack(commands.Cog):
             content = put_back_exchange_content(
                 before,
                 exchange,
-                self.bot.catalog.weapon(exchange.weapon).name,
+                fight_catalog(self.bot.catalog, before).weapon(exchange.weapon).name,
                 now=standing.get(exchange.id),
                 asked_again=None if link is None else f"[this message]({link})",
             )
@@ -425,7 +436,11 @@ class Attack(commands.Cog):
             # a redo made the exchange's first message its own again: it no longer says "asked again"
             assert exchange.message_id is not None
             content = put_back_exchange_content(
-                after, exchange, self.bot.catalog.weapon(exchange.weapon).name, now=exchange, asked_again=None
+                after,
+                exchange,
+                fight_catalog(self.bot.catalog, after).weapon(exchange.weapon).name,
+                now=exchange,
+                asked_again=None,
             )
             try:
                 await channel.get_partial_message(exchange.message_id).edit(content=content)
@@ -465,7 +480,9 @@ class Attack(commands.Cog):
         saved, report = await self.bot.store.change(
             channel_id,
             bot_id,
-            lambda encounter: attacks.expire(encounter, self.bot.catalog, exchange_id, self.bot.dice, now),
+            lambda encounter: attacks.expire(
+                encounter, fight_catalog(self.bot.catalog, encounter), exchange_id, self.bot.dice, now
+            ),
         )
         exchange = report.exchange
         content, view, ping = self.exchange_message(saved, report, actor_id=bot_id)
@@ -488,12 +505,14 @@ class Attack(commands.Cog):
             raise
         saved = await self.bot.fight_messages.remember(saved, self._message(report, sent.id), view)
         if asked_in is not None:  # the request says what became of it, and loses its buttons
-            weapon = self.bot.catalog.weapon(exchange.weapon).name
+            weapon = fight_catalog(self.bot.catalog, saved).weapon(exchange.weapon).name
             closed = expired_request_content(
                 saved, exchange, weapon, where=f"[this message]({sent.jump_url})"
             )
-            await channel.get_partial_message(asked_in).edit(content=closed, view=None)
+            # Known as closed before the tracker's drawing starts, so that its messages are not redrawn.
             self.bot.fight_messages.shown(channel_id, asked_in, None)
+            closing = channel.get_partial_message(asked_in).edit(content=closed, view=None)
+            await self.bot.events.beside(closing)  # the tracker meanwhile
 
 
 def _pinging(users: list[int], actor_id: int) -> discord.AllowedMentions:

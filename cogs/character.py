@@ -126,9 +126,10 @@ class Character(
         knightly_combat: bool = False,
         magic_ac: MagicAc = 0,
     ) -> None:
+        catalog = await self.bot.catalogs.of(interaction.guild_id)
         guild_id, user_id = _guild(interaction), interaction.user.id
         character = checked_character(
-            self.bot.catalog,
+            catalog,
             {
                 "name": name,
                 "prowess": prowess,
@@ -154,7 +155,7 @@ class Character(
         await answer(
             interaction,
             form_saved_text(character.name),
-            embed=sheet_embed(character, self.bot.catalog, user_id),
+            embed=sheet_embed(character, catalog, user_id),
             ephemeral=True,
         )
 
@@ -191,6 +192,7 @@ class Character(
         """The form's first step is filled in: its numbers are read (a refusal names the field), and the
         equipment menus are offered, holding the edited sheet's equipment. A refusal offers the form
         again, holding what was written, to be corrected rather than written again."""
+        catalog = await self.bot.catalogs.of(interaction.guild_id)
         try:
             fields = read_sheet_form(values)
         except FormRefused as refused:
@@ -201,33 +203,32 @@ class Character(
             fields |= {"weapon": None, "armor": "none", "shield": None, "off_hand": None}
         else:
             fields = {**before.model_dump(), **fields}
-        view = EquipmentForm(self.bot.catalog, before, fields, self._save_form)
+        view = EquipmentForm(catalog, before, fields, self._save_form)
         view.last = interaction
-        await answer(
-            interaction, form_text(fields, before, self.bot.catalog), view=view.drawn(), ephemeral=True
-        )
+        await answer(interaction, form_text(fields, before, catalog), view=view.drawn(), ephemeral=True)
 
     async def _save_form(
         self, interaction: discord.Interaction, before: characters.Character | None, fields: dict[str, Any]
     ) -> characters.Character:
+        catalog = await self.bot.catalogs.of(interaction.guild_id)
         guild_id, user_id = _guild(interaction), interaction.user.id
         require_equipment(fields)
         slots = {"shield": optional_slot(fields["shield"]), "off_hand": optional_slot(fields["off_hand"])}
-        after = checked_character(self.bot.catalog, fields | slots)
+        after = checked_character(catalog, fields | slots)
         if before is None:
             await self.bot.store.create_character(guild_id, user_id, after)
             await answer_by_editing(
                 interaction,
                 content=form_saved_text(after.name),
-                embed=sheet_embed(after, self.bot.catalog, user_id),
+                embed=sheet_embed(after, catalog, user_id),
                 view=None,
             )
             return after
         await self.bot.store.replace_character(guild_id, user_id, before, require_changed(before, after))
         await answer_by_editing(
             interaction,
-            content=updated_text(before, after, self.bot.catalog),
-            embed=sheet_embed(after, self.bot.catalog, user_id),
+            content=updated_text(before, after, catalog),
+            embed=sheet_embed(after, catalog, user_id),
             view=None,
         )
         return after
@@ -274,6 +275,7 @@ class Character(
         knightly_combat: bool | None = None,
         magic_ac: MagicAc | None = None,
     ) -> None:
+        catalog = await self.bot.catalogs.of(interaction.guild_id)
         guild_id, user_id = _guild(interaction), interaction.user.id
         given = changes_given(
             {
@@ -299,14 +301,14 @@ class Character(
         before = await self.bot.store.character(guild_id, user_id, name)
         if before is None:
             raise NoSuchCharacter(name)
-        after = edited(self.bot.catalog, before, given)
+        after = edited(catalog, before, given)
         # Only if the sheet is still ``before``: a delete or another edit since the read is refused
         # (StaleCharacter), as is a new name another character has (CharacterTaken).
         await self.bot.store.replace_character(guild_id, user_id, before, after)
         await answer(
             interaction,
-            updated_text(before, after, self.bot.catalog),
-            embed=sheet_embed(after, self.bot.catalog, user_id),
+            updated_text(before, after, catalog),
+            embed=sheet_embed(after, catalog, user_id),
             ephemeral=True,
         )
 
@@ -329,6 +331,7 @@ class Character(
         feat: app_commands.Choice[str],
         remove: bool = False,
     ) -> None:
+        catalog = await self.bot.catalogs.of(interaction.guild_id)
         guild_id, user_id = _guild(interaction), interaction.user.id
         chosen = MartialFeat(feat.value)
         before = await self.bot.store.character(guild_id, user_id, name)
@@ -338,8 +341,8 @@ class Character(
         await self.bot.store.replace_character(guild_id, user_id, before, after)
         await answer(
             interaction,
-            updated_text(before, after, self.bot.catalog, feat=True),
-            embed=sheet_embed(after, self.bot.catalog, user_id),
+            updated_text(before, after, catalog, feat=True),
+            embed=sheet_embed(after, catalog, user_id),
             ephemeral=True,
         )
 
@@ -359,11 +362,12 @@ class Character(
         member: discord.Member | None = None,
         private: bool = False,
     ) -> None:
+        catalog = await self.bot.catalogs.of(interaction.guild_id)
         owner = member or interaction.user
         character = await self.bot.store.character(_guild(interaction), owner.id, name)
         if character is None:
             raise NoSuchCharacter(name, whose(owner.display_name, own=owner.id == interaction.user.id))
-        await answer(interaction, embed=sheet_embed(character, self.bot.catalog, owner.id), ephemeral=private)
+        await answer(interaction, embed=sheet_embed(character, catalog, owner.id), ephemeral=private)
 
     @app_commands.command(name="list", description="List your characters, or another member's")
     @app_commands.describe(member="Whose characters (default: yours)", private="Only you see the list")
@@ -373,11 +377,10 @@ class Character(
         member: discord.Member | None = None,
         private: bool = False,
     ) -> None:
+        catalog = await self.bot.catalogs.of(interaction.guild_id)
         owner = member or interaction.user
         characters = await self.bot.store.characters(_guild(interaction), owner.id)
-        await answer(
-            interaction, embed=roster_embed(characters, self.bot.catalog, owner.id), ephemeral=private
-        )
+        await answer(interaction, embed=roster_embed(characters, catalog, owner.id), ephemeral=private)
 
     # ------------------------------------------------------------------------------ delete
 

@@ -25,6 +25,7 @@ from bot.encounter.combatant import (
     parse_hp_change,
 )
 from bot.encounter.combatants import MAX_CONDITION_LENGTH, MAX_CONDITION_ROUNDS, MAX_HIT_DICE, MAX_HP
+from bot.encounter.kept_entries import with_server_entries
 from bot.encounter.records import FightMessage
 from bot.encounter.results import HpChange
 from bot.interactions.actors import actor_of, channel_encounter, encounter_channel
@@ -102,6 +103,7 @@ class Combatant(
                 notice.content,
                 allowed_mentions=notice.allowed_mentions,
                 view=view or discord.utils.MISSING,
+                echo=True,
             )
             if sent is not None:  # its buttons go once the check is rolled or dismissed
                 proposed = [p.id for p in changed.proposals]
@@ -250,11 +252,16 @@ class Combatant(
         )
         actor = actor_of(interaction)
         by = interaction.user.display_name
-        catalog = self.bot.catalog
+        server = await self.bot.catalogs.of(interaction.guild_id)
         _, edited = await self.bot.store.change(
             encounter_channel(interaction),
             actor.user_id,
-            lambda encounter: edit_combatant(encounter, actor, by, catalog, who, edit),
+            lambda encounter: with_server_entries(
+                encounter,
+                server,
+                self.bot.catalog,
+                lambda catalog: edit_combatant(encounter, actor, by, catalog, who, edit),
+            ),
         )
         if not edited.changes:
             await answer(interaction, "Those were already its values; nothing changed.", ephemeral=True)

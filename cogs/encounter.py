@@ -36,6 +36,7 @@ from bot.button_kinds import EndButton, HistoryButton, OverviewButton, RedoButto
 from bot.channel_access import TRACKER_NEEDS, require_may_post
 from bot.encounter import document, history, lifecycle
 from bot.encounter.errors import NoFight, OtherFight
+from bot.encounter.kept_entries import fight_catalog
 from bot.encounter.lifecycle import EndedFight
 from bot.encounter.permissions import is_gm, require_fight, require_may_recover
 from bot.events import FightRestored, announce
@@ -203,7 +204,8 @@ class Encounter(
             await answer_by_editing(interaction, content=ended_note(ended), view=None)
         except DISCORD_FAILURES:
             logger.warning("could not confirm the end of the fight in channel %s", channel_id, exc_info=True)
-        await self.post_end(interaction, channel_id, ended, summary)
+        # The tracker is closed with the summary while the summary and the log are posted (bot/events.py).
+        await self.bot.events.beside(self.post_end(interaction, channel_id, ended, summary))
 
     async def post_end(
         self, interaction: discord.Interaction, channel_id: int, ended: EndedFight, summary: str
@@ -352,9 +354,12 @@ class Encounter(
         before: document.Encounter,
         saved: document.Encounter,
     ) -> None:
-        """After an undo or a redo: the channel is told; what the fight was put back from is announced
-        (the attack cog asks again for the defenses it left waiting), and its messages and tracker follow."""
-        await interaction.followup.send(told, allowed_mentions=discord.AllowedMentions.none())
+        """After an undo or a redo: the channel is told while the fight's messages and tracker are drawn;
+        then what the fight was put back from is announced (the attack cog asks again for the defenses it
+        left waiting, after the channel's message)."""
+        await self.bot.events.beside(
+            interaction.followup.send(told, allowed_mentions=discord.AllowedMentions.none())
+        )
         announce(FightRestored(before, saved, interaction.user.id))
 
     # ------------------------------------------------------------------------------ looking
@@ -365,7 +370,9 @@ class Encounter(
         guild_id, _ = encounter_place(interaction)
         encounter = await self.bot.fight_messages.check_requests(encounter)  # none is stuck out of sight
         gm = is_gm(encounter, actor_of(interaction))
-        embed, view = overview_page(encounter, self.bot.catalog, guild_id=guild_id, gm=gm)
+        embed, view = overview_page(
+            encounter, fight_catalog(self.bot.catalog, encounter), guild_id=guild_id, gm=gm
+        )
         await answer(interaction, embed=embed, view=view or discord.utils.MISSING, ephemeral=True)
 
     async def overview_button(self, interaction: discord.Interaction, button: OverviewButton) -> None:
@@ -375,7 +382,9 @@ class Encounter(
         if encounter is None or encounter.tag != button.fight:
             raise RulesError(OVERVIEW_GONE)
         gm = is_gm(encounter, actor_of(interaction))
-        embed, view = overview_page(encounter, self.bot.catalog, guild_id=guild_id, gm=gm, page=button.page)
+        embed, view = overview_page(
+            encounter, fight_catalog(self.bot.catalog, encounter), guild_id=guild_id, gm=gm, page=button.page
+        )
         await answer_by_editing(interaction, embed=embed, view=view)
 
     @app_commands.command(
@@ -428,7 +437,7 @@ class Encounter(
     async def history(self, interaction: discord.Interaction) -> None:
         _, channel_id = encounter_place(interaction)
         content, view = history_reply(await self.bot.store.ended_encounters(channel_id))
-        await answer(interaction, content, ephemeral=True, **({"view": view} if view is not None else {}))
+        await answer(interaction, content, view=view or discord.utils.MISSING, ephemeral=True)
 
     async def history_button(self, interaction: discord.Interaction, button: HistoryButton) -> None:
         """One ended fight's log, from ``/encounter history``'s list (the list stays as it is)."""

@@ -13,6 +13,7 @@ from discord.ext import commands
 from bot.app import Pommel
 from bot.characters import MAX_NAME_LENGTH
 from bot.encounter import join
+from bot.encounter.kept_entries import with_server_entries
 from bot.interactions.actors import actor_of, encounter_place
 from bot.interactions.answering import answer
 from bot.interactions.options import own_character_choices, own_combatant_choices
@@ -41,10 +42,19 @@ class Join(commands.Cog):
                 f"You have no character called '{shown(character)}'. Pick one from the list offered as "
                 "you type, or make one with /character create."
             )
-        armor = join.pool_armor(self.bot.catalog, sheet)
+        server = await self.bot.catalogs.of(guild_id)
         player = interaction.user.display_name
         saved, joined = await self.bot.store.change(
-            channel_id, user_id, lambda encounter: join.join(encounter, user_id, player, sheet, armor)
+            channel_id,
+            user_id,
+            lambda encounter: with_server_entries(
+                encounter,
+                server,
+                self.bot.catalog,
+                lambda catalog: join.join(
+                    encounter, user_id, player, sheet, join.joining_armor(catalog, sheet)
+                ),
+            ),
         )
         back = joined.combatant if joined.returning else None
         reply = joined_text(saved, user_id, joined.combatant.name, returning=back)

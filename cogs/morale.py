@@ -154,7 +154,7 @@ class Morale(commands.GroupCog, group_name="morale", group_description="Morale c
             await answer(interaction, proposals_reply(encounter), ephemeral=True)
             return
         view = proposal_view(encounter.morale_proposals, encounter.tag)
-        sent = await answer(interaction, proposals_reply(encounter), view=view)
+        sent = await answer(interaction, proposals_reply(encounter), view=view, echo=True)
         if sent is not None:  # its buttons go as each proposal is rolled or dismissed
             shown = [p.id for p in encounter.morale_proposals[:PROPOSAL_BUTTON_LIMIT]]
             await self.bot.fight_messages.remember(encounter, FightMessage(id=sent, proposals=shown), view)

@@ -14,6 +14,7 @@ from bot.app import Pommel
 from bot.characters import MAX_NAME_LENGTH
 from bot.encounter import npc
 from bot.encounter.combatants import MAX_HP
+from bot.encounter.kept_entries import with_server_entries
 from bot.interactions.actors import actor_of, encounter_channel
 from bot.interactions.answering import answer
 from bot.interactions.options import CatalogKey, NpcName, monster_choices
@@ -58,24 +59,29 @@ class Npc(commands.GroupCog, group_name="npc", group_description="GM: NPCs in th
     ) -> None:
         actor = actor_of(interaction)
         by = interaction.user.display_name
-        catalog = self.bot.catalog
+        server = await self.bot.catalogs.of(interaction.guild_id)
         _, added = await self.bot.store.change(
             encounter_channel(interaction),
             actor.user_id,
-            lambda encounter: npc.add_npcs(
+            lambda encounter: with_server_entries(
                 encounter,
-                actor,
-                by,
-                catalog,
-                template,
-                count=count,
-                name=name,
-                group=group,
-                leader=leader,
-                prowess=prowess,
-                dex=dex,
-                hp=hp,
-                morale=morale,
+                server,
+                self.bot.catalog,
+                lambda catalog: npc.add_npcs(
+                    encounter,
+                    actor,
+                    by,
+                    catalog,
+                    template,
+                    count=count,
+                    name=name,
+                    group=group,
+                    leader=leader,
+                    prowess=prowess,
+                    dex=dex,
+                    hp=hp,
+                    morale=morale,
+                ),
             ),
         )
         await answer(interaction, npcs_added_reply(added))

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import Literal
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.app import Pommel
+from bot.encounter.kept_entries import fight_catalog
 from bot.encounter.odds import PLAN_DICE, numbers_odds, odds_in_encounter, odds_plan, require_options_fit
 from bot.interactions.actors import actor_of, channel_encounter
 from bot.interactions.answering import answer, defer_for
@@ -90,7 +91,7 @@ class Odds(commands.Cog):
             ask = partial(
                 odds_in_encounter,
                 encounter,
-                self.bot.catalog,
+                fight_catalog(self.bot.catalog, encounter),
                 actor_of(interaction),
                 target=target,
                 attacker=who,
@@ -120,7 +121,7 @@ class Odds(commands.Cog):
             draw = lambda: numbers_chart(  # noqa: E731
                 asked_numbers, odds_plan(lambda n: ask_numbers(dice=n))
             )
-        attached: dict[str, discord.File] = {}
+        attached: dict[str, Any] = {}
         if chart:
             await defer_for(interaction, ephemeral=not public)  # the chart takes a moment: answered in time
             attached["file"] = chart_file(await drawn(draw))

@@ -127,6 +127,7 @@ class Server(
         server_settings.require_may_forget(actor_of(interaction))
         running = await self._running_fights(guild_id)
         forgotten = await self.bot.store.forget_guild(guild_id)
+        self.bot.catalogs.forget(guild_id)
         log.info("forgot guild %s at the request of user %s: %s", guild_id, interaction.user.id, forgotten)
         await answer_by_editing(interaction, content=forgotten_reply(forgotten), view=None)
         for fight in running:  # their trackers and requests no longer offer what nothing would accept
@@ -171,6 +172,7 @@ class Server(
                 await self.bot.store.guild_returned(guild_id)
                 continue
             deleted = await self.bot.store.forget_guild(guild_id)
+            self.bot.catalogs.forget(guild_id)
             log.info("forgot guild %s, left more than %s ago: %s", guild_id, KEPT_AFTER_LEAVING, deleted)
             forgotten.append(guild_id)
         return forgotten

@@ -15,6 +15,7 @@ from bot.app import Pommel
 from bot.encounter import positions
 from bot.encounter.document import Encounter
 from bot.encounter.done import Done
+from bot.encounter.kept_entries import fight_catalog
 from bot.encounter.permissions import Actor
 from bot.encounter.positions import OpeningChoice, PositionChange, QuickCheck, Repositioned
 from bot.interactions.actors import actor_of, encounter_channel
@@ -87,10 +88,12 @@ class Situation(
             beside=beside,
             get_up_check=QuickCheck(get_up_check) if get_up_check else None,
         )
-        catalog = self.bot.catalog
+        builtins = self.bot.catalog
         await self._change(
             interaction,
-            lambda encounter, actor, by: positions.set_position(encounter, catalog, actor, by, who, change),
+            lambda encounter, actor, by: positions.set_position(
+                encounter, fight_catalog(builtins, encounter), actor, by, who, change
+            ),
         )
 
     @app_commands.command(name="distance", description="How far apart two combatants are, for missiles (R25)")

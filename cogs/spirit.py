@@ -127,7 +127,7 @@ class Spirit(commands.GroupCog, group_name="spirit", group_description="Spirits 
             await answer(interaction, driven_out_reply(done))
         else:
             buttons = view_of([[proposal_button(done.proposal, saved.tag)]])
-            sent = await answer(interaction, driven_out_reply(done), view=buttons)
+            sent = await answer(interaction, driven_out_reply(done), view=buttons, echo=True)
             if sent is not None:  # its button goes once the check is rolled or dismissed
                 shown = FightMessage(id=sent, proposals=[done.proposal.id], dismissable=False)
                 saved = await self.bot.fight_messages.remember(saved, shown, buttons)

@@ -719,3 +719,16 @@ def test_r24_every_monster_template_meets_an_attack_with_10_plus_its_modifier(ca
         assert ac == min(AC_CAP, 10 + monster.ac_modifier), monster.key
         if armor is not None and not armor.natural:
             assert armor_class_of(armor, monster.dex_mod, monster.shield is not None) == ac, monster.key
+
+
+def test_the_example_file_of_docs_homebrew_reads_without_a_problem() -> None:
+    import re
+
+    from bot.homebrew import read_file
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "HOMEBREW.md").read_text(encoding="utf-8")
+    example = re.search(r"```yaml\n(.*?)```", text, re.S)
+    assert example is not None
+    layer, problems = read_file(example.group(1).encode(), "example.yaml")
+    assert problems == []
+    assert len(layer) == 3

@@ -1,4 +1,8 @@
-"""What the tracker board remembers of the fights it drew, and for how long."""
+"""What the tracker board remembers of the fights it drew, and for how long.
+
+The board waits and measures on the event loop's clock (its spacing, its budget, its retries): the
+tests run it on a virtual one (:mod:`tests.virtual_time`), so their seconds are exact however loaded the
+machine is, and cost no real time."""
 
 from __future__ import annotations
 
@@ -15,6 +19,7 @@ from bot.drawing_budget import Budget
 from bot.encounter.document import Encounter
 from bot.recent import Recent
 from bot.trackers import TrackerBoard
+from tests.virtual_time import run_in_virtual_time
 
 
 class Clock:
@@ -59,7 +64,7 @@ def test_a_channel_s_drawing_lock_lives_only_while_in_use() -> None:
         gc.collect()
         assert len(board._locks) == 0
 
-    asyncio.run(run())
+    run_in_virtual_time(run())
 
 
 # ---------------------------------------------------------------------------------- coalescing
@@ -125,7 +130,7 @@ def test_states_asked_at_once_on_one_channel_are_drawn_once_as_the_last() -> Non
         await asyncio.gather(*(drawings.publish(at(version)) for version in range(1, 11)))
         return drawings
 
-    assert asyncio.run(run()).drawn == [(10, False)]
+    assert run_in_virtual_time(run()).drawn == [(10, False)]
 
 
 def test_a_burst_on_one_channel_costs_the_first_drawing_and_one_of_its_last_state() -> None:
@@ -141,7 +146,7 @@ def test_a_burst_on_one_channel_costs_the_first_drawing_and_one_of_its_last_stat
         assert not drawings.board._drawers
         return drawings
 
-    drawings = asyncio.run(run())
+    drawings = run_in_virtual_time(run())
     assert drawings.drawn == [(1, False), (10, False)]
     first, last = drawings.started
     assert last - first >= 0.2 - 0.01  # the second drawing waited out the spacing (loop clock slack)
@@ -157,7 +162,7 @@ def test_states_further_apart_than_the_spacing_are_each_drawn_at_once() -> None:
             await asyncio.sleep(0.06)
         return drawings
 
-    assert asyncio.run(run()).drawn == [(1, False), (2, False), (3, False)]
+    assert run_in_virtual_time(run()).drawn == [(1, False), (2, False), (3, False)]
 
 
 def test_the_default_spacing_keeps_within_discord_s_limit_on_editing_one_channel() -> None:
@@ -178,7 +183,7 @@ def test_the_newest_state_wins_and_a_repost_asked_in_a_burst_is_kept() -> None:
         await drawings.board.idle()
         return drawings
 
-    assert asyncio.run(run()).drawn == [(1, False), (5, True)]
+    assert run_in_virtual_time(run()).drawn == [(1, False), (5, True)]
 
 
 def test_with_a_spacing_no_asker_waits_for_its_drawing_and_each_state_is_drawn() -> None:
@@ -195,7 +200,7 @@ def test_with_a_spacing_no_asker_waits_for_its_drawing_and_each_state_is_drawn()
         await drawings.board.idle()
         return drawings, drawn_when_answered
 
-    drawings, drawn_when_answered = asyncio.run(run())
+    drawings, drawn_when_answered = run_in_virtual_time(run())
     # Each publish returned before its own state was drawn (not even the first drawing's 10 ms waited
     # for): counted in drawings, not in seconds, so a loaded machine cannot make it fail.
     assert (1, False) not in drawn_when_answered[0]
@@ -217,7 +222,7 @@ def test_an_asker_given_up_leaves_its_state_to_be_drawn() -> None:
         await drawings.board.idle()
         return drawings
 
-    assert asyncio.run(run()).drawn == [(1, False), (2, False)]
+    assert run_in_virtual_time(run()).drawn == [(1, False), (2, False)]
 
 
 def test_a_drawing_that_fails_is_reported_to_its_askers_and_the_board_goes_on() -> None:
@@ -229,7 +234,7 @@ def test_a_drawing_that_fails_is_reported_to_its_askers_and_the_board_goes_on() 
         await drawings.publish(at(2))
         return drawings
 
-    assert asyncio.run(run()).drawn == [(2, False)]
+    assert run_in_virtual_time(run()).drawn == [(2, False)]
 
 
 # ---------------------------------------------------------------------------------- the global budget
@@ -245,7 +250,7 @@ def test_a_budget_allows_its_rate_and_its_burst_in_any_second() -> None:
             taken.append(loop.time())
         return taken
 
-    taken = asyncio.run(run())
+    taken = run_in_virtual_time(run())
     first = taken[0]
     assert all(t - first < 0.05 for t in taken[:5])  # the burst at once
     assert taken[-1] - first >= (45 - 5) / 20 - 0.05  # then 20 a second
@@ -276,7 +281,7 @@ def test_a_burst_over_many_channels_is_drawn_within_the_budget_each_channel_once
         await drawings.board.idle()
         return drawings.started, drawn
 
-    started, drawn = asyncio.run(run())
+    started, drawn = run_in_virtual_time(run())
     assert started[-1] - started[0] >= (30 - 5) / 20 - 0.05
     assert max(sum(1 for u in started if t <= u < t + 1.0) for t in started) <= 20 + 5
     assert all(versions[-1] == 2 for versions in drawn.values())
@@ -297,7 +302,7 @@ def test_at_shutdown_what_is_due_is_drawn_within_the_time_given_and_the_rest_sto
         return drawings, fights
 
     with caplog.at_level("WARNING", logger="bot.trackers"):
-        drawings, fights = asyncio.run(run())
+        drawings, fights = run_in_virtual_time(run())
     assert 5 + 8 <= len(drawings.drawn) < len(fights)  # the burst, then 20 a second for half a second
     [warned] = [r.getMessage() for r in caplog.records if "at shutdown" in r.getMessage()]
     assert warned.startswith(f"{len(fights) - len(drawings.drawn)} trackers were still to be drawn")
@@ -319,7 +324,7 @@ def test_channels_waiting_their_turn_cost_neither_a_task_nor_their_fight() -> No
         await drawings.board.finish(timeout=0.2)
         return tasks, light, drawings.drawn
 
-    tasks, light, drawn = asyncio.run(run())
+    tasks, light, drawn = run_in_virtual_time(run())
     assert tasks <= 5
     assert light
     assert 5 <= len(drawn) < 200
@@ -371,12 +376,12 @@ def test_a_drawing_that_failed_is_tried_again_each_wait_twice_the_last_as_the_fi
         await drawings.board.idle()
         return drawings
 
-    drawings = asyncio.run(run())
+    drawings = run_in_virtual_time(run())
     assert drawings.drawn == [(2, False)]
     waits = [later - earlier for earlier, later in itertools.pairwise(drawings.started)]
     assert len(waits) == 3
     for wait, due in zip(waits, [0.1, 0.2, 0.4], strict=True):
-        assert due - 0.01 <= wait < due + 0.3  # the loop's clock slack; a loaded machine is late
+        assert due - 0.01 <= wait < due + 0.3  # exact on the virtual clock
     assert not drawings.board._failures  # drawn: the next failure starts again from the first wait
 
 
@@ -407,7 +412,7 @@ def test_a_drawing_discord_refuses_for_good_is_not_tried_again(
         await asyncio.sleep(0.2)
         return drawings, told
 
-    drawings, told = asyncio.run(run())
+    drawings, told = run_in_virtual_time(run())
     assert len(drawings.started) == 1
     assert drawings.drawn == []
     assert told == ([] if refusal.code == 50035 else [FIGHT.channel_id])
@@ -425,6 +430,6 @@ def test_a_fight_that_ends_while_its_tracker_waits_to_be_tried_again_is_not_draw
         await drawings.board.idle()
         return drawings
 
-    drawings = asyncio.run(run())
+    drawings = run_in_virtual_time(run())
     assert len(drawings.started) == 1
     assert drawings.drawn == []

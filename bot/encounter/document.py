@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
+from ..catalog import CatalogLayer
 from ..characters import MAX_NAME_LENGTH, Character, name_key
 from ..rules.dice import DiceSource
 from ..rules.engagement import Engagement, pair_key
@@ -96,6 +97,9 @@ class Encounter(BaseModel):
     messages: list[FightMessage] = Field(default_factory=list)
     """The messages of the channel that show a step of this fight with buttons that may act on it
     (requests, results, proposals): every change brings their buttons up to date."""
+    homebrew: CatalogLayer = Field(default_factory=CatalogLayer)
+    """The server's own catalog entries this fight's combatants carry, as they were when they came in
+    (:mod:`bot.encounter.kept_entries`): a later edit of the server's homebrew changes no running fight."""
 
     @property
     def tag(self) -> str:

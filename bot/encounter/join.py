@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..catalog import Catalog
+from ..catalog import TABLES, Catalog, EntryKind
 from ..characters import Character
 from ..rules.equipment import Armor
-from ..rules.errors import RulesError, shown
+from ..rules.errors import IllegalAction, RulesError, echoed, shown
 from ..wording.roster import TURN_CUT_SHORT, joined_log_line, left_log_line
 from .combatants import Combatant, Side
 from .document import Encounter
@@ -29,6 +29,28 @@ def pool_armor(catalog: Catalog, sheet: Character) -> Armor | None:
     if sheet.armor == NO_ARMOR and NO_ARMOR not in catalog.armors:
         return None
     return catalog.armor(sheet.armor)
+
+
+def require_sheet_gear(catalog: Catalog, sheet: Character) -> None:
+    """The sheet's weapons and shield are in the catalog it joins from: a server's homebrew entry
+    removed since the sheet was saved would leave the fight nothing to look its numbers up in."""
+    carried: tuple[tuple[EntryKind, str | None], ...] = (
+        ("weapon", sheet.weapon),
+        ("weapon", sheet.off_hand),
+        ("shield", sheet.shield),
+    )
+    for kind, key in carried:
+        if key is not None and key not in getattr(catalog, TABLES[kind]):
+            raise IllegalAction(
+                f"{shown(sheet.name)}'s {kind} '{echoed(key)}' is no longer in this server's catalog; "
+                "pick another with /character edit, then join."
+            )
+
+
+def joining_armor(catalog: Catalog, sheet: Character) -> Armor | None:
+    """A joining sheet's gear checked (:func:`require_sheet_gear`), and its armor (:func:`pool_armor`)."""
+    require_sheet_gear(catalog, sheet)
+    return pool_armor(catalog, sheet)
 
 
 def join(

@@ -128,6 +128,25 @@ def worth_a_change(encounter: Encounter, now: datetime) -> bool:
     return turn_wait(encounter) != encounter.waiting or bool(due(encounter, now))
 
 
+def next_reminder(encounter: Encounter, unseen: datetime) -> datetime | None:
+    """The first moment :func:`worth_a_change` holds (``unseen`` when it holds already, a wait begun
+    unseen, whatever the time), or None when it never will without a change of the fight."""
+    hours = encounter.table.remind_after_hours
+    if hours <= 0:
+        return None
+    if turn_wait(encounter) != encounter.waiting:
+        return unseen
+    after = timedelta(hours=hours)
+    return min(
+        (
+            wait.since + after
+            for wait in waits(encounter)
+            if wait.key not in encounter.reminded and not _on_hold(encounter, wait)
+        ),
+        default=None,
+    )
+
+
 def remind(encounter: Encounter, now: datetime) -> Done[Reminded]:
     """The waits due for a reminder, marked reminded; refused (:class:`NothingDue`, nothing changes)
     when reminders are off or nothing is due. A turn begun unseen starts counting now."""

@@ -1,6 +1,12 @@
 """Answering in time: a command or click not answered within 2 s is deferred (:func:`watch_the_clock`),
 one about to be slow defers itself (:func:`defer_for`), and its answer goes where Discord takes it then
-(:func:`answer`, :func:`answer_by_editing`)."""
+(:func:`answer`, :func:`answer_by_editing`), in one request whenever it can: what the user waits for is
+never behind another round trip to Discord that could have gone before or after it.
+
+A command deferred privately shows "thinking" to its user only, and Discord's first follow-up would
+replace it (private too). So while the command still works, its thinking message becomes a note
+(:data:`WAITING_NOTE`): then a public answer is a follow-up of its own at once (the note saying where it
+is afterwards), and a private answer or a refusal takes the note's place, each one request."""
 
 from __future__ import annotations
 
@@ -12,14 +18,18 @@ from typing import Any
 import discord
 from discord.utils import MISSING
 
-from ..error_replies import PUBLIC_THINKING, answer_turn
+from ..error_replies import PUBLIC_THINKING, WAITING, answer_turn
 from ..ui.errors import DISCORD_FAILURES
+from .echo import echoed
 
 DEFER_AFTER = 2.0
 """Seconds a command may take before it is deferred: Discord forgets an interaction whose first answer
 has not come within 3 s (the user sees "This interaction failed", though the change may be saved)."""
 LATE_PUBLIC_NOTE = "✅ Done; it took a moment, so the answer is the message below."
 """What a deferred command's private "thinking" message becomes when its answer is for everyone."""
+WAITING_NOTE = "⏳ This is taking a moment: the answer comes here, or below if it is for everyone."
+"""What a deferred command's private "thinking" message says while the command still works (so that its
+answer, when it comes, is one request: see the module's note)."""
 
 BUSY = 100
 """Interactions in progress at once from which one more is deferred as soon as it arrives, not after
@@ -47,6 +57,9 @@ class _Answering:
 
     lock: asyncio.Lock
     deferred: bool = False
+    answering: bool = False
+    """The answer is on its way (or waits for the deferral to be done): the deferral leaves the
+    "thinking" message as it is, the answer then replaces it."""
     deferred_publicly: bool = False
     """Deferred by the command itself (:func:`defer_for`) with a "thinking" message everyone sees: its
     public answer replaces it in place."""
@@ -67,14 +80,14 @@ def _answering(interaction: discord.Interaction[Any]) -> _Answering:
 async def watch_the_clock(interaction: discord.Interaction[Any]) -> None:
     """Defer ``interaction`` if it has not been answered :data:`DEFER_AFTER` seconds from now: a command
     that waits (behind other commands on its channel, for the database) still answers, late. With
-    :data:`BUSY` others in progress already, it is deferred now, before its work begins."""
+    :data:`BUSY` others in progress already, it is deferred now, as its work begins."""
     state = _answering(interaction)
     if state.counted or state.clock is not None:
         return
     _load.in_progress += 1
     state.counted = True
     if _load.in_progress > BUSY:
-        await _defer(interaction, state)
+        _time_is_up(interaction, state)
         return
     state.clock = asyncio.get_running_loop().call_later(DEFER_AFTER, _time_is_up, interaction, state)
 
@@ -102,11 +115,16 @@ async def _defer(interaction: discord.Interaction[Any], state: _Answering) -> No
         if interaction.response.is_done():
             return
         try:
-            if interaction.type is discord.InteractionType.component:
-                await interaction.response.defer()  # the click's message is edited when the answer comes
-            else:
+            with echoed(False):
+                if interaction.type is discord.InteractionType.component:
+                    await interaction.response.defer()  # the click's message is edited when the answer comes
+                    state.deferred = True
+                    return
                 await interaction.response.defer(ephemeral=True, thinking=True)
             state.deferred = True
+            if not state.answering:  # it still works: its answer will be one request (the module's note)
+                await interaction.edit_original_response(content=WAITING_NOTE)
+                interaction.extras[WAITING] = True
         except DISCORD_FAILURES:
             log.warning("could not defer interaction %s", interaction.id, exc_info=True)
 
@@ -120,7 +138,8 @@ async def defer_for(interaction: discord.Interaction[Any], *, ephemeral: bool) -
     async with state.lock:
         if interaction.response.is_done():
             return
-        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+        with echoed(False):
+            await interaction.response.defer(ephemeral=ephemeral, thinking=True)
         state.deferred = True
         state.deferred_publicly = not ephemeral
         if not ephemeral:
@@ -131,25 +150,64 @@ async def defer_for(interaction: discord.Interaction[Any], *, ephemeral: bool) -
 
 
 async def answer(
-    interaction: discord.Interaction[Any], content: Any = MISSING, *, ephemeral: bool = False, **message: Any
+    interaction: discord.Interaction[Any],
+    content: Any = MISSING,
+    *,
+    ephemeral: bool = False,
+    echo: bool = False,
+    **message: Any,
 ) -> int | None:
     """A command's answer: the interaction's response while it is in time, else (it was deferred by
     :func:`watch_the_clock`) a follow-up: a private answer replaces the "thinking" message, a public one
-    is a message of its own (so its mentions ping) with the thinking message saying so. Returns the
-    answer's message id when Discord gives it."""
+    is a message of its own (so its mentions ping) with the thinking message saying so. With ``echo``,
+    returns the answer's message id (Discord is asked to send the message back: only when the fight
+    must remember it); else None."""
     state = _answering(interaction)
+    state.answering = True
     async with state.lock:
         if not interaction.response.is_done():
-            sent = await interaction.response.send_message(content, ephemeral=ephemeral, **message)
+            with echoed(echo):
+                sent = await interaction.response.send_message(content, ephemeral=ephemeral, **message)
             stop_the_clock(interaction)  # answered: what the command does after is not waited on
             return sent.message_id
+    if interaction.extras.pop(WAITING, False):
+        return await _answer_after_the_note(interaction, content, ephemeral=ephemeral, echo=echo, **message)
     is_command = interaction.type is discord.InteractionType.application_command
     if state.deferred and is_command and not ephemeral and not state.deferred_publicly:
         await interaction.edit_original_response(content=LATE_PUBLIC_NOTE)
-    followed = await interaction.followup.send(content, ephemeral=ephemeral, wait=True, **message)
+    followed = await _follow_up(interaction, content, echo=echo, ephemeral=ephemeral, **message)
     interaction.extras.pop(PUBLIC_THINKING, None)  # answered: the thinking message is the answer now
     stop_the_clock(interaction)
-    return followed.id
+    return followed
+
+
+async def _follow_up(
+    interaction: discord.Interaction[Any], content: Any, *, echo: bool, **message: Any
+) -> int | None:
+    """A follow-up; with ``echo``, Discord sends it back and its id is returned."""
+    if echo:
+        return (await interaction.followup.send(content, wait=True, **message)).id
+    await interaction.followup.send(content, **message)
+    return None
+
+
+async def _answer_after_the_note(
+    interaction: discord.Interaction[Any], content: Any, *, ephemeral: bool, echo: bool, **message: Any
+) -> int | None:
+    """The answer of a command whose thinking message shows :data:`WAITING_NOTE`, in one request: a
+    private one in the note's place, a public one as a message of its own (then the note says where)."""
+    try:
+        if ephemeral:
+            files = ([message.pop("file")] if "file" in message else []) + message.pop("files", [])
+            if files:
+                message["attachments"] = files
+            edited = await interaction.edit_original_response(content=content, **message)
+            return edited.id
+        followed = await _follow_up(interaction, content, echo=echo, **message)
+        await interaction.edit_original_response(content=LATE_PUBLIC_NOTE)
+        return followed
+    finally:
+        stop_the_clock(interaction)
 
 
 async def answer_by_editing(interaction: discord.Interaction[Any], **message: Any) -> None:
@@ -158,7 +216,8 @@ async def answer_by_editing(interaction: discord.Interaction[Any], **message: An
     state = _answering(interaction)
     async with state.lock:
         if not interaction.response.is_done():
-            await interaction.response.edit_message(**message)
+            with echoed(False):
+                await interaction.response.edit_message(**message)
             stop_the_clock(interaction)
             return
     await interaction.edit_original_response(**message)

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from ..catalog import Catalog
 from ..events import Bus
+from ..server_catalogs import ServerCatalogs
 from ..store import Store
 from ..trackers import TrackerBoard
 
@@ -23,6 +24,9 @@ class PommelClient(Protocol):
 
     @property
     def catalog(self) -> Catalog: ...
+
+    @property
+    def catalogs(self) -> ServerCatalogs: ...
 
     @property
     def buttons(self) -> ButtonRoutes: ...

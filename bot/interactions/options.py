@@ -90,32 +90,41 @@ MoraleSubjectName = app_commands.Transform[str, MoraleSubjectOption]
 Choices = list[app_commands.Choice[str]]
 
 
-def _catalog(interaction: discord.Interaction) -> Catalog:
-    return cast("PommelClient", interaction.client).catalog
+async def _catalog(interaction: discord.Interaction) -> Catalog:
+    """The server's catalog: the shipped entries and the server's own (its homebrew)."""
+    return await cast("PommelClient", interaction.client).catalogs.of(interaction.guild_id)
 
 
 async def weapon_choices(interaction: discord.Interaction, current: str) -> Choices:
-    return equipment_choices.weapon_choices(_catalog(interaction), current)
+    return equipment_choices.weapon_choices(await _catalog(interaction), current)
 
 
 async def armor_choices(interaction: discord.Interaction, current: str) -> Choices:
-    return equipment_choices.armor_choices(_catalog(interaction), current)
+    return equipment_choices.armor_choices(await _catalog(interaction), current)
 
 
 async def shield_choices(interaction: discord.Interaction, current: str) -> Choices:
-    return equipment_choices.shield_choices(_catalog(interaction), current)
+    return equipment_choices.shield_choices(await _catalog(interaction), current)
 
 
 async def shield_or_nothing_choices(interaction: discord.Interaction, current: str) -> Choices:
-    return equipment_choices.shield_or_nothing_choices(_catalog(interaction), current)
+    return equipment_choices.shield_or_nothing_choices(await _catalog(interaction), current)
 
 
 async def off_hand_choices(interaction: discord.Interaction, current: str) -> Choices:
-    return equipment_choices.off_hand_choices(_catalog(interaction), current)
+    return equipment_choices.off_hand_choices(await _catalog(interaction), current)
 
 
 async def monster_choices(interaction: discord.Interaction, current: str) -> Choices:
-    return equipment_choices.monster_choices(_catalog(interaction), current)
+    return equipment_choices.monster_choices(await _catalog(interaction), current)
+
+
+async def homebrew_choices(interaction: discord.Interaction, current: str) -> Choices:
+    """The server's own entries, every kind."""
+    client = cast("PommelClient", interaction.client)
+    if interaction.guild_id is None:
+        return []
+    return equipment_choices.homebrew_choices(await client.store.homebrew(interaction.guild_id), current)
 
 
 async def own_character_choices(interaction: discord.Interaction, current: str) -> Choices:

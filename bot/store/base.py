@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
+from ..catalog import CatalogLayer
 from ..characters import Character
 from ..encounter.document import Encounter
 from ..encounter.done import D20_KEY, Done
@@ -45,6 +46,7 @@ from .records import (
     ENDED_KEPT,
     HISTORY_KEPT,
     DiceTally,
+    DueFight,
     EndedEncounter,
     ForgottenGuild,
     HistoryStep,
@@ -233,6 +235,23 @@ class Store(ABC):
         Their documents are not read here: :meth:`load_encounter` of a channel listed returns None when
         its fight turns out unreadable (and sets it aside), so loading each of them is always safe.
         """
+
+    @abstractmethod
+    async def due_fights(self, through: datetime | None = None, *, timers: bool = False) -> list[DueFight]:
+        """The fights with something due (a defense's deadline, a reminder: see
+        :func:`bot.encounter.due.next_due`), by ``through`` if given, soonest first, from the index of due
+        times that every write of a fight keeps; no document is read, and an idle fight costs nothing.
+        ``timers``: the fights with a defense's timer to keep (:func:`~bot.encounter.due.next_timer`), by
+        the timer's deadline.
+
+        A fight is due at :data:`~bot.encounter.due.DUE_AT_ONCE` when its due times are yet to be worked
+        out from its document (stored before the index, or reopened): :meth:`recheck_due` writes them.
+        """
+
+    @abstractmethod
+    async def recheck_due(self, encounter: Encounter) -> bool:
+        """Write the fight's due times, worked out from ``encounter`` (as loaded), if its version is still
+        the one stored (True): the index's bookkeeping, not a change of the fight."""
 
     @abstractmethod
     async def save_encounter(self, encounter: Encounter, *, events: Sequence[LogEntry] = ()) -> Encounter:
@@ -442,13 +461,27 @@ class Store(ABC):
     async def save_guild_settings(self, settings: GuildSettings, *, events: Sequence[LogEntry] = ()) -> None:
         """Replace the guild's settings, and log ``events`` in the same transaction."""
 
+    # ------------------------------------------------------------------------------ a server's homebrew
+
+    @abstractmethod
+    async def homebrew(self, guild_id: int) -> CatalogLayer:
+        """The server's own catalog entries (none when it has not imported any)."""
+
+    @abstractmethod
+    async def change_homebrew(
+        self, guild_id: int, change: Callable[[CatalogLayer], tuple[CatalogLayer, Result]]
+    ) -> Result:
+        """Read the server's entries, let ``change`` make them anew, and write the difference, in one
+        transaction; ``change`` may refuse by raising, and then nothing is written."""
+
     # ------------------------------------------------------------------------------ a server's data
 
     @abstractmethod
     async def forget_guild(self, guild_id: int) -> ForgottenGuild:
         """Delete every row of the guild, in one transaction: its running fights (and those set aside),
         their undo history, its ended fights, its whole log (rolls included), its players' characters,
-        its settings and its departure. Nothing of another guild (a channel belongs to one guild)."""
+        its settings, its homebrew and its departure. Nothing of another guild (a channel belongs to one
+        guild)."""
 
     @abstractmethod
     async def guild_left(self, guild_id: int, at: datetime) -> None:

@@ -9,14 +9,24 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from ..encounter.document import Encounter
+from ..encounter.due import DUE_AT_ONCE, next_due, next_timer
 from .base import (
     EncounterChange,
 )
 from .errors import EndedGone, NothingToRedo, NothingToUndo, SetAsideGone, StaleEncounter
 from .log_sql import LogRow, insert_log, log_rows
-from .records import ENDED_KEPT, HISTORY_KEPT, EndedEncounter, HistoryStep, LogEntry, Redoable, SetAsideFight
+from .records import (
+    ENDED_KEPT,
+    HISTORY_KEPT,
+    DueFight,
+    EndedEncounter,
+    HistoryStep,
+    LogEntry,
+    Redoable,
+    SetAsideFight,
+)
 from .shared import Unreadable, checked_change, past_fight, readable_fight, step_user, undone_fight
-from .sql import Sql, Steps, moment, placeholders
+from .sql import Routine, Sql, Steps, moment, placeholders
 
 
 def _now() -> datetime:
@@ -25,7 +35,7 @@ def _now() -> datetime:
 
 class ReadAhead(Protocol):
     """Where a change finds the stored fight parsed, and tells of the fight it wrote (SQLite keeps the
-    last ones written, :data:`~bot.store.sqlite.FIGHTS_READ_AHEAD`; PostgreSQL parses every time)."""
+    last ones written, :data:`~bot.store.sql_store.FIGHTS_READ_AHEAD`, both stores)."""
 
     def fight_as_read(self, channel_id: int, version: int, document: str) -> Encounter: ...
 
@@ -45,6 +55,31 @@ def fight_channels() -> Steps[list[int]]:
     return [int(row[0]) for row in rows]
 
 
+def due_fights(through: datetime | None, timers: bool) -> Steps[list[DueFight]]:
+    """The fights with something due (by ``through``, if given), soonest first, along the index of due
+    times (``timers``: of a defense's timer alone): an idle fight is not even looked at."""
+    column = "timer_at" if timers else "due_at"
+    until = "" if through is None else f" AND {column} <= $1"
+    rows = yield Sql(
+        f"SELECT channel_id, guild_id, version, {column} FROM encounters"
+        f" WHERE {column} IS NOT NULL{until} ORDER BY {column}",
+        () if through is None else (through.astimezone(UTC),),
+        "rows",
+    )
+    return [DueFight(int(row[0]), row[1], int(row[2]), moment(row[3])) for row in rows]
+
+
+def recheck_due(encounter: Encounter) -> Steps[bool]:
+    """Write the fight's due times as worked out from ``encounter``, if its version is still the one
+    stored: bookkeeping of the index, not a change of the fight (its version stays)."""
+    changed = yield Sql(
+        "UPDATE encounters SET due_at = $1, timer_at = $2 WHERE channel_id = $3 AND version = $4",
+        (next_due(encounter), next_timer(encounter), encounter.channel_id, encounter.version),
+        "count",
+    )
+    return bool(changed)
+
+
 def _stale(encounter: Encounter) -> Steps[StaleEncounter]:
     """The refusal of a compare-and-set that matched no row, saying which version is stored."""
     found = yield Sql(
@@ -55,22 +90,26 @@ def _stale(encounter: Encounter) -> Steps[StaleEncounter]:
 
 def write_fight(encounter: Encounter, document: str, rows: Sequence[LogRow]) -> Steps[list[int]]:
     """Compare-and-set: create the fight (version 0) or replace the version it was read at; log ``rows``."""
+    # The index of due times, kept by the write of the fight.
+    due_at, timer_at = next_due(encounter), next_timer(encounter)
     if encounter.version == 0:
         written = yield Sql(
-            "INSERT INTO encounters (channel_id, guild_id, version, document, updated_at)"
-            " VALUES ($1, $2, 1, $3, $4) ON CONFLICT (channel_id) DO NOTHING RETURNING version",
-            (encounter.channel_id, encounter.guild_id, document, _now()),
+            "INSERT INTO encounters (channel_id, guild_id, version, document, updated_at, due_at, timer_at)"
+            " VALUES ($1, $2, 1, $3, $4, $5, $6) ON CONFLICT (channel_id) DO NOTHING RETURNING version",
+            (encounter.channel_id, encounter.guild_id, document, _now(), due_at, timer_at),
             "value",
         )
     else:
         written = yield Sql(
-            "UPDATE encounters SET guild_id = $1, version = $2, document = $3, updated_at = $4"
-            " WHERE channel_id = $5 AND version = $6 RETURNING version",
+            "UPDATE encounters SET guild_id = $1, version = $2, document = $3, updated_at = $4,"
+            " due_at = $5, timer_at = $6 WHERE channel_id = $7 AND version = $8 RETURNING version",
             (
                 encounter.guild_id,
                 encounter.version + 1,
                 document,
                 _now(),
+                due_at,
+                timer_at,
                 encounter.channel_id,
                 encounter.version,
             ),
@@ -103,6 +142,44 @@ def _keep_step(channel_id: int, version: int, document: str, user_id: int, log_i
         " (SELECT id FROM encounter_history WHERE channel_id = $1 ORDER BY id DESC LIMIT 1 OFFSET $2)",
         (channel_id, HISTORY_KEPT),
     )
+
+
+def change_fight(
+    encounter: Encounter, document: str, rows: Sequence[LogRow], before: str, keeper: int | None
+) -> Routine:
+    """The write of a change of a running fight read ``FOR UPDATE`` (as ``before``): its compare-and-set
+    (:func:`write_fight`) with its log lines, and the step of its history kept for ``keeper`` (the user
+    who made it; None for none) if it logged any. PostgreSQL runs it as one call
+    (``pommel_change_fight``, migration 0011), in one round trip."""
+    channel_id, version = encounter.channel_id, encounter.version
+
+    def steps() -> Steps[None]:
+        log_ids = yield from write_fight(encounter, document, rows)
+        if keeper is not None and log_ids:
+            yield from _keep_step(channel_id, version, before, keeper, log_ids)
+
+    def read(row: Sequence[Any]) -> None:
+        if not row[0]:
+            raise StaleEncounter(channel_id, version, None if row[1] is None else int(row[1]))
+
+    log = list(zip(*rows, strict=True)) if rows else [()] * 7
+    call = Sql(
+        f"SELECT * FROM pommel_change_fight({placeholders(1, 16)})",
+        (
+            channel_id,
+            encounter.guild_id,
+            version,
+            document,
+            _now(),
+            next_due(encounter),
+            next_timer(encounter),
+            *(list(column) for column in log),
+            keeper,
+            HISTORY_KEPT,
+        ),
+        "one",
+    )
+    return Routine(steps, call, read)
 
 
 def delete_fight(encounter: Encounter, rows: Sequence[LogRow]) -> Steps[None]:
@@ -161,12 +238,14 @@ def update(
     wanted_fight = checked_change(channel_id, wanted)
     if wanted.encounter is not None and wanted_fight is not None:
         document, read_back = wanted_fight
-        log_ids = yield from write_fight(wanted.encounter, document, rows)
-        ahead.fight_written(channel_id, wanted.encounter.version + 1, document, read_back)
         # A change that logs nothing (a message id kept, a reminder marked) is bookkeeping, not a step of
         # the fight: an undo of the step before it takes it back too.
-        if row is not None and log_ids and wanted.encounter.version == int(row[0]):
-            yield from _keep_step(channel_id, int(row[0]), row[1], step_user(wanted), log_ids)
+        if row is not None and wanted.encounter.version > 0:
+            keeper = step_user(wanted) if wanted.encounter.version == int(row[0]) else None
+            yield change_fight(wanted.encounter, document, rows, row[1], keeper)
+        else:  # a new fight (refused as stale where one is stored): no step of history to keep
+            yield from write_fight(wanted.encounter, document, rows)
+        ahead.fight_written(channel_id, wanted.encounter.version + 1, document, read_back)
         # The fight the change made was read inside this transaction and is nobody else's: it is
         # returned as saved (with its new version) instead of read back from its JSON.
         return wanted.encounter.model_copy(update={"version": wanted.encounter.version + 1})
@@ -245,10 +324,11 @@ def reopen(ended: EndedEncounter, rows: Sequence[LogRow]) -> Steps[str]:
     kept = yield Sql("DELETE FROM ended_encounters WHERE id = $1 RETURNING document", (ended.id,), "value")
     if kept is None:
         raise EndedGone()
+    # Due at once: what is due in it is worked out by the next sweep, from the document.
     inserted = yield Sql(
-        "INSERT INTO encounters (channel_id, guild_id, version, document, updated_at)"
-        " VALUES ($1, $2, $3, $4, $5) ON CONFLICT (channel_id) DO NOTHING RETURNING version",
-        (ended.channel_id, ended.guild_id, ended.version + 1, kept, _now()),
+        "INSERT INTO encounters (channel_id, guild_id, version, document, updated_at, due_at, timer_at)"
+        " VALUES ($1, $2, $3, $4, $5, $6, $6) ON CONFLICT (channel_id) DO NOTHING RETURNING version",
+        (ended.channel_id, ended.guild_id, ended.version + 1, kept, _now(), DUE_AT_ONCE),
         "value",
     )
     if inserted is None:

@@ -1,18 +1,22 @@
 """A server's own records, written once for both stores (see :mod:`bot.store.sql`): characters, guild
-settings, the servers Pommel left, and a server's data forgotten."""
+settings, its homebrew catalog entries, the servers Pommel left, and a server's data forgotten."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
+from typing import TypeVar
 
+from ..catalog import KINDS, CatalogLayer
 from ..characters import Character
 from ..guild_settings import GuildSettings
 from .errors import CharacterTaken, StaleCharacter
 from .log_sql import LogRow, insert_log
 from .records import ForgottenGuild
-from .shared import character_from, characters_from, refuse_newer_settings, settings_from
+from .shared import character_from, characters_from, homebrew_from, refuse_newer_settings, settings_from
 from .sql import Sql, Steps, moment
+
+T = TypeVar("T")
 
 
 def _now() -> datetime:
@@ -123,6 +127,43 @@ def save_guild_settings(guild_id: int, document: str, rows: Sequence[LogRow]) ->
     yield from insert_log(rows)
 
 
+# ---------------------------------------------------------------------------- a server's homebrew
+
+_HOMEBREW = 'SELECT kind, key, document FROM homebrew WHERE guild_id = $1 ORDER BY kind, key COLLATE "C"'
+
+
+def homebrew(guild_id: int, *, lock: bool = False) -> Steps[CatalogLayer]:
+    """The server's own catalog entries; ``lock``: their rows stay as read until the commit."""
+    rows = yield Sql(_HOMEBREW + (" FOR UPDATE" if lock else ""), (guild_id,), "rows")
+    return homebrew_from(guild_id, [(row[0], row[1], row[2]) for row in rows])
+
+
+def change_homebrew(guild_id: int, change: Callable[[CatalogLayer], tuple[CatalogLayer, T]]) -> Steps[T]:
+    """The server's entries read, changed by ``change`` (which may refuse: nothing is written) and the
+    difference written: entries gone deleted, entries new or changed written."""
+    before = yield from homebrew(guild_id, lock=True)
+    after, result = change(before)
+    gone = [
+        (guild_id, kind, key) for kind in KINDS for key in before.table(kind) if key not in after.table(kind)
+    ]
+    now = _now()
+    written = [
+        (guild_id, kind, entry.key, entry.model_dump_json(), now)
+        for kind, entry in after.entries()
+        if before.table(kind).get(entry.key) != entry
+    ]
+    if gone:
+        yield Sql("DELETE FROM homebrew WHERE guild_id = $1 AND kind = $2 AND key = $3", many=gone)
+    if written:
+        yield Sql(
+            "INSERT INTO homebrew (guild_id, kind, key, document, updated_at) VALUES ($1, $2, $3, $4, $5)"
+            " ON CONFLICT (guild_id, kind, key)"
+            " DO UPDATE SET document = excluded.document, updated_at = excluded.updated_at",
+            many=written,
+        )
+    return result
+
+
 # ---------------------------------------------------------------------------- the servers Pommel left
 
 
@@ -167,6 +208,7 @@ FORGET_GUILD_COUNTED = {
     "ended": ("ended_encounters",),
     "characters": ("characters",),
     "settings": ("guild_settings",),
+    "homebrew": ("homebrew",),
 }
 """The tables of a server's own rows (by ``guild_id``), by what :class:`~bot.store.ForgottenGuild`
 counts of them; its log lines go last: the log is append-only but for a server forgotten, marked in
@@ -191,4 +233,5 @@ def forget_guild(guild_id: int) -> Steps[ForgottenGuild]:
         log_lines=log_lines,
         characters=counts["characters"],
         settings=counts["settings"] > 0,
+        homebrew=counts["homebrew"],
     )

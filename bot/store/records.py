@@ -32,6 +32,17 @@ class SetAsideFight:
     acknowledged: bool
 
 
+@dataclass(frozen=True, slots=True)
+class DueFight:
+    """A running fight with something due (:meth:`Store.due_fights`): its channel, its guild (to tell
+    whose shard it is before reading it) and the moment, from the index of due times."""
+
+    channel_id: int
+    guild_id: int | None
+    version: int
+    due_at: datetime
+
+
 ENDED_KEPT = 20
 """How many ended fights a channel keeps (:meth:`Store.ended_encounters`); an end beyond it forgets the
 oldest. Their log lines stay in the log whatever happens."""
@@ -119,13 +130,14 @@ class LogEntry(BaseModel):
 @dataclass(frozen=True, slots=True)
 class ForgottenGuild:
     """What :meth:`Store.forget_guild` deleted: fights running (or set aside), ended fights, log lines,
-    characters, and whether the server had settings."""
+    characters, whether the server had settings, and its homebrew entries."""
 
     fights: int
     ended: int
     log_lines: int
     characters: int
     settings: bool
+    homebrew: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,10 +10,11 @@ import json
 import logging
 from abc import abstractmethod
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from pydantic import BaseModel, ValidationError
 
+from ..catalog import ENTRY_MODELS, CatalogLayer, EntryKind
 from ..characters import Character
 from ..encounter.document import Encounter
 from ..events import FightChanged, FightReopened, announce
@@ -146,6 +147,19 @@ def character_from(document: str, name: str) -> Character:
         raise UnreadableCharacter(
             stored_name if isinstance(stored_name, str) else name, error.reason
         ) from None
+
+
+def homebrew_from(guild_id: int, rows: Sequence[tuple[str, str, str]]) -> CatalogLayer:
+    """A server's entries from their rows (kind, key, document); one that no longer reads is left out,
+    logged, so the rest of the server's homebrew still works."""
+    layer = CatalogLayer()
+    for kind, key, document in rows:
+        table = layer.table(cast("EntryKind", kind))
+        try:
+            table[key] = ENTRY_MODELS[cast("EntryKind", kind)].model_validate_json(document)
+        except (ValidationError, KeyError) as error:
+            logger.warning("guild %s: homebrew %s %r does not read, left out: %s", guild_id, kind, key, error)
+    return layer
 
 
 def characters_from(documents: Sequence[str], guild_id: int, user_id: int) -> list[Character]:

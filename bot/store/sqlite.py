@@ -43,7 +43,6 @@ import os
 import re
 import sqlite3
 import sys
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -51,7 +50,6 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
-from ..encounter.document import Encounter
 from .errors import DatabaseDamaged, DatabaseInUse, DatabaseTooNew, MigrationFailed, StoreBusy
 from .schema import (
     Migration,
@@ -63,7 +61,6 @@ from .schema import (
     plan,
     told_of,
 )
-from .shared import readable_fight
 from .sql import Work, run_sqlite
 from .sql_store import SqlStore
 
@@ -77,10 +74,6 @@ logger = logging.getLogger(__name__)
 BUSY_TIMEOUT_MS = 5000
 """How long a transaction waits for another process's write lock before failing."""
 MEMORY = ":memory:"
-FIGHTS_READ_AHEAD = 64
-"""Channels whose fight, as its last change here wrote it, is kept parsed for the next change, so that
-change skips reading the document it finds (the last 64 channels changed: about 3 MB for fights of eight
-fighters; an idle server's channels leave it as others are changed)."""
 GROUP_MOST = 32
 """Changes one group commit holds at most. A change's own work (a command's rules, its document read and
 written) is a millisecond or two, the fsync about one: from a few changes on, the fsync is shared, and a
@@ -173,10 +166,6 @@ class SqliteStore(SqlStore):
         """Transactions waiting for the next group commit (see :meth:`_transaction`)."""
         self._committing: asyncio.Task[None] | None = None
         """The task that commits the queued transactions, group after group, while there are any."""
-        self._read_ahead: OrderedDict[int, tuple[int, str, Encounter]] = OrderedDict()
-        """:data:`FIGHTS_READ_AHEAD`: channel -> (version, document, the fight read from that document in
-        the check before it was written). Used on the connection's thread only, inside the transaction
-        that finds that very version and document stored; a fight taken from it is the change's own."""
 
     @classmethod
     async def open(
@@ -385,22 +374,6 @@ class SqliteStore(SqlStore):
         reader = reader if reader is not None else self._db
         # As in _commit_queued: aiosqlite's own way to run a function on its connection's thread.
         return await reader._execute(lambda: run_sqlite(reader._conn, work()))  # type: ignore[no-untyped-call,no-any-return]
-
-    # ------------------------------------------------------------------------------ fights read ahead
-
-    def fight_as_read(self, channel_id: int, version: int, document: str) -> Encounter:
-        """The stored fight (``version``, ``document``) for a change to make its own: the one read ahead
-        when it is that very version and document (no other write came between), else read now. On the
-        connection's thread. The fight read ahead is taken out, and put back only by a write."""
-        ahead = self._read_ahead.pop(channel_id, None)
-        if ahead is not None and ahead[0] == version and ahead[1] == document:
-            return ahead[2].model_copy(update={"version": version})
-        return readable_fight(version, document)
-
-    def fight_written(self, channel_id: int, version: int, document: str, fight: Encounter) -> None:
-        self._read_ahead[channel_id] = (version, document, fight)
-        if len(self._read_ahead) > FIGHTS_READ_AHEAD:
-            self._read_ahead.popitem(last=False)
 
 
 # ---------------------------------------------------------------------------- on the connection's thread

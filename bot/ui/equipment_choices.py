@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from discord import app_commands
 
-from ..catalog import SEARCH_LIMIT, Catalog
+from ..catalog import SEARCH_LIMIT, Catalog, CatalogLayer, EntryKind
 from ..characters import NOTHING
 from ..rules.equipment import Armor, MonsterTemplate, Shield, Weapon
+
+Entry = Weapon | Armor | Shield | MonsterTemplate
 
 CHOICE_NAME_LIMIT = 100
 """Discord's limit on an autocomplete choice's name."""
@@ -48,9 +50,35 @@ def choice_name(name: str, hint: str) -> str:
     return f"{name[: CHOICE_NAME_LIMIT - 1]}…"
 
 
+OWN_MARK = "🏠 "
+OWN_WORDS = "this server"
+
+
+def own_name(name: str) -> str:
+    """A server's own entry as offered: ``🏠 Orc Chieftain``."""
+    return f"{OWN_MARK}{name}"
+
+
+def _marked(catalog: Catalog, kind: EntryKind, entry: Entry, hint: str) -> str:
+    """The entry's name and hint; a server's own marked as such (``🏠 Orc Chieftain (this server, ...)``)."""
+    if catalog.is_own(kind, entry.key):
+        return choice_name(own_name(entry.name), f"{OWN_WORDS}, {hint}")
+    return choice_name(entry.name, hint)
+
+
+def homebrew_choices(server: CatalogLayer, current: str) -> list[app_commands.Choice[str]]:
+    """The server's own entries of every kind whose key or name holds what was typed, by key."""
+    typed = current.strip().casefold()
+    return [
+        app_commands.Choice(name=choice_name(own_name(entry.name), f"{kind}, {entry.key}"), value=entry.key)
+        for kind, entry in server.entries()
+        if typed in entry.key or typed in entry.name.casefold()
+    ][:SEARCH_LIMIT]
+
+
 def weapon_choices(catalog: Catalog, current: str) -> list[app_commands.Choice[str]]:
     return [
-        app_commands.Choice(name=choice_name(entry.name, weapon_hint(entry)), value=entry.key)
+        app_commands.Choice(name=_marked(catalog, "weapon", entry, weapon_hint(entry)), value=entry.key)
         for entry in catalog.entries_matching("weapon", current)
         if len(entry.key) <= CHOICE_VALUE_LIMIT
     ]
@@ -58,7 +86,7 @@ def weapon_choices(catalog: Catalog, current: str) -> list[app_commands.Choice[s
 
 def armor_choices(catalog: Catalog, current: str) -> list[app_commands.Choice[str]]:
     return [
-        app_commands.Choice(name=choice_name(entry.name, armor_hint(entry)), value=entry.key)
+        app_commands.Choice(name=_marked(catalog, "armor", entry, armor_hint(entry)), value=entry.key)
         for entry in catalog.entries_matching("armor", current)
         if len(entry.key) <= CHOICE_VALUE_LIMIT
     ]
@@ -66,7 +94,7 @@ def armor_choices(catalog: Catalog, current: str) -> list[app_commands.Choice[st
 
 def shield_choices(catalog: Catalog, current: str) -> list[app_commands.Choice[str]]:
     return [
-        app_commands.Choice(name=choice_name(entry.name, shield_hint(entry)), value=entry.key)
+        app_commands.Choice(name=_marked(catalog, "shield", entry, shield_hint(entry)), value=entry.key)
         for entry in catalog.entries_matching("shield", current)
         if len(entry.key) <= CHOICE_VALUE_LIMIT
     ]
@@ -74,7 +102,7 @@ def shield_choices(catalog: Catalog, current: str) -> list[app_commands.Choice[s
 
 def monster_choices(catalog: Catalog, current: str) -> list[app_commands.Choice[str]]:
     return [
-        app_commands.Choice(name=choice_name(entry.name, monster_hint(entry)), value=entry.key)
+        app_commands.Choice(name=_marked(catalog, "monster", entry, monster_hint(entry)), value=entry.key)
         for entry in catalog.entries_matching("monster", current)
         if len(entry.key) <= CHOICE_VALUE_LIMIT
     ]

@@ -110,6 +110,17 @@ FAMILIES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
             "server forget",
         ),
     ),
+    (
+        "This server's homebrew (Manage Server or GM role)",
+        "Its own weapons, armor, shields and monsters beside the built-in ones (docs/HOMEBREW.md).",
+        (
+            "homebrew import",
+            "homebrew export",
+            "homebrew list",
+            "homebrew remove",
+            "homebrew npc",
+        ),
+    ),
 )
 """Every command, by family, in the order a table meets them."""
 
@@ -161,7 +172,8 @@ def help_embed(ids: Mapping[str, int], version: str) -> discord.Embed:
         name="The rules",
         value=f"{mention('help')} shows this again. Every ruling Pommel applies is written in "
         "docs/RULES.md in Pommel's repository; what the rules leave open, and the options that change "
-        "it, in docs/CHOICES.md; running Pommel, in docs/OPERATIONS.md.",
+        "it, in docs/CHOICES.md; a server's own entries, in docs/HOMEBREW.md; running Pommel, in "
+        "docs/OPERATIONS.md.",
         inline=False,
     )
     embed.set_footer(text=f"Pommel {version}")

@@ -65,6 +65,9 @@ def forgotten_reply(forgotten: ForgottenGuild) -> str:
         _count(forgotten.characters, "character"),
         "the server's settings" if forgotten.settings else "no settings (none were saved)",
     ]
+    if forgotten.homebrew:
+        entries = "entry" if forgotten.homebrew == 1 else "entries"
+        parts.append(f"{forgotten.homebrew} homebrew {entries}")
     return (
         f"🗑️ Deleted everything Pommel kept about this server: {', '.join(parts)}. "
         "A fight started from now on starts afresh, with the default settings."

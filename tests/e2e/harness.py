@@ -63,6 +63,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "HANDLER_TASK_PREFIXES",
+    "HANG_GUARD",
     "BotRunner",
     "ChatResult",
     "InteractionResult",
@@ -70,6 +71,12 @@ __all__ = [
     "local_only",
     "patch_discord",
 ]
+
+HANG_GUARD = 60.0
+"""Seconds the harness waits for what must happen (the bot started, an interaction handled, the bot
+closed) before failing the test as hung: a guard against hanging, never a measure of speed. A loaded
+2-core machine takes seconds to do what takes milliseconds when idle (the first bot of a process more,
+importing and starting up), so it is generous."""
 
 HANDLER_TASK_PREFIXES = (
     "CommandTree-invoker",
@@ -347,7 +354,7 @@ class RunningBot:
         options: Mapping[str, Any] | None = None,
         locale: str | None = None,
         enforce_permissions: bool = True,
-        timeout: float = 5.0,
+        timeout: float = HANG_GUARD,
         expect_errors: bool = False,
         expect_response: bool = True,
     ) -> InteractionResult:
@@ -380,7 +387,7 @@ class RunningBot:
         options: Mapping[str, Any] | None = None,
         channel: FakeChannel | None = None,
         locale: str | None = None,
-        timeout: float = 5.0,
+        timeout: float = HANG_GUARD,
         expect_errors: bool = False,
     ) -> InteractionResult:
         """The user is typing ``value`` into option ``focused``; ``result.choices`` is the answer."""
@@ -401,7 +408,7 @@ class RunningBot:
         custom_id: str,
         *,
         user: FakeUser,
-        timeout: float = 5.0,
+        timeout: float = HANG_GUARD,
         expect_errors: bool = False,
         expect_response: bool = True,
     ) -> InteractionResult:
@@ -415,7 +422,7 @@ class RunningBot:
         values: Sequence[Any],
         *,
         user: FakeUser,
-        timeout: float = 5.0,
+        timeout: float = HANG_GUARD,
         expect_errors: bool = False,
         expect_response: bool = True,
     ) -> InteractionResult:
@@ -454,7 +461,7 @@ class RunningBot:
         values: Mapping[str, str | Sequence[str]],
         *,
         user: FakeUser | None = None,
-        timeout: float = 5.0,
+        timeout: float = HANG_GUARD,
         expect_errors: bool = False,
     ) -> InteractionResult:
         """Fill in and submit the modal the bot opened in ``opened`` (text input values by custom_id)."""
@@ -474,7 +481,7 @@ class RunningBot:
         self,
         inter: FakeInteraction,
         *,
-        timeout: float = 5.0,
+        timeout: float = HANG_GUARD,
         expect_errors: bool = False,
         expect_response: bool = True,
     ) -> InteractionResult:
@@ -538,7 +545,7 @@ class RunningBot:
         tracking = self.runner.tracker.expect(message_id)
         try:
             message = await self.fake.send_user_message(user, where, content, message_id=message_id)
-            await self._settle(tracking, 5.0, f"message {content[:30]!r}")
+            await self._settle(tracking, HANG_GUARD, f"message {content[:30]!r}")
         finally:
             self.runner.tracker.tracked.pop(message_id, None)
         bot_messages = [
@@ -550,7 +557,7 @@ class RunningBot:
 
     # ---------------------------------------------------------------------------------- lifecycle
 
-    async def wait_for_event(self, event: str, *, timeout: float = 5.0) -> Any:
+    async def wait_for_event(self, event: str, *, timeout: float = HANG_GUARD) -> Any:
         """Wait for a discord.py event on the bot (e.g. ``resumed``), failing if the bot dies."""
         waiter = asyncio.ensure_future(self.bot.wait_for(event))
         try:
@@ -640,7 +647,7 @@ class BotRunner:
         *,
         setup: Callable[[Pommel], Awaitable[None] | None] | None = None,
         settings: Mapping[str, Any] | None = None,
-        timeout: float = 10.0,
+        timeout: float = HANG_GUARD,
         tracker_spacing: float = 0.0,
         tracker_budget: float | None = None,
         **bot_kwargs: Any,
@@ -708,10 +715,10 @@ class BotRunner:
         self.bots.remove(running)
         await running.bot.close()
         try:
-            await asyncio.wait_for(asyncio.shield(running.task), 10)
+            await asyncio.wait_for(asyncio.shield(running.task), HANG_GUARD)
         except TimeoutError:
             running.task.cancel()
-            raise AssertionError("bot.start() did not return within 10 s of bot.close()") from None
+            raise AssertionError(f"bot.start() did not return within {HANG_GUARD} s of bot.close()") from None
         except Exception as exc:
             self.tracker.unattributed.append(
                 logging.LogRecord(

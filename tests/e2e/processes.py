@@ -154,8 +154,10 @@ def answered(inter: FakeInteraction) -> bool:
     return inter.original is not None and bool(inter.original.content)
 
 
-async def send(fake: FakeDiscord, inter: FakeInteraction, *, timeout: float = 5.0) -> bool:
-    """Send the interaction; True once it is answered, False when no answer came within ``timeout``."""
+async def send(fake: FakeDiscord, inter: FakeInteraction, *, timeout: float = 60.0) -> bool:
+    """Send the interaction; True once it is answered, False when no answer came within ``timeout`` (by
+    default a hang guard, generous for a loaded machine: pass a shorter one only where no answer is a
+    possible outcome)."""
     await fake.send_interaction(inter)
     deadline = asyncio.get_running_loop().time() + timeout
     while not answered(inter):

@@ -93,23 +93,21 @@ async def test_a_player_who_lets_the_timeout_run_out_while_the_bot_is_down_gets_
         await store.close()
     before = len(world.table.history)
     second = await start_bot(dice=ScriptedDice([4]))  # the messer's damage: 15 + 1 + 3 > Alice's 11
-    result = ""
-    for _ in range(500):  # the timer fires as the bot starts; its message may be followed by others
-        posted = [m.content for m in world.table.history[before:] if "Nobody picked a defense" in m.content]
-        if posted:
-            result = posted[0]
-            break
-        await asyncio.sleep(0.02)
+
+    def posted() -> list[str]:
+        return [m.content for m in world.table.history[before:] if "Nobody picked a defense" in m.content]
+
+    # the timer fires as the bot starts; its message may be followed by others
+    await second.fake.wait_for(lambda: bool(posted()), what="the timeout's result posted")
+    result = posted()[0]
     assert "⏰ Nobody picked a defense in time: **passive** (the table's policy)." in result
     assert "🛡️ Passive defense (R13)" in result
     fight = await fight_of(second, world)
     assert fight.combatant("Alice").hp == 14 - 4
     assert not fight.exchanges[0].pending
     request = world.table.messages[asked.message.id]
-    for _ in range(250):  # the request is edited once the result is posted (it links to it)
-        if "If nobody picks by" not in request.content:
-            break
-        await asyncio.sleep(0.02)
+    # the request is edited once the result is posted (it links to it)
+    await second.fake.wait_for(lambda: "If nobody picks by" not in request.content, what="the request edited")
     assert passive not in request.custom_ids()  # the request lost its buttons
     assert "If nobody picks by" not in request.content  # and says what became of it
     assert "the table's policy defended (**passive**); the result is in [this message](" in request.content

@@ -64,7 +64,7 @@ async def test_a_backup_of_a_running_bot_holds_everything_answered_before_it_beg
             channel=world.table,
             options={"expression": f"1d20+{modifier}"},
         )
-        return modifier, await send(fake_discord, inter, timeout=20)
+        return modifier, await send(fake_discord, inter)
 
     try:
         await process.start()

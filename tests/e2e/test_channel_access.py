@@ -94,7 +94,7 @@ async def test_answers_need_no_permission_and_attach_files_is_never_needed(
     assert not started.ephemeral  # the tracker needs no file
     assert (await fight_of(pommel, world)).tracker is not None
     await pommel.slash("roll dice", user=world.player, options={"expression": "1d20"})
-    stats = await pommel.slash("stats dice", user=world.player, timeout=10)
+    stats = await pommel.slash("stats dice", user=world.player)
     assert not stats.ephemeral
     assert stats.message is not None
     assert [picture.filename for picture in stats.message.attachments] == ["d20-faces.png"]

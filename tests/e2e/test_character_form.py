@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import sys
 from typing import Any
 
@@ -338,10 +337,7 @@ async def test_a_form_left_unused_says_it_expired(
     step = await open_form(pommel, world)
     message = step.message
     assert message is not None
-    for _ in range(300):
-        if message.content.startswith("This form expired"):
-            break
-        await asyncio.sleep(0.05)
+    await pommel.fake.wait_for(lambda: message.content.startswith("This form expired"), what="its expiry")
     assert message.content == (
         "This form expired (14 minutes without use); nothing was saved. Open it again with `/character form`."
     )

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-import time
 from typing import Any
 
 import discord
@@ -17,7 +16,7 @@ from bot.rules.errors import RulesError
 
 from .fake_discord import World
 from .fights import button_id, fight_of, seed_fight, tracker_message
-from .harness import InteractionResult, RunningBot
+from .harness import HANG_GUARD, InteractionResult, RunningBot
 
 
 async def refuse_at_length(interaction: discord.Interaction) -> None:
@@ -55,7 +54,7 @@ async def alice_in_a_fight(world: World, start_bot: Any) -> RunningBot:
     return pommel
 
 
-async def hurt_alice(pommel: RunningBot, world: World, timeout: float = 5.0) -> InteractionResult:
+async def hurt_alice(pommel: RunningBot, world: World, timeout: float = HANG_GUARD) -> InteractionResult:
     return await pommel.slash(
         "combatant hp", user=world.player, options={"who": "Alice", "change": "-2"}, timeout=timeout
     )
@@ -113,7 +112,6 @@ async def test_a_reply_that_reaches_discord_too_late_is_told_in_the_channel(
         "combatant hp",
         user=world.player,
         options={"who": "Alice", "change": "-2"},
-        timeout=10,
         expect_errors=True,
         expect_response=False,  # Discord has forgotten the interaction: no answer can reach it
     )
@@ -175,9 +173,11 @@ async def test_a_command_counts_as_in_progress_until_it_has_answered_not_until_i
     command is still answered at once, not deferred."""
     monkeypatch.setattr(interactions, "BUSY", 1)
     pommel = await alice_in_a_fight(world, start_bot)
-    pommel.fake.fail("PATCH", MESSAGE, "delay", delay=1.5)
+    fault = pommel.fake.fail("PATCH", MESSAGE, "delay", delay=1.5)
     first = asyncio.create_task(hurt_alice(pommel, world))
-    await asyncio.sleep(0.5)  # answered; its tracker edit hangs
+    while fault.times:  # until its tracker edit is under way (and hangs), so the command has answered
+        assert not first.done()
+        await asyncio.sleep(0.02)
     assert interactions._load.in_progress == 0
     second = await hurt_alice(pommel, world)
     assert second.callback_type == 4
@@ -196,18 +196,19 @@ async def test_a_write_blocked_by_another_program_stalls_no_other_channel_and_is
     holder = sqlite3.connect(bot_runner.database_path, isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")  # an outside program takes the write lock and keeps it
     try:
-        blocked = asyncio.create_task(hurt_alice(pommel, world, timeout=15))
-        await asyncio.sleep(0.5)
-        started = time.perf_counter()
+        blocked = asyncio.create_task(hurt_alice(pommel, world))
+        await asyncio.sleep(0.5)  # the write under way (on a loaded machine perhaps not yet: no harm)
         odds = await pommel.slash(
             "odds", user=world.player, options={"target": "Alice", "who": "Alice"}, expect_errors=True
         )
-        read_in = time.perf_counter() - started
+        # Ordered, not timed: the read is answered while the write still waits for the lock (its
+        # busy_timeout, 5 s, then refused), however slow the machine.
+        read_first = not blocked.done()
         result = await blocked
     finally:
         holder.execute("ROLLBACK")
         holder.close()
-    assert read_in < 1.0, f"/odds waited {read_in:.2f} s behind the blocked write"
+    assert read_first, "/odds waited behind the blocked write"
     assert odds.content  # answered (here: Alice cannot attack herself), while the write waited
     assert result.ephemeral
     assert "The database is busy (another program is writing to it), so nothing was saved." in result.content
@@ -244,7 +245,7 @@ async def test_a_refusal_made_while_the_deferral_is_on_its_way_is_still_the_answ
     "thinking" message."""
     pommel = await start_bot(setup=add_refusal_racing_the_deferral)
     pommel.fake.fail("POST", CALLBACK, "delay", delay=0.6)  # the deferral: Discord is slow to take it
-    result = await pommel.slash("e2e-racing-refusal", user=world.player, timeout=10)
+    result = await pommel.slash("e2e-racing-refusal", user=world.player)
     assert result.callback_type == 5
     assert result.ephemeral
     assert result.content == "Nobody by that name is in this fight."
@@ -262,9 +263,7 @@ async def test_a_click_refused_while_its_deferral_is_on_its_way_is_still_answere
     tracker = tracker_message(world.table)
     fault = pommel.fake.fail("POST", CALLBACK, "delay", delay=0.6)
     async with pommel.bot.store.lock(world.table.id):  # another command holds the channel
-        clicking = asyncio.create_task(
-            pommel.click(tracker, button_id(tracker, "deal"), user=world.player, timeout=10)
-        )
+        clicking = asyncio.create_task(pommel.click(tracker, button_id(tracker, "deal"), user=world.player))
         while fault.times:  # until the deferral is on its way to Discord
             await asyncio.sleep(0.02)
         await asyncio.sleep(0.1)

@@ -262,7 +262,7 @@ async def test_waiting_for_background_work(start_bot: Any, fake_discord: FakeDis
     bot = await start(start_bot)
     result = await bot.slash("e2e-later", user=world.player)
     assert result.content == "soon"  # the harness waits for handlers, not for tasks they spawn
-    await fake_discord.wait_for(lambda: [m.content for m in world.table.history] == ["later"], timeout=2)
+    await fake_discord.wait_for(lambda: [m.content for m in world.table.history] == ["later"])
 
 
 async def test_attachment_upload_is_multipart(

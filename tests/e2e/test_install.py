@@ -126,7 +126,7 @@ async def test_the_installed_wheel_starts_from_anywhere_and_answers(
                 channel=world.table,
                 options={"expression": "1d20"},
             )
-            assert await send(fake_discord, roll, timeout=20), log_path.read_text()
+            assert await send(fake_discord, roll), log_path.read_text()
             assert roll.original is not None
             assert "1d20" in roll.original.content
 

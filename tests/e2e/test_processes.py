@@ -101,7 +101,7 @@ async def logged_modifiers(store: Store, channel: FakeChannel) -> list[int]:
     return found
 
 
-async def until(check: Any, what: str, timeout: float = 20.0) -> None:
+async def until(check: Any, what: str, timeout: float = 60.0) -> None:
     deadline = asyncio.get_running_loop().time() + timeout
     while not check():
         if asyncio.get_running_loop().time() > deadline:
@@ -128,7 +128,7 @@ async def test_two_processes_on_one_postgresql_lose_nothing_when_one_is_killed(
 
         async def ready(table: FakeChannel) -> bool:
             probe = slash(fake, "roll dice", user=world.gm, channel=table, options={"expression": "1d1"})
-            return await send(fake, probe, timeout=10)
+            return await send(fake, probe)
 
         assert all(await asyncio.gather(*(ready(t) for t in tables))), a.log_tail() + b.log_tail()
 

@@ -7,7 +7,6 @@ tests call the cog's sweep with a clock moved on (the sweep task runs it every f
 
 from __future__ import annotations
 
-import asyncio
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -108,13 +107,12 @@ async def test_a_reminder_due_while_the_bot_was_down_is_sent_when_it_starts(
         await store.close()
     before = len(world.table.history)
     second = await start_bot()
-    posted: list[Any] = []
-    for _ in range(500):  # the first sweep runs as the bot starts
-        posted = [m for m in world.table.history[before:] if m.content.startswith("⏰")]
-        if posted:
-            break
-        await asyncio.sleep(0.02)
-    [reminder] = posted
+
+    def posted() -> list[Any]:
+        return [m for m in world.table.history[before:] if m.content.startswith("⏰")]
+
+    await second.fake.wait_for(lambda: bool(posted()), what="the reminder")  # the first sweep, at start
+    [reminder] = posted()
     assert "it has been 7 hours since your turn (**Alice**, K♠) began" in reminder.content
     assert pinged(reminder) == [world.player.id]
     await sweeper(second).sweep()

@@ -276,7 +276,6 @@ async def test_a_roll_whose_answer_reaches_discord_too_late_is_told_in_the_chann
         "roll dice",
         user=world.player,
         options={"expression": "1d20+4"},
-        timeout=10,
         expect_errors=True,
         expect_response=False,  # Discord has forgotten the interaction
     )
@@ -300,7 +299,6 @@ async def test_a_private_roll_told_in_the_channel_keeps_its_result_private(
         "roll pool",
         user=world.player,
         options={"dice": 2, "private": True},
-        timeout=10,
         expect_errors=True,
         expect_response=False,
     )

@@ -21,7 +21,7 @@ from bot.store import EncounterChange, StaleEncounter
 from bot.store.sqlite import SqliteStore
 
 from .fake_discord import FakeDiscord, World
-from .harness import BotRunner, RunningBot
+from .harness import HANG_GUARD, BotRunner, RunningBot
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
@@ -53,11 +53,11 @@ async def test_a_stop_signal_shuts_down_cleanly_even_when_sent_twice(
     monkeypatch.setattr(bot, "close", close_while_signalled_again)
     caplog.set_level(logging.INFO, logger="bot")
     serving = asyncio.create_task(serve(bot, fake_discord.token))
-    await asyncio.wait_for(ready.wait(), 10)
+    await asyncio.wait_for(ready.wait(), HANG_GUARD)
     store = bot.store
 
     os.kill(os.getpid(), signum)
-    await asyncio.wait_for(serving, 10)
+    await asyncio.wait_for(serving, HANG_GUARD)
 
     assert bot.is_closed()
     assert "already shutting down" in caplog.text
@@ -76,9 +76,10 @@ async def test_once_ready_what_start_up_made_is_out_of_the_collector_s_sight(
     gc.unfreeze()
     try:
         await start_bot()
-        for _ in range(100):  # on_ready is a task of its own: it may run just after start_bot returns
-            if app._start_up_frozen:
-                break
+        loop = asyncio.get_running_loop()
+        hang_guard = loop.time() + HANG_GUARD
+        # on_ready is a task of its own: it may run just after start_bot returns
+        while not app._start_up_frozen and loop.time() < hang_guard:
             await asyncio.sleep(0.01)
         frozen = gc.get_freeze_count()
         assert frozen > 10_000  # the modules, the catalog, discord.py's state
@@ -202,6 +203,6 @@ async def test_a_token_discord_refuses_ends_serve_with_login_failure(
     """``main`` turns this LoginFailure into one line and status 2; the store is closed again."""
     bot = Pommel(bot_runner.settings_for())
     with pytest.raises(discord.LoginFailure):
-        await asyncio.wait_for(serve(bot, "not-the-token"), 10)
+        await asyncio.wait_for(serve(bot, "not-the-token"), HANG_GUARD)
     assert bot._store is None
     assert fake_discord.take_problems("auth")

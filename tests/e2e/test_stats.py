@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import struct
+import threading
 import time
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -18,7 +19,7 @@ from bot.ui import charts
 
 from .fake_discord import FakeUser, World
 from .fights import dealt_fight, exchange_button, fight_of, start
-from .harness import InteractionResult, RunningBot
+from .harness import HANG_GUARD, InteractionResult, RunningBot
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -226,22 +227,27 @@ async def test_a_fights_attacks_defenses_and_counterattacks_count_with_who_rolle
 async def test_drawing_a_chart_never_delays_another_command(
     world: World, start_bot: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The chart is drawn on its own thread: while a slow one draws, a roll is answered at once."""
+    """The chart is drawn on its own thread: while a slow one draws, a roll is answered at once. The
+    chart is held until the roll is answered (not slept for a time): drawn on the event loop, it would
+    hold the roll up until the hang guard, and the chart would be done first."""
     pommel = await start_bot(dice=ScriptedDice([9]))
     drawing = charts.dice_chart
+    started, release = threading.Event(), threading.Event()
 
     def slow(*args: Any) -> charts.Chart:
-        time.sleep(1.5)
+        started.set()
+        release.wait(HANG_GUARD)
         return drawing(*args)
 
     monkeypatch.setattr(pommel.bot.extensions["cogs.stats"], "dice_chart", slow)
-    stats = asyncio.create_task(pommel.slash("stats dice", user=world.player, timeout=10))
-    await asyncio.sleep(0.3)
-    began = time.monotonic()
-    roll = await pommel.slash("roll dice", user=world.player2, options={"expression": "1d20"})
-    assert time.monotonic() - began < 1.0  # a roll takes tens of milliseconds; the chart 1.5 s more
-    assert "1d20 (9)" in roll.content
-    assert not stats.done()
+    stats = asyncio.create_task(pommel.slash("stats dice", user=world.player))
+    try:
+        assert await asyncio.to_thread(started.wait, HANG_GUARD)  # the chart is being drawn
+        roll = await pommel.slash("roll dice", user=world.player2, options={"expression": "1d20"})
+        assert "1d20 (9)" in roll.content
+        assert not stats.done()
+    finally:
+        release.set()
     the_chart(await stats, "d20-faces.png")
 
 
@@ -258,7 +264,7 @@ async def test_a_command_drawing_a_chart_defers_at_once_as_its_answer_will_be_se
         return drawing(*args)
 
     monkeypatch.setattr(pommel.bot.extensions["cogs.stats"], "dice_chart", slow)
-    stats = await pommel.slash("stats dice", user=world.player, timeout=10)
+    stats = await pommel.slash("stats dice", user=world.player)
     assert stats.callback_type == 5  # deferred
     assert stats.callback is not None
     assert not stats.callback.data.get("flags")  # publicly

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import random
 import sqlite3
-import time
+import threading
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -20,6 +20,9 @@ from bot.store import D20_FACE_KEYS, D20_ROLL_KINDS, DiceTally, LogEntry, Store,
 from bot.store.sqlite import SqliteStore, bundled_migrations
 
 NOW = datetime(2026, 12, 1, 20, 0, tzinfo=UTC)
+
+HANG_GUARD = 30.0
+"""Seconds a wait that must end is given before the test fails as hung (never the measure of a test)."""
 
 
 def roll(
@@ -168,26 +171,31 @@ async def test_a_line_with_no_d20_face_is_no_roll(store: Store, key: str) -> Non
 
 async def test_a_long_count_never_holds_up_the_other_reads(tmp_path: Path) -> None:
     """On a file the count has a connection (and thread) of its own: while it is busy, a command's read of
-    its fight goes through at once."""
+    its fight goes through at once. The count is held busy until the read is back (not for a time), so the
+    read either goes around it or hangs until the hang guard fails the test."""
     store = await open_store(tmp_path / "pommel.sqlite3")
     assert isinstance(store, SqliteStore)
     try:
         await store.append_log(roll([7]))
         counter = store._counter
         assert counter is not None
-        busy = asyncio.create_task(
-            counter.execute_fetchall(
-                "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 3000000)"
-                " SELECT COUNT(*) FROM n"
-            )
-        )
-        await asyncio.sleep(0.05)
-        tally = asyncio.create_task(store.tally_d20(guild_id=10))  # queued behind the busy counter
-        began = time.perf_counter()
-        assert await store.load_encounter(100) is None
-        assert time.perf_counter() - began < 0.2
-        assert not busy.done()
-        assert not tally.done()
+        started, release = threading.Event(), threading.Event()
+
+        def hold() -> int:
+            started.set()
+            release.wait(HANG_GUARD)
+            return 1
+
+        await counter.create_function("hold", 0, hold)
+        busy = asyncio.create_task(counter.execute_fetchall("SELECT hold()"))
+        try:
+            assert await asyncio.to_thread(started.wait, HANG_GUARD)  # the counter is busy
+            tally = asyncio.create_task(store.tally_d20(guild_id=10))  # queued behind the busy counter
+            assert await asyncio.wait_for(store.load_encounter(100), HANG_GUARD) is None
+            assert not busy.done()
+            assert not tally.done()
+        finally:
+            release.set()
         await busy
         assert (await tally).rolls == 1
     finally:

@@ -10,10 +10,9 @@ from pathlib import Path
 import pytest
 
 from bot.encounter.document import Encounter
-from bot.store import EncounterChange, SqliteStore
-from bot.store import sqlite as sqlite_store
+from bot.store import EncounterChange, SqliteStore, sql_store
 from bot.store.shared import readable_fight
-from bot.store.sqlite import FIGHTS_READ_AHEAD
+from bot.store.sql_store import FIGHTS_READ_AHEAD
 
 GUILD = 10
 GM = 1
@@ -45,7 +44,7 @@ def parses(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         seen.append(version)
         return parse(version, document)
 
-    monkeypatch.setattr(sqlite_store, "readable_fight", counted)
+    monkeypatch.setattr(sql_store, "readable_fight", counted)
     return seen
 
 

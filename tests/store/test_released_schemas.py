@@ -15,6 +15,8 @@ import pytest
 from bot.store import open_store
 from bot.store.schema import bundled_migrations
 
+from .conftest import Database
+
 RELEASED = Path(__file__).parent / "released_migrations"
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -213,3 +215,42 @@ async def test_a_postgres_database_of_each_released_state_upgrades_without_loss(
         finally:
             await db.close()
         assert recorded == EVERY
+
+
+async def test_the_fights_of_a_database_before_the_index_of_due_times_are_due_at_once(
+    database: Database,
+) -> None:
+    """0011 (the index of due times) on a database of the last release (0009): its running fights keep
+    reading, each due at once ("to check") until a sweep works its due time out from its document."""
+    from bot.encounter.document import Encounter
+    from bot.encounter.due import DUE_AT_ONCE
+    from bot.store import DueFight, SqliteStore
+    from bot.store.postgres import PostgresStore, postgres_migrations
+    from bot.store.shared import fight_document
+
+    if database.kind == "sqlite":
+        released = bundled_migrations()[:9]
+        await (await SqliteStore.open(database.location, migrations=released)).close()
+    else:
+        released = postgres_migrations()[:9]
+        await (await PostgresStore.open(database.location, migrations=released)).close()
+    assert released[-1].name == "0009_shard_leases"
+    document, _ = fight_document(Encounter(channel_id=100, guild_id=10, gm_id=1))
+    quoted = document.replace("'", "''")
+    await database.script(
+        "INSERT INTO encounters (channel_id, guild_id, version, document, updated_at)"
+        f" VALUES (100, 10, 4, '{quoted}', '2026-12-01T22:30:00+00:00')",
+        f"INSERT INTO encounters (channel_id, guild_id, version, document) VALUES (100, 10, 4, '{quoted}')",
+    )
+    store = await database.open()
+    try:
+        assert await store.due_fights() == [DueFight(100, 10, 4, DUE_AT_ONCE)]
+        assert await store.due_fights(timers=True) == [DueFight(100, 10, 4, DUE_AT_ONCE)]
+        fight = await store.load_encounter(100)
+        assert fight is not None
+        assert fight.version == 4
+        assert await store.recheck_due(fight)  # what the first sweep finds: nothing due in it
+        assert await store.due_fights() == []
+        assert await store.due_fights(timers=True) == []
+    finally:
+        await store.close()

@@ -52,6 +52,8 @@ class RecordedRequest:
     at: float
     status: int = 0
     response: Any = None
+    answered_at: float = 0.0
+    """When the fake sent its answer (``at``: when it came, after a ``delay`` fault's wait)."""
 
 
 @dataclass

@@ -224,8 +224,9 @@ class DiscordState:
         async with self._changed:
             self._changed.notify_all()
 
-    async def wait_for(self, predicate: Callable[[], bool], *, timeout: float = 5.0, what: str = "") -> None:
-        """Wait (on fake-side events, never by polling) until ``predicate()`` holds."""
+    async def wait_for(self, predicate: Callable[[], bool], *, timeout: float = 60.0, what: str = "") -> None:
+        """Wait (on fake-side events, never by polling) until ``predicate()`` holds; ``timeout`` is a hang
+        guard, generous for a loaded machine, never a measure of speed."""
         async with self._changed:
             try:
                 await asyncio.wait_for(self._changed.wait_for(predicate), timeout)

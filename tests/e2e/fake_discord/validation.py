@@ -101,6 +101,7 @@ class RequestFront(DiscordState):
             await self._notify()
         record.status = status
         record.response = body
+        record.answered_at = time.perf_counter()
         return self._json_response(status, body)
 
     async def _handle_api(
