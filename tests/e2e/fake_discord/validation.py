@@ -97,7 +97,7 @@ class RequestFront(DiscordState):
             at=time.perf_counter(),
         )
         self.requests.append(record)
-        verdict = self._rate_limit(method, path)
+        verdict = self._rate_limit(method, path, record)
         try:
             if verdict.refused is not None:
                 status, body = 429, verdict.refused
@@ -111,7 +111,7 @@ class RequestFront(DiscordState):
             await asyncio.sleep(self.latency / 2)  # on its way back
         return self._json_response(status, body, verdict.headers)
 
-    def _rate_limit(self, method: str, path: str) -> Verdict:
+    def _rate_limit(self, method: str, path: str, record: RecordedRequest) -> Verdict:
         """Count the request against Discord's limits at its arrival; a 429 is recorded, and is a
         problem unless the test takes it (``take_problems("ratelimit")``)."""
         if not self.rate_limits.enabled:
@@ -119,7 +119,7 @@ class RequestFront(DiscordState):
         operation, _, values = self.spec.match(method, path)
         if operation is None:
             return Verdict({})
-        template = operation.template
+        template = record.template = operation.template
         exempt = exempt_from_global(template, values, self.application_id)
         verdict = self.rate_limits.check(method, path, template, values, exempt=exempt)
         if verdict.hit is not None:
