@@ -224,13 +224,15 @@ def tracker_updates(fake: FakeDiscord) -> dict[int, list[float]]:
 
 def tracker_shown(fake: FakeDiscord, interactions: Iterable[FakeInteraction]) -> list[float]:
     """Seconds from each interaction reaching Discord to the first drawing of its channel's tracker that
-    reached Discord after it (the tracker showing the change), for those whose tracker was drawn."""
+    the bot sent after the interaction reached it (half a round trip each way: an earlier change's
+    drawing still on its way does not count), for those whose tracker was drawn."""
     updates = tracker_updates(fake)
     out = []
     for inter in interactions:
         if inter.dispatched_at is None:
             continue
-        later = [at for at in updates.get(inter.channel.id, []) if at >= inter.dispatched_at]
+        sent_after = inter.dispatched_at + fake.latency
+        later = [at for at in updates.get(inter.channel.id, []) if at >= sent_after]
         if later:
             out.append(later[0] - inter.dispatched_at)
     return out

@@ -29,6 +29,7 @@ import sqlite3
 import statistics
 import sys
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +43,7 @@ from apart import (
     felt,
     first_answers,
     message_with_buttons,
+    percentile,
     rate_limited,
     tracker_shown,
     whole_answers,
@@ -58,6 +60,19 @@ from tests.sheets import character
 
 WINDOW = 3.0
 SEATS = 60
+
+
+@dataclass
+class Burst:
+    """A workload of scene 3: the answers themselves (seconds), how many were sent, the 429s."""
+
+    answers: list[float]
+    sent: int
+    rate_limited: int
+
+    @property
+    def p99(self) -> float:
+        return percentile(self.answers, 0.99) if self.answers else float("inf")
 
 
 def first_answer(result: InteractionResult) -> float:
@@ -132,9 +147,18 @@ def describe_apart(label: str, interactions: list[FakeInteraction], fake: FakeDi
     )
 
 
-async def many_channels(count: int, discord: dict[str, Any]) -> None:
+async def many_channels(count: int, discord: dict[str, Any]) -> dict[str, Burst]:
     """Scene 3: one interaction in each of ``count`` channels, all at once, the bot in a process of its
-    own (:mod:`apart`): the fake's half of a thousand requests would otherwise run on the bot's loop."""
+    own (:mod:`apart`): the fake's half of a thousand requests would otherwise run on the bot's loop.
+    Returns each workload's figures."""
+    figures: dict[str, Burst] = {}
+
+    def report(label: str, interactions: list[FakeInteraction]) -> None:
+        hits = len(fake.rate_limit_hits)
+        print(describe_apart(f"   {label}", interactions, fake))
+        figures[label] = Burst(whole_answers(interactions), len(interactions), hits)
+        fake.rate_limit_hits.clear()
+
     fake = FakeDiscord(validate_requests=False, validate_responses=False, callback_deadline=None, **discord)
     async with fake:
         world = build_world(fake)
@@ -153,7 +177,7 @@ async def many_channels(count: int, discord: dict[str, Any]) -> None:
                 fake.rate_limit_hits.clear()  # those of starting up (a command sync) are not the burst's
                 pongs = await asyncio.gather(*(bot.slash("bench-ping", user=gm, channel=t) for t in tables))
                 await bot.quiet()  # the deferred answers posted too
-                print(describe_apart("   pong (baseline)", list(pongs), fake))
+                report("pong (baseline)", list(pongs))
                 asked = await asyncio.gather(
                     *(
                         bot.slash("attack", user=gm, channel=d, options={"target": targets[d.id]})
@@ -161,7 +185,7 @@ async def many_channels(count: int, discord: dict[str, Any]) -> None:
                     )
                 )
                 await bot.quiet()
-                print(describe_apart("   /attack (GM, asks defense)", list(asked), fake))
+                report("/attack (GM, asks defense)", list(asked))
                 clicks = []
                 for request in asked:
                     message = message_with_buttons(request)
@@ -170,15 +194,16 @@ async def many_channels(count: int, discord: dict[str, Any]) -> None:
                         clicks.append(bot.click(message, passive, user=gm))
                 answered = await asyncio.gather(*clicks)
                 await bot.quiet()
-                print(describe_apart("   defense click (Passive)", list(answered), fake))
+                report("defense click (Passive)", list(answered))
                 nexts = await asyncio.gather(*(bot.slash("init next", user=gm, channel=t) for t in tables))
                 await bot.quiet()
-                print(describe_apart("   /init next (GM, 8 groups)", list(nexts), fake))
+                report("/init next (GM, 8 groups)", list(nexts))
                 print(
                     f"   requests outside interactions (trackers...): at most {busiest_second(fake.requests)}"
                     " in any second (Discord allows a bot 50)"
                 )
         fake.take_problems()
+    return figures
 
 
 async def main(sizes: list[int], hold: float, channels: int, discord: dict[str, Any]) -> None:
