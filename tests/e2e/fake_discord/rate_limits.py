@@ -108,6 +108,9 @@ class RateLimits:
     """The buckets and the global window of one fake Discord. ``enabled`` off: no limits, no headers."""
 
     enabled: bool = True
+    per_route: bool = True
+    """Off: every route gets :data:`DEFAULT_ROUTE_LIMIT` (the global limit still binds), for a test that
+    plays in seconds what a table does over minutes or days."""
     global_per_second: int = GLOBAL_PER_SECOND
     routes: dict[tuple[str, str], RouteLimit] = field(default_factory=lambda: dict(ROUTE_LIMITS))
     default: RouteLimit = DEFAULT_ROUTE_LIMIT
@@ -115,7 +118,7 @@ class RateLimits:
     _global: deque[float] = field(default_factory=deque)
 
     def limit_of(self, method: str, template: str) -> RouteLimit:
-        return self.routes.get((method, template), self.default)
+        return self.routes.get((method, template), self.default) if self.per_route else self.default
 
     def check(
         self, method: str, path: str, template: str, params: dict[str, str], *, exempt: bool
