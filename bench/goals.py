@@ -6,8 +6,8 @@ the quick mode) and printed as the median [min-max]. The machine these run on is
 absolute figures move with its load, the ratios (to the pong baseline and to the floor of a durable
 reply, measured in the same run) much less.
 
-1. the fake Discord's rate limits and latency: the 429s every benchmark below met (target 0), and the
-   user-felt time in round trips (80 ms each) with ten interactions in flight;
+1. the fake Discord's rate limits and latency: the 429s the benchmarks below met with Discord's limits
+   on (target 0), and the user-felt time in round trips (80 ms each) with ten interactions in flight;
 2. round trips in sequence before the answer (the user-felt time above, the bot's own time aside);
 3. a 1,000-channel burst on one process with 80 ms of latency: the answers themselves at p99 (target
    within 3 s) and the 429s (target 0) (``--burst-channels``; ``bench/burst.py --channels 5000
@@ -15,8 +15,8 @@ reply, measured in the same run) much less.
 7. scale-out: the bots' CPU per change with 1, 2 and 3 processes on PostgreSQL, flat (needs
    ``POMMEL_TEST_DATABASE_URL``; skipped without);
 8. regression guards: ``/attack`` p50 within 2.2x the floor in-process and 2.0x with the bot apart, its
-   throughput with ten in flight at least 0.4x the floor's, memory within +20 % at 10,000 fights touched,
-   and an exact ``/odds`` under 1 ms cold.
+   throughput with ten in flight at least 0.4x the floor's (measured as they were set: no latency, no
+   rate limits), memory within +20 % at 10,000 fights touched, and an exact ``/odds`` under 1 ms cold.
 
 Goals 4, 5 and 6 (CPU per action, start-up and sweeps, PostgreSQL's cost per change) have their own
 benchmarks on the branches that work on them.
@@ -44,6 +44,7 @@ import scale_out
 from apart import percentile, tracker_shown, whole_answers
 
 from bot.rules.odds import attack_odds, counting_die_ways
+from tests.e2e.fake_discord import FakeDiscord
 from tests.postgres import URL_VARIABLE
 
 FELT_LATENCY = 0.080
@@ -84,7 +85,7 @@ class Sizes:
 
 
 FULL = Sizes(1000, 500, 1000, 16, 25, 10_000)
-QUICK = Sizes(100, 60, 200, 8, 6, 500)
+QUICK = Sizes(100, 60, 200, 8, 6, 1000)
 
 
 def odds_cold_ms() -> float:
@@ -104,25 +105,38 @@ def round_trips(seconds: list[float]) -> float:
 
 
 async def measure_once(sizes: Sizes, goals: dict[str, Goal], *, scale: bool, mem: bool) -> None:
+    guards = {"latency": 0.0, "rate_limits": False}
     limits = {"latency": 0.0, "rate_limits": True}
     felt = {"latency": FELT_LATENCY, "rate_limits": True}
     hits = 0
 
-    print("# in-process, 1 and 10 in flight, no latency (goal 8)", flush=True)
-    alone, fake = await latency.measure(sizes.interactions, 20, 1, limits)
-    hits += len(fake.rate_limit_hits)
-    ten, fake = await latency.measure(sizes.interactions, 20, 10, limits)
-    hits += len(fake.rate_limit_hits)
+    def show(measured: dict[str, latency.Measured], fake: FakeDiscord, concurrency: int, n: int) -> None:
+        print(latency.report(measured, fake, n, 20, concurrency), end="\n\n", flush=True)
+
+    # The guards as they were set, before the fake had Discord's limits: in-process, the harness waits
+    # for each command's tracker too, which Discord's per-channel buckets pace when a benchmark sends a
+    # table more than one change a second.
+    print("# goal 8: in-process, 1 and 10 in flight, no latency, no rate limits", flush=True)
+    alone, fake = await latency.measure(sizes.interactions, 20, 1, guards)
+    show(alone, fake, 1, sizes.interactions)
+    ten, fake = await latency.measure(sizes.interactions, 20, 10, guards)
+    show(ten, fake, 10, sizes.interactions)
     goals["8a"].figures.append(alone[latency.ATTACK].p50 / alone[latency.FLOOR].p50)
     goals["8c"].figures.append(ten[latency.ATTACK].throughput / ten[latency.FLOOR].throughput)
 
-    print("# the bot apart, 1 in flight, no latency (goal 8)", flush=True)
-    apart, fake = await latency.measure_apart(sizes.apart_interactions, 20, 1, limits)
-    hits += len(fake.rate_limit_hits)
+    print("# goal 8: the bot apart, 1 in flight, no latency, no rate limits", flush=True)
+    apart, fake = await latency.measure_apart(sizes.apart_interactions, 20, 1, guards)
+    show(apart, fake, 1, sizes.apart_interactions)
     goals["8b"].figures.append(apart[latency.ATTACK].p50 / apart[latency.FLOOR].p50)
+
+    print("# goal 1: in-process, 10 in flight, Discord's rate limits (the 429s)", flush=True)
+    limited, fake = await latency.measure(sizes.interactions, 20, 10, limits)
+    show(limited, fake, 10, sizes.interactions)
+    hits += len(fake.rate_limit_hits)
 
     print(f"# the bot apart, 10 in flight, {FELT_LATENCY * 1e3:.0f} ms round trips (goals 1, 2)")
     felt_run, fake = await latency.measure_apart(sizes.apart_interactions, 20, 10, felt)
+    show(felt_run, fake, 10, sizes.apart_interactions)
     hits += len(fake.rate_limit_hits)
     for key, label in (("1a", latency.ATTACK), ("1b", latency.DEFEND), ("1c", latency.INIT_NEXT)):
         goals[key].figures.append(round_trips(whole_answers(felt_run[label].sent)))
@@ -179,7 +193,7 @@ def main() -> None:
         "1b": Goal("1", "defense click: to the answer, p50", "<= 1 RT + bot time", rt, below(1.5)),
         "1c": Goal("1", "/init next: to the answer, p50", "<= 1 RT + bot time", rt, below(1.5)),
         "1d": Goal("1", "/attack: to the tracker showing it, p50", "reported", rt, lambda _: True),
-        "1e": Goal("1", "429s the fake sent over every benchmark here", "0", "429s", below(0)),
+        "1e": Goal("1", "429s over the benchmarks with Discord's limits on", "0", "429s", below(0)),
         "2": Goal(
             "2", "slowest answer (p99 of each command, the worst)", "<= 1 RT + bot time", rt, below(1.5)
         ),
