@@ -20,7 +20,6 @@ from .interactions.in_flight import InFlight
 from .interactions.routes import ButtonRoutes
 from .option_checks import CheckedTree
 from .permissions import invite_url
-from .request_budget import RequestWindow, metered
 from .rules.dice import DiceSource, RandomDice
 from .scheduler import Scheduler
 from .store import Store, open_store
@@ -100,8 +99,6 @@ class Pommel(commands.AutoShardedBot):
         self.shard_total, self.own_shards = settings.shards
         options.setdefault("shard_count", self.shard_total)
         options.setdefault("shard_ids", list(self.own_shards))
-        # Discord's global limit, kept as requests leave (discord.py only waits out a global 429).
-        options.setdefault("http_trace", metered(RequestWindow()))
         super().__init__(
             command_prefix=commands.when_mentioned,
             # Only the guilds (channels and roles, for permissions): interactions come whatever the

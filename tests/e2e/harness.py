@@ -664,8 +664,6 @@ class BotRunner:
         bot.trackers.budget = Budget(tracker_budget) if tracker_budget is not None else None
         if bot.http.http_trace is None:
             bot.http.http_trace = local_only(self.fake)
-        else:  # the bot's own (its global limit's): the check after it
-            bot.http.http_trace.on_request_start.extend(local_only(self.fake).on_request_start)
         for event in ("INTERACTION_CREATE", "MESSAGE_CREATE"):
             self.tracker.wrap_parser(bot, event)
         ready = asyncio.get_running_loop().create_future()
