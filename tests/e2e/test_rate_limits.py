@@ -147,7 +147,8 @@ async def test_pommel_waits_out_the_global_limit_and_its_answers_are_exempt(
 
     assert "HP 12/14" in stored_tracker(world, await fight_of(pommel, world)).embed_text
     answered = [r for r in fake.requests[before:] if r.template == CALLBACK]
-    assert [r.status for r in answered] == [200]
+    assert len(answered) == 1
+    assert answered[0].status in (200, 204)  # taken (204: no message asked back), never a 429
     edits = [r for r in fake.requests[before:] if r.template == MESSAGE and r.method == "PATCH"]
     assert edits[-1].status == 200
     assert 429 in [r.status for r in edits]
