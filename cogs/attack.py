@@ -209,8 +209,8 @@ class Attack(commands.Cog):
         """After an attack's reply (``sent``: its message id, None when it failed): the fight knows the
         message, a request that did not come through is posted again, its timeout runs."""
         exchange = report.exchange
-        if sent is not None:
-            saved = await self.bot.fight_messages.remember(saved, self._message(report, sent), view)
+        if sent is not None:  # saved with what the fight's redraw after this answer draws, in one write
+            saved = await self.bot.fight_messages.remember_after(saved, self._message(report, sent), view)
         elif exchange.pending:
             saved = await self.bot.fight_messages.post_missing_requests(saved)
         self.schedule_timeouts(saved)
