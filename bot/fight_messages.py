@@ -16,6 +16,7 @@ import contextlib
 import logging
 import weakref
 from collections.abc import Callable
+from typing import TypeVar
 
 import discord
 
@@ -37,6 +38,8 @@ from .ui.errors import DISCORD_FAILURES
 from .ui.message_buttons import custom_ids, message_buttons
 
 log = logging.getLogger(__name__)
+
+Result = TypeVar("Result")
 
 REMEMBERED_SECONDS = 900.0
 """How long the board remembers the newest state it drew of a channel's fight, and the fights it closed:
@@ -83,6 +86,27 @@ class FightMessageBoard:
         :meth:`redraw` of the channel knows it."""
         rows = [[item] for item in view.children] if view is not None else []
         self._shown.setdefault(channel_id, {})[message_id] = custom_ids(rows)
+
+    def drawing(
+        self, message_id: int | None, operation: Callable[[Encounter], Done[Result]]
+    ) -> Callable[[Encounter], Done[Result]]:
+        """``operation`` (a click's), then the buttons the fight accepts on message ``message_id`` noted as
+        drawn there, in the same change: the click's answer draws them on its own message, so the redraw
+        after it has nothing to write for it (:meth:`shown` still tells it what the answer drew)."""
+        if message_id is None:
+            return operation
+
+        def drawn(fight: Encounter) -> Done[Result]:
+            done = operation(fight)
+            if not done.end:
+                for message in fight.messages:
+                    if message.id == message_id:
+                        wanted = custom_ids(message_buttons(fight, message, self._passive(fight)))
+                        messages.note_drawn(fight, {message_id: wanted})
+                        break
+            return done
+
+        return drawn
 
     async def remember(
         self, encounter: Encounter, message: FightMessage, view: discord.ui.View | None

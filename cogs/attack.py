@@ -263,19 +263,24 @@ class Attack(commands.Cog):
         """A button of an exchange message: answer in place, with the exchange as it now stands."""
         channel_id = encounter_channel(interaction)
         actor = actor_of(interaction)
+        clicked = interaction.message.id if interaction.message is not None else None
         saved, report = await self.bot.store.change(
             channel_id,
             actor.user_id,
-            lambda encounter: attacks.answer(
-                encounter,
-                fight_catalog(self.bot.catalog, encounter),
-                actor,
-                fight=button.fight,
-                exchange_id=button.exchange_id,
-                step=button.step,
-                action=button.action,
-                dice_committed=button.dice,
-                dice=self.bot.dice,
+            # what the answer draws on the clicked message is noted with the change: one write, not two
+            self.bot.fight_messages.drawing(
+                clicked,
+                lambda encounter: attacks.answer(
+                    encounter,
+                    fight_catalog(self.bot.catalog, encounter),
+                    actor,
+                    fight=button.fight,
+                    exchange_id=button.exchange_id,
+                    step=button.step,
+                    action=button.action,
+                    dice_committed=button.dice,
+                    dice=self.bot.dice,
+                ),
             ),
         )
         self._forget_timer(channel_id, button.exchange_id)
