@@ -508,7 +508,7 @@ class Attack(commands.Cog):
             if await self.bot.trackers.refusals.refused(saved, "the end of a defense's wait", error):
                 return  # the fight is saved; its GM is told why the channel does not show it
             raise
-        saved = await self.bot.fight_messages.remember(saved, self._message(report, sent.id), view)
+        saved = await self.bot.fight_messages.remember_after(saved, self._message(report, sent.id), view)
         if asked_in is not None:  # the request says what became of it, and loses its buttons
             weapon = fight_catalog(self.bot.catalog, saved).weapon(exchange.weapon).name
             closed = expired_request_content(
