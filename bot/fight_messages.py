@@ -188,7 +188,7 @@ class FightMessageBoard:
                     saved = await self._note(channel_id, unsaved, drawn)
         for message_id in gone:
             await self.message_gone(channel_id, message_id)
-        return saved
+        return saved if saved is not None and saved.tag == encounter.tag else None  # not another fight's
 
     async def close(self, encounter: Encounter) -> None:
         """The fight ended: none of its messages keeps a button (a reopen draws them again)."""
