@@ -154,8 +154,8 @@ class Pommel(commands.AutoShardedBot):
         is drawn; at its end, both lose their buttons."""
 
         async def drawn(encounter: Encounter, *, repost: bool) -> None:
-            await self.fight_messages.redraw(encounter)
-            await self.trackers.publish(encounter, repost=repost)
+            saved = await self.fight_messages.redraw(encounter)  # the fight as its messages' write saved it
+            await self.trackers.publish(saved or encounter, repost=repost)
 
         async def closed(encounter: Encounter, summary: str) -> None:
             await self.fight_messages.close(encounter)
