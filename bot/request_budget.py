@@ -25,8 +25,6 @@ from typing import Any
 
 import aiohttp
 
-GLOBAL_PER_SECOND = 50
-"""Discord's global limit on a bot's requests, for all its processes together."""
 REQUESTS_PER_SECOND = 40.0
 """The budget's rate for all the processes sharing the bot's token: with :data:`REQUESTS_AT_ONCE` more
 after a quiet while, at most 45 in any second, a tenth under Discord's 50 so that a request delayed on
