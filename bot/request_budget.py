@@ -25,6 +25,8 @@ from typing import Any
 
 import aiohttp
 
+from .drawing_budget import TokenBucket
+
 REQUESTS_PER_SECOND = 40.0
 """The budget's rate for all the processes sharing the bot's token: with :data:`REQUESTS_AT_ONCE` more
 after a quiet while, at most 45 in any second, a tenth under Discord's 50 so that a request delayed on
@@ -59,18 +61,12 @@ def processes_sharing(shard_total: int, own_shards: tuple[int, ...]) -> int:
     return max(1, math.ceil(shard_total / max(1, len(own_shards))))
 
 
-class PriorityBudget:
-    """A token bucket of ``per_second`` takings a second and ``at_once`` at once after a quiet while (at
-    most ``per_second + at_once`` in any second), with two queues: a foreground taker waiting is served
-    before every background one; each queue in order."""
+class PriorityBudget(TokenBucket):
+    """A token bucket with two queues: a foreground taker waiting is served before every background
+    one; each queue in order."""
 
     def __init__(self, per_second: float, at_once: int = REQUESTS_AT_ONCE) -> None:
-        if per_second <= 0 or at_once < 1:
-            raise ValueError(f"a budget of {per_second} a second, {at_once} at once, allows nothing")
-        self.per_second = per_second
-        self.at_once = at_once
-        self._tokens = float(at_once)
-        self._at: float | None = None
+        super().__init__(per_second, at_once)
         self._waiting: tuple[deque[asyncio.Future[None]], deque[asyncio.Future[None]]] = (deque(), deque())
         """Foreground takers, then background ones."""
         self._pump: asyncio.Task[None] | None = None
@@ -84,12 +80,6 @@ class PriorityBudget:
     def waiting(self) -> tuple[int, int]:
         """Takers waiting now: foreground, background."""
         return len(self._waiting[0]), len(self._waiting[1])
-
-    def _refill(self) -> None:
-        now = asyncio.get_running_loop().time()
-        if self._at is not None:
-            self._tokens = min(self.at_once, self._tokens + (now - self._at) * self.per_second)
-        self._at = now
 
     async def take(self, *, background: bool | None = None) -> None:
         """Wait for a token; ``background`` defaults to the task's (:func:`in_background`)."""
@@ -122,7 +112,7 @@ class PriorityBudget:
             while any(self._waiting):
                 self._refill()
                 if self._tokens < 1:
-                    await asyncio.sleep((1 - self._tokens) / self.per_second)
+                    await asyncio.sleep(self._wait())
                     continue
                 kind = 0 if self._waiting[0] else 1
                 turn = self._waiting[kind].popleft()

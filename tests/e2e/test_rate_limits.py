@@ -18,8 +18,6 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.app import Pommel
-
 from .fake_discord import FakeDiscord, RouteLimit, World
 from .fake_discord.rate_limits import MESSAGE
 from .fights import fight_of, seed_fight, stored_tracker
@@ -174,19 +172,16 @@ async def post_in_the_channel(interaction: discord.Interaction) -> None:
     await interaction.channel.send("a command's post")
 
 
-def add_posting_command(bot: Pommel) -> None:
-    bot.tree.add_command(
-        app_commands.Command(name="e2e-post", description="Post in the channel", callback=post_in_the_channel)
-    )
-
-
 async def test_a_burst_of_drawings_stays_under_the_global_limit_and_a_command_s_post_goes_first(
     world: World, start_bot: Any
 ) -> None:
     """A tracker posted in each of 120 channels at once (no drawing budget: every drawing starts at
     once): with Discord's 50 a second in the fake, the bot's request budget sends them within it (no
     global 429), and a command's post in the middle is not queued behind them."""
-    pommel = await start_bot(setup=add_posting_command)
+    posting: app_commands.Command[Any, ..., None] = app_commands.Command(
+        name="e2e-post", description="Post here", callback=post_in_the_channel
+    )
+    pommel = await start_bot(setup=lambda bot: bot.tree.add_command(posting))
     bot, fake = pommel.bot, pommel.fake
     channels = [world.guild.create_text_channel(f"burst-{n}") for n in range(120)]
     fights = [await seed_fight(pommel, world, players=[(world.player, "Alice")], channel=c) for c in channels]
