@@ -129,13 +129,16 @@ class Pommel(commands.AutoShardedBot):
         )
         self.settings = settings
         sharing = processes_sharing(self.shard_total, self.own_shards)
-        self.requests = PriorityBudget(REQUESTS_PER_SECOND / sharing, max(1, REQUESTS_AT_ONCE // sharing))
+        self.requests: PriorityBudget | None = PriorityBudget(
+            REQUESTS_PER_SECOND / sharing, max(1, REQUESTS_AT_ONCE // sharing)
+        )
         """Every request under Discord's global limit takes from it as it leaves, a command's first
-        (:mod:`bot.request_budget`); the processes sharing the token share the limit evenly."""
+        (:mod:`bot.request_budget`); the processes sharing the token share the limit evenly. None: no
+        limit (a benchmark against a Discord without limits, measuring the bot's own work)."""
         if self.http.http_trace is None:
-            self.http.http_trace = budget_trace(self.requests, self)
+            self.http.http_trace = budget_trace(self)
         else:  # a trace given to the bot (``http_trace=``): the budget's hook runs first
-            self.http.http_trace.on_request_start[:0] = budget_trace(self.requests, self).on_request_start
+            self.http.http_trace.on_request_start[:0] = budget_trace(self).on_request_start
         self.dice: DiceSource = dice if dice is not None else RandomDice.system()
         self.catalog: Catalog = catalog if catalog is not None else load_catalog()
         """The shipped tables; a server's own entries are laid over them in :attr:`catalogs`."""

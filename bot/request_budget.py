@@ -147,14 +147,16 @@ def exempt_from_global(url: Any, application_id: int | None) -> bool:
     )
 
 
-def budget_trace(budget: PriorityBudget, client: Any) -> aiohttp.TraceConfig:
-    """The hook on the bot's HTTP session: every request under the global limit takes from ``budget``
-    just before it leaves (``client.application_id`` tells the interaction endpoints)."""
+def budget_trace(client: Any) -> aiohttp.TraceConfig:
+    """The hook on the bot's HTTP session: every request under the global limit takes from
+    ``client.requests`` (a :class:`PriorityBudget`; None: no limit) just before it leaves
+    (``client.application_id`` tells the interaction endpoints)."""
 
     async def on_request_start(
         session: aiohttp.ClientSession, context: Any, params: aiohttp.TraceRequestStartParams
     ) -> None:
-        if not exempt_from_global(params.url, client.application_id):
+        budget: PriorityBudget | None = client.requests
+        if budget is not None and not exempt_from_global(params.url, client.application_id):
             await budget.take()
 
     trace = aiohttp.TraceConfig()
