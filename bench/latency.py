@@ -373,6 +373,8 @@ async def measure(
                     tracker_budget=TRACKER_DRAWS_PER_SECOND,
                 )
                 bot = pommel.bot
+                if not fake.rate_limits.enabled:  # no limit to keep: the bot's own work is measured
+                    bot.requests = None
                 await seed_fights(bot.store, bot.catalog, world.gm, world.guild.id, tables)
                 await seed_duels(bot.store, bot.catalog, bot.dice, world.gm, world.guild.id, duels)
                 batches = max(1, interactions // concurrency)

@@ -14,11 +14,13 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import aiohttp
+import discord
 import pytest
+from discord import app_commands
 
 from .fake_discord import FakeDiscord, RouteLimit, World
 from .fake_discord.rate_limits import MESSAGE
-from .fights import fight_of, stored_tracker
+from .fights import fight_of, seed_fight, stored_tracker
 from .test_errors import alice_in_a_fight, hurt_alice
 
 CALLBACK = "/interactions/{interaction_id}/{interaction_token}/callback"
@@ -155,3 +157,49 @@ async def test_pommel_waits_out_the_global_limit_and_its_answers_are_exempt(
     assert {hit.scope for hit in fake.rate_limit_hits} == {"global"}
     assert all(hit.template != CALLBACK for hit in fake.rate_limit_hits)
     fake.take_problems("ratelimit")
+
+
+# ------------------------------------------------------------------------- the bot's own global budget
+
+MESSAGES = "/channels/{channel_id}/messages"
+
+
+async def post_in_the_channel(interaction: discord.Interaction) -> None:
+    """A command whose answer is the interaction's (exempt) and then a post in its channel (counted), as
+    ``/init next``'s announcements are."""
+    await interaction.response.send_message("posting")
+    assert isinstance(interaction.channel, discord.abc.Messageable)
+    await interaction.channel.send("a command's post")
+
+
+async def test_a_burst_of_drawings_stays_under_the_global_limit_and_a_command_s_post_goes_first(
+    world: World, start_bot: Any
+) -> None:
+    """A tracker posted in each of 120 channels at once (no drawing budget: every drawing starts at
+    once): with Discord's 50 a second in the fake, the bot's request budget sends them within it (no
+    global 429), and a command's post in the middle is not queued behind them."""
+    posting: app_commands.Command[Any, ..., None] = app_commands.Command(
+        name="e2e-post", description="Post here", callback=post_in_the_channel
+    )
+    pommel = await start_bot(setup=lambda bot: bot.tree.add_command(posting))
+    bot, fake = pommel.bot, pommel.fake
+    channels = [world.guild.create_text_channel(f"burst-{n}") for n in range(120)]
+    fights = [await seed_fight(pommel, world, players=[(world.player, "Alice")], channel=c) for c in channels]
+    before = len(fake.requests)
+
+    drawings = asyncio.gather(*(bot.trackers.publish(fight, repost=True) for fight in fights))
+    while bot.requests.waiting()[1] < 40:  # the drawings queued for the budget
+        await asyncio.sleep(0.01)
+    result = await pommel.slash("e2e-post", user=world.gm, channel=world.table)
+    assert result.content == "posting"
+    await drawings
+    await bot.trackers.idle()
+
+    assert fake.rate_limit_hits == []
+    posts = [r for r in fake.requests[before:] if r.method == "POST" and r.template == MESSAGES]
+    trackers = [r for r in posts if r.path != f"/channels/{world.table.id}/messages"]
+    assert len(trackers) == 120
+    ours = next(n for n, r in enumerate(posts) if r.path == f"/channels/{world.table.id}/messages")
+    assert ours < 120 - 30  # at least the 30 drawings still queued behind it went after it
+    assert bot.requests.overtaken == 0  # no drawing took a token while the command's post waited
+    assert bot.requests.taken[1] >= 120
