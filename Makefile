@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 RUN_STAMP := $(VENV)/.installed-run
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: run test lint bench clean venv
+.PHONY: run test lint bench bench-quick clean venv
 
 # A PYTHON older than 3.11 is refused in one line before anything is built, and a virtualenv made earlier
 # with an older Python (or one that no longer runs) is made anew instead of being reused.
@@ -52,6 +52,12 @@ bench: venv
 	$(BIN)/python bench/store_cpu.py
 	$(BIN)/python bench/charts.py
 	$(BIN)/python bench/dice_stats.py
+	$(BIN)/python bench/goals.py
+
+# Issue 29's goals alone, each figure beside its target, small sizes and one run: a few minutes.
+bench-quick: venv
+	@$(MAKE) --no-print-directory $(TEST_STAMP)
+	BENCH_QUICK=1 $(BIN)/python bench/goals.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis build dist

@@ -15,11 +15,14 @@ sending INTERACTION_CREATE to it receiving the first callback.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
+import statistics
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -151,3 +154,96 @@ def busiest_second(requests: Sequence[RecordedRequest]) -> int:
             first += 1
         most = max(most, last - first + 1)
     return most
+
+
+def add_discord_options(parser: argparse.ArgumentParser) -> None:
+    """The fake Discord's round trip and rate limits, for every benchmark that runs one."""
+    parser.add_argument(
+        "--latency-ms",
+        type=float,
+        default=0.0,
+        help="round trip between the bot and Discord added to every request (e.g. 80; default 0)",
+    )
+    parser.add_argument(
+        "--no-rate-limits", action="store_true", help="switch Discord's rate limits off in the fake Discord"
+    )
+
+
+def discord_options(args: argparse.Namespace) -> dict[str, Any]:
+    """``FakeDiscord``'s keywords for :func:`add_discord_options`'s options."""
+    return {"latency": args.latency_ms / 1000, "rate_limits": not args.no_rate_limits}
+
+
+def rate_limited(fake: FakeDiscord) -> str:
+    """The 429s the fake sent (its rate-limit problems taken: a benchmark reports them, it does not
+    fail on them)."""
+    fake.take_problems("ratelimit")
+    hits = fake.rate_limit_hits
+    if not fake.rate_limits.enabled:
+        return "429s: rate limits off"
+    if not hits:
+        return "429s: 0"
+    scopes = Counter(hit.scope for hit in hits)
+    routes = Counter(f"{hit.method} {hit.template}" for hit in hits).most_common(3)
+    return (
+        f"429s: {len(hits)} ({', '.join(f'{n} {s}' for s, n in scopes.items())}; "
+        + ", ".join(f"{route} x{n}" for route, n in routes)
+        + ")"
+    )
+
+
+def in_round_trips(seconds: float, latency: float) -> str:
+    """Milliseconds, and round trips of ``latency`` seconds when there is one."""
+    figure = f"{seconds * 1e3:7.1f} ms"
+    return f"{figure} ({seconds / latency:4.1f} RT)" if latency else figure
+
+
+def percentile(values: Sequence[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def tracker_updates(fake: FakeDiscord) -> dict[int, list[float]]:
+    """Channel id -> arrival times of the bot's posts and edits of a tracker there (a message with the
+    turn buttons), answered 2xx, in order."""
+    out: dict[int, list[float]] = {}
+    for request in fake.requests:
+        if request.method not in ("POST", "PATCH") or not 200 <= request.status < 300:
+            continue
+        if request.template not in (
+            "/channels/{channel_id}/messages",
+            "/channels/{channel_id}/messages/{message_id}",
+        ):
+            continue
+        response = request.response if isinstance(request.response, dict) else {}
+        message = fake.messages.get(int(response.get("id", 0)))
+        if message is not None and any(i.startswith("pommel:turn:") for i in message.custom_ids()):
+            out.setdefault(message.channel.id, []).append(request.at)
+    return out
+
+
+def tracker_shown(fake: FakeDiscord, interactions: Iterable[FakeInteraction]) -> list[float]:
+    """Seconds from each interaction reaching Discord to the first drawing of its channel's tracker that
+    the bot sent after the interaction reached it (half a round trip each way: an earlier change's
+    drawing still on its way does not count), for those whose tracker was drawn."""
+    updates = tracker_updates(fake)
+    out = []
+    for inter in interactions:
+        if inter.dispatched_at is None:
+            continue
+        sent_after = inter.dispatched_at + fake.latency
+        later = [at for at in updates.get(inter.channel.id, []) if at >= sent_after]
+        if later:
+            out.append(later[0] - inter.dispatched_at)
+    return out
+
+
+def felt(label: str, seconds: Sequence[float], latency: float, of: int) -> str:
+    """One line of user-felt times: p50, p99 and max, in ms and round trips, and how many had one."""
+    if not seconds:
+        return f"{label}: none of {of}"
+    return (
+        f"{label}: p50 {in_round_trips(statistics.median(seconds), latency)}, "
+        f"p99 {in_round_trips(percentile(seconds, 0.99), latency)}, "
+        f"max {in_round_trips(max(seconds), latency)} ({len(seconds)} of {of})"
+    )

@@ -29,11 +29,25 @@ import sqlite3
 import statistics
 import sys
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.e2e when run as a script
 
-from apart import BotApart, busiest_second, first_answers, message_with_buttons, whole_answers
+from apart import (
+    BotApart,
+    add_discord_options,
+    busiest_second,
+    discord_options,
+    felt,
+    first_answers,
+    message_with_buttons,
+    percentile,
+    rate_limited,
+    tracker_shown,
+    whole_answers,
+)
 from latency import add_baseline, seeded_database
 
 from bot.drawing_budget import TRACKER_DRAWS_PER_SECOND
@@ -46,6 +60,19 @@ from tests.sheets import character
 
 WINDOW = 3.0
 SEATS = 60
+
+
+@dataclass
+class Burst:
+    """A workload of scene 3: the answers themselves (seconds), how many were sent, the 429s."""
+
+    answers: list[float]
+    sent: int
+    rate_limited: int
+
+    @property
+    def p99(self) -> float:
+        return percentile(self.answers, 0.99) if self.answers else float("inf")
 
 
 def first_answer(result: InteractionResult) -> float:
@@ -101,24 +128,39 @@ def describe(label: str, results: list[InteractionResult]) -> str:
     )
 
 
-def describe_apart(label: str, interactions: list[FakeInteraction]) -> str:
-    """As :func:`describe`, for interactions sent to :class:`BotApart`."""
+def describe_apart(label: str, interactions: list[FakeInteraction], fake: FakeDiscord) -> str:
+    """As :func:`describe`, for interactions sent to :class:`BotApart`: and the answer itself (after a
+    deferral, its follow-up or edit) and the tracker showing the change, at p50, p99 and max, in round
+    trips of the fake's latency; and the 429s the fake sent since the last line."""
+    latency = fake.latency
     firsts = first_answers(interactions)
     missed = sum(1 for i in interactions if i.callback is None) + sum(1 for t in firsts if t > WINDOW)
     deferred = sum(1 for i in interactions if i.callback is not None and i.callback.type in (5, 6))
     whole = whole_answers(interactions)
+    shown = tracker_shown(fake, interactions)
     return (
         f"{label:<34} {len(interactions):>5}  missed 3 s: {missed:>4}  deferred: {deferred:>4}  "
-        f"first answer p50 {statistics.median(firsts) * 1e3:>7.1f} ms, max {max(firsts) * 1e3:>7.1f} ms; "
-        f"the answer itself p50 {statistics.median(whole) * 1e3:>7.1f} ms, max {max(whole) * 1e3:>7.1f} ms"
-        f" ({len(interactions) - len(whole)} never)"
+        f"first answer p50 {statistics.median(firsts) * 1e3:>7.1f} ms, max {max(firsts) * 1e3:>7.1f} ms\n"
+        f"{'':<37}{felt('the answer itself', whole, latency, len(interactions))}\n"
+        f"{'':<37}{felt('the tracker showing it', shown, latency, len(interactions))}\n"
+        f"{'':<37}{rate_limited(fake)}"
     )
 
 
-async def many_channels(count: int) -> None:
+async def many_channels(count: int, discord: dict[str, Any]) -> dict[str, Burst]:
     """Scene 3: one interaction in each of ``count`` channels, all at once, the bot in a process of its
-    own (:mod:`apart`): the fake's half of a thousand requests would otherwise run on the bot's loop."""
-    async with FakeDiscord(validate_requests=False, validate_responses=False, callback_deadline=None) as fake:
+    own (:mod:`apart`): the fake's half of a thousand requests would otherwise run on the bot's loop.
+    Returns each workload's figures."""
+    figures: dict[str, Burst] = {}
+
+    def report(label: str, interactions: list[FakeInteraction]) -> None:
+        hits = len(fake.rate_limit_hits)
+        print(describe_apart(f"   {label}", interactions, fake))
+        figures[label] = Burst(whole_answers(interactions), len(interactions), hits)
+        fake.rate_limit_hits.clear()
+
+    fake = FakeDiscord(validate_requests=False, validate_responses=False, callback_deadline=None, **discord)
+    async with fake:
         world = build_world(fake)
         guild, gm = world.guild, world.gm
         tables = [guild.create_text_channel(f"many-{n}") for n in range(count)]
@@ -127,10 +169,15 @@ async def many_channels(count: int) -> None:
             path = Path(scratch) / "burst.sqlite3"
             targets = await seeded_database(path, gm, guild.id, tables, duels, deal=True)
             async with BotApart(fake, world, path, Path(scratch) / "bot.log") as bot:
-                print(f"\n3. {'one interaction in each channel':<31} {'N':>5}   (the bot in its own process)")
+                limits = "on" if fake.rate_limits.enabled else "off"
+                print(
+                    f"\n3. {'one interaction in each channel':<31} {'N':>5}   (the bot in its own process; "
+                    f"round trip {fake.latency * 1e3:.0f} ms, rate limits {limits})"
+                )
+                fake.rate_limit_hits.clear()  # those of starting up (a command sync) are not the burst's
                 pongs = await asyncio.gather(*(bot.slash("bench-ping", user=gm, channel=t) for t in tables))
                 await bot.quiet()  # the deferred answers posted too
-                print(describe_apart("   pong (baseline)", list(pongs)))
+                report("pong (baseline)", list(pongs))
                 asked = await asyncio.gather(
                     *(
                         bot.slash("attack", user=gm, channel=d, options={"target": targets[d.id]})
@@ -138,7 +185,7 @@ async def many_channels(count: int) -> None:
                     )
                 )
                 await bot.quiet()
-                print(describe_apart("   /attack (GM, asks defense)", list(asked)))
+                report("/attack (GM, asks defense)", list(asked))
                 clicks = []
                 for request in asked:
                     message = message_with_buttons(request)
@@ -147,19 +194,29 @@ async def many_channels(count: int) -> None:
                         clicks.append(bot.click(message, passive, user=gm))
                 answered = await asyncio.gather(*clicks)
                 await bot.quiet()
-                print(describe_apart("   defense click (Passive)", list(answered)))
+                report("defense click (Passive)", list(answered))
                 nexts = await asyncio.gather(*(bot.slash("init next", user=gm, channel=t) for t in tables))
                 await bot.quiet()
-                print(describe_apart("   /init next (GM, 8 groups)", list(nexts)))
+                report("/init next (GM, 8 groups)", list(nexts))
                 print(
                     f"   requests outside interactions (trackers...): at most {busiest_second(fake.requests)}"
                     " in any second (Discord allows a bot 50)"
                 )
         fake.take_problems()
+    return figures
 
 
-async def main(sizes: list[int], hold: float, channels: int) -> None:
-    async with FakeDiscord(validate_requests=False, validate_responses=False, callback_deadline=None) as fake:
+async def main(sizes: list[int], hold: float, channels: int, discord: dict[str, Any]) -> None:
+    if sizes:
+        await one_channel(sizes, hold, discord)
+    if channels:
+        await many_channels(channels, discord)
+
+
+async def one_channel(sizes: list[int], hold: float, discord: dict[str, Any]) -> None:
+    """Scenes 1 and 2, the bot and the fake on one loop."""
+    fake = FakeDiscord(validate_requests=False, validate_responses=False, callback_deadline=None, **discord)
+    async with fake:
         world = build_world(fake)
         table = world.guild.create_text_channel("burst")
         other = world.guild.create_text_channel("elsewhere")
@@ -219,19 +276,22 @@ async def main(sizes: list[int], hold: float, channels: int) -> None:
                     f"(type {result.callback_type}), then: {final[:100]}"
                 )
                 fake.take_problems()
-    if channels:
-        await many_channels(channels)
+                print(f"   {rate_limited(fake)}")
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--sizes", default="10,50,140,300,600", help="burst sizes (default 10,50,140,300,600)"
+        "--sizes",
+        default="10,50,140,300,600",
+        help="burst sizes of scenes 1 and 2 (default 10,50,140,300,600; empty: scene 3 alone)",
     )
     parser.add_argument("--hold", type=float, default=4.0, help="seconds the write lock is held (default 4)")
     parser.add_argument(
         "--channels", type=int, default=1000, help="channels of the burst of scene 3 (default 1000; 0: skip)"
     )
+    add_discord_options(parser)
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)
-    asyncio.run(main([int(n) for n in args.sizes.split(",")], args.hold, args.channels))
+    sizes = [int(n) for n in args.sizes.split(",") if n]
+    asyncio.run(main(sizes, args.hold, args.channels, discord_options(args)))

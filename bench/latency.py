@@ -72,7 +72,17 @@ from bot.trackers import TRACKER_SPACING
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.e2e when run as a script
 
-from apart import BotApart, first_answers, message_with_buttons
+from apart import (
+    BotApart,
+    add_discord_options,
+    discord_options,
+    felt,
+    first_answers,
+    message_with_buttons,
+    rate_limited,
+    tracker_shown,
+    whole_answers,
+)
 
 from tests.e2e.fake_discord import FakeChannel, FakeDiscord, FakeInteraction, FakeUser, World, build_world
 from tests.e2e.harness import BotRunner, RunningBot
@@ -108,6 +118,8 @@ class Measured:
     latencies: list[float] = field(default_factory=list)
     busy: float = 0.0
     """Seconds spent with a batch of this workload in flight."""
+    sent: list[FakeInteraction] = field(default_factory=list)
+    """The timed interactions (for the time to the tracker showing them)."""
 
     def percentile(self, fraction: float) -> float:
         ordered = sorted(self.latencies)
@@ -273,9 +285,11 @@ async def ready_duels(store: Store, channels: Iterable[int]) -> dict[int, str]:
     return targets
 
 
-async def run_duels(
-    pommel: RunningBot, seats: list[tuple[FakeUser, FakeChannel]]
-) -> tuple[tuple[list[float], float], tuple[list[float], float]]:
+Timed = tuple[list[float], float, list[FakeInteraction]]
+"""First-answer latencies, seconds busy, the interactions."""
+
+
+async def run_duels(pommel: RunningBot, seats: list[tuple[FakeUser, FakeChannel]]) -> tuple[Timed, Timed]:
     """One batch of /attack, then one batch of the defender's clicks on Passive."""
     targets = await ready_duels(pommel.bot.store, [channel.id for _, channel in seats])
     started = time.perf_counter()
@@ -298,12 +312,13 @@ async def run_duels(
     defend_busy = time.perf_counter() - started
     refused = [r.content for r in answered if r.ephemeral]
     assert not refused, f"the defense click was refused: {refused[0]}"
-    return ([r.latency for r in asked], attack_busy), ([r.latency for r in answered], defend_busy)
+    measured_attacks = ([r.latency for r in asked], attack_busy, [r.interaction for r in asked])
+    return measured_attacks, ([r.latency for r in answered], defend_busy, [r.interaction for r in answered])
 
 
 async def run_batch(
     pommel: RunningBot, workload: Workload, seats: list[tuple[FakeUser, FakeChannel]]
-) -> tuple[list[float], float]:
+) -> Timed:
     started = time.perf_counter()
     results = await asyncio.gather(
         *(
@@ -314,7 +329,7 @@ async def run_batch(
     busy = time.perf_counter() - started
     refused = [r.content for r in results if r.ephemeral]
     assert not refused, f"{workload.label} was refused, so it would not measure the command: {refused[0]}"
-    return [r.latency for r in results], busy
+    return [r.latency for r in results], busy, [r.interaction for r in results]
 
 
 def bench_world(
@@ -343,9 +358,11 @@ def seats_of(
     ]
 
 
-async def measure(interactions: int, channels: int, concurrency: int) -> dict[str, Measured]:
+async def measure(
+    interactions: int, channels: int, concurrency: int, discord: Mapping[str, Any]
+) -> tuple[dict[str, Measured], FakeDiscord]:
     measured = {w.label: Measured() for w in WORKLOADS} | {ATTACK: Measured(), DEFEND: Measured()}
-    async with FakeDiscord(validate_requests=False, validate_responses=False) as fake:
+    async with FakeDiscord(validate_requests=False, validate_responses=False, **discord) as fake:
         world, tables, duels, players = bench_world(fake, channels, concurrency)
         with tempfile.TemporaryDirectory() as scratch:
             async with BotRunner(fake, Path(scratch) / "bench.sqlite3") as runner:
@@ -356,6 +373,8 @@ async def measure(interactions: int, channels: int, concurrency: int) -> dict[st
                     tracker_budget=TRACKER_DRAWS_PER_SECOND,
                 )
                 bot = pommel.bot
+                if not fake.rate_limits.enabled:  # no limit to keep: the bot's own work is measured
+                    bot.requests = None
                 await seed_fights(bot.store, bot.catalog, world.gm, world.guild.id, tables)
                 await seed_duels(bot.store, bot.catalog, bot.dice, world.gm, world.guild.id, duels)
                 batches = max(1, interactions // concurrency)
@@ -364,33 +383,39 @@ async def measure(interactions: int, channels: int, concurrency: int) -> dict[st
                         seats = seats_of(workload, number, world, players, tables)
                         if workload.by_gm:
                             await deal_where_due(pommel, world.gm, seats)
-                        latencies, busy = await run_batch(pommel, workload, seats)
+                        latencies, busy, sent = await run_batch(pommel, workload, seats)
                         if number >= 0:
                             measured[workload.label].latencies += latencies
                             measured[workload.label].busy += busy
+                            measured[workload.label].sent += sent
                         gc.collect()
                         gc.freeze()
                     duel_seats = [
                         (world.gm, duels[(number * concurrency + i) % channels]) for i in range(concurrency)
                     ]
                     duel = await run_duels(pommel, duel_seats)
-                    for label, (latencies, busy) in zip((ATTACK, DEFEND), duel, strict=True):
+                    for label, (latencies, busy, sent) in zip((ATTACK, DEFEND), duel, strict=True):
                         if number >= 0:
                             measured[label].latencies += latencies
                             measured[label].busy += busy
+                            measured[label].sent += sent
                     gc.collect()
                     gc.freeze()
+                await pommel.bot.trackers.idle()
+                fake.take_problems("ratelimit")  # reported, not failed on
                 runner.check()
-    return measured
+    return measured, fake
 
 
-async def measure_apart(interactions: int, channels: int, concurrency: int) -> dict[str, Measured]:
+async def measure_apart(
+    interactions: int, channels: int, concurrency: int, discord: Mapping[str, Any]
+) -> tuple[dict[str, Measured], FakeDiscord]:
     """:func:`measure` with the bot in a process of its own (``bench/apart.py``): the same workloads and
     set-up (through the bot's ``bench-ready`` and ``bench-round``, the store being the bot's), timed to
     the first callback. A batch is busy until its last first callback: what the bot does after (its
     bookkeeping, its trackers) runs into the next batch, as it would between real interactions."""
     measured = {w.label: Measured() for w in WORKLOADS} | {ATTACK: Measured(), DEFEND: Measured()}
-    async with FakeDiscord(validate_requests=False, validate_responses=False) as fake:
+    async with FakeDiscord(validate_requests=False, validate_responses=False, **discord) as fake:
         world, tables, duels, players = bench_world(fake, channels, concurrency)
         with tempfile.TemporaryDirectory() as scratch:
             path = Path(scratch) / "bench.sqlite3"
@@ -398,15 +423,13 @@ async def measure_apart(interactions: int, channels: int, concurrency: int) -> d
             async with BotApart(fake, world, path, Path(scratch) / "bot.log") as bot:
                 batches = max(1, interactions // concurrency)
 
-                async def timed(
-                    sends: list[Coroutine[Any, Any, FakeInteraction]],
-                ) -> tuple[list[float], float]:
+                async def timed(sends: list[Coroutine[Any, Any, FakeInteraction]]) -> Timed:
                     started = time.perf_counter()
                     answered = await asyncio.gather(*sends)
                     busy = time.perf_counter() - started
                     refused = [i for i in answered if refused_answer(i)]
                     assert not refused, f"refused, so it would not measure the command: {refused[0].original}"
-                    return first_answers(answered), busy
+                    return first_answers(answered), busy, list(answered)
 
                 for number in range(-max(1, batches // 10), batches):  # the first tenth warms up
                     for workload in WORKLOADS:
@@ -416,7 +439,7 @@ async def measure_apart(interactions: int, channels: int, concurrency: int) -> d
                                 state = await bot.slash("bench-round", user=world.gm, channel=table)
                                 if state.original is not None and state.original.content == "over":
                                     await bot.slash("init deal", user=world.gm, channel=table)
-                        latencies, busy = await timed(
+                        latencies, busy, sent = await timed(
                             [
                                 bot.slash(
                                     workload.command, user=user, channel=channel, options=workload.options
@@ -427,6 +450,7 @@ async def measure_apart(interactions: int, channels: int, concurrency: int) -> d
                         if number >= 0:
                             measured[workload.label].latencies += latencies
                             measured[workload.label].busy += busy
+                            measured[workload.label].sent += sent
                         gc.collect()
                         gc.freeze()
                     duel_seats = [duels[(number * concurrency + i) % channels] for i in range(concurrency)]
@@ -449,15 +473,18 @@ async def measure_apart(interactions: int, channels: int, concurrency: int) -> d
                         assert message is not None, "/attack was refused, so it would not measure the command"
                         passive = next(i for i in message.custom_ids() if i.endswith(":passive"))
                         clicks.append(bot.click(message, passive, user=world.gm))
-                    click_latencies, click_busy = await timed(clicks)
+                    click_latencies, click_busy, clicked = await timed(clicks)
                     if number >= 0:
                         measured[ATTACK].latencies += first_answers(asked)
                         measured[ATTACK].busy += attack_busy
+                        measured[ATTACK].sent += asked
                         measured[DEFEND].latencies += click_latencies
                         measured[DEFEND].busy += click_busy
+                        measured[DEFEND].sent += clicked
                     gc.collect()
                     gc.freeze()
-    return measured
+                await bot.quiet()
+    return measured, fake
 
 
 def refused_answer(inter: FakeInteraction) -> bool:
@@ -467,11 +494,13 @@ def refused_answer(inter: FakeInteraction) -> bool:
     return inter.original is None or inter.original.ephemeral
 
 
-def report(measured: dict[str, Measured], interactions: int, channels: int, concurrency: int) -> str:
+def report(
+    measured: dict[str, Measured], fake: FakeDiscord, interactions: int, channels: int, concurrency: int
+) -> str:
     base, floor = measured[BASELINE], measured[FLOOR]
     lines = [
         f"{interactions} interactions per command over {channels} channels, "
-        f"{concurrency} in flight at a time",
+        f"{concurrency} in flight at a time; round trip {fake.latency * 1e3:.0f} ms; {rate_limited(fake)}",
         "",
         f"{'':<28} {'':>8} {'':>8} {'':>8}   {'to pong':^22}   {'to the floor':^22}",
         f"{'command':<28} {'p50 ms':>8} {'p99 ms':>8} {'per s':>8}"
@@ -483,6 +512,12 @@ def report(measured: dict[str, Measured], interactions: int, channels: int, conc
             f"{m.p50 / base.p50:>6.2f} {m.p99 / base.p99:>6.2f} {m.throughput / base.throughput:>7.2f}   "
             f"{m.p50 / floor.p50:>6.2f} {m.p99 / floor.p99:>6.2f} {m.throughput / floor.throughput:>7.2f}"
         )
+    lines += ["", "user-felt: from the interaction reaching Discord"]
+    for label in (INIT_NEXT, ATTACK, DEFEND):
+        m, of = measured[label], len(measured[label].sent)
+        answers = felt("to the answer itself", whole_answers(m.sent), fake.latency, of)
+        tracker = felt("to the tracker showing it", tracker_shown(fake, m.sent), fake.latency, of)
+        lines += [f"  {label:<28} {answers}", f"  {'':<28} {tracker}"]
     return "\n".join(lines)
 
 
@@ -507,6 +542,7 @@ def main() -> None:
         action="store_true",
         help="run the bot in a process of its own (bench/apart.py), the fake Discord in this one",
     )
+    add_discord_options(parser)
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
     print("latency = INTERACTION_CREATE sent -> first callback received; x = ratio to the baseline")
@@ -518,8 +554,8 @@ def main() -> None:
     for concurrency in args.concurrency:
         channels = max(args.channels, concurrency)
         run = measure_apart if args.apart else measure
-        measured = asyncio.run(run(args.interactions, channels, concurrency))
-        print(report(measured, args.interactions, channels, concurrency), end="\n\n")
+        measured, fake = asyncio.run(run(args.interactions, channels, concurrency, discord_options(args)))
+        print(report(measured, fake, args.interactions, channels, concurrency), end="\n\n")
 
 
 if __name__ == "__main__":

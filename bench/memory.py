@@ -66,7 +66,9 @@ async def touch(fake: FakeDiscord, tables: list[FakeChannel], gm: FakeUser, clie
     await asyncio.gather(*(client() for _ in range(clients)))
 
 
-async def run(fights: int, clients: int) -> None:
+async def run(fights: int, clients: int) -> float:
+    """Prints the RSS at each mark; returns the growth at the last, as a fraction of the start."""
+    growth = 0.0
     async with FakeDiscord(validate_requests=False, validate_responses=False) as fake:
         world = build_world(fake)
         tables = [world.guild.create_text_channel(f"fight-{n}") for n in range(fights)]
@@ -101,12 +103,14 @@ async def run(fights: int, clients: int) -> None:
                     gc.collect()
                     await asyncio.sleep(1)
                     now = rss_mib(pid)
+                    growth = now / start - 1
                     print(
                         f"after {mark:>6} fights touched: RSS {now:7.1f} MiB ({now / start - 1:+6.1%}),"
                         f" touched in {spent:.1f} s, {fake_messages} messages posted"
                     )
             finally:
                 await bot.close()
+    return growth
 
 
 def main() -> None:

@@ -1,19 +1,24 @@
-"""Scaling out: interactions per second and p50/p99 latency of 1 and 2 Pommel processes on PostgreSQL,
-against 1 process on SQLite, in the same run, as ratios.
+"""Scaling out: CPU per change, interactions per second and p50/p99 latency of 1, 2 and 3 Pommel
+processes on PostgreSQL, against 1 process on SQLite, in the same run, as ratios.
 
 Run on demand (``.venv/bin/python bench/scale_out.py``; it needs ``POMMEL_TEST_DATABASE_URL``, e.g.
 ``postgresql://127.0.0.1:5432/test``, and makes a schema of its own there), never as a pass/fail test.
 
 Each bot is a real process (``python -m bot`` through ``tests/e2e/bot_process.py``) against the fake
-Discord, which has two shards with ``--guilds`` halls on each. Every hall has a fight of 60 fighters;
+Discord, which has six shards with ``--guilds`` halls on each. Every hall has a fight of 60 fighters;
 the workload is the GM's ``/combatant hp who:Fighter n change:-1``: load the fight, change it, save it
 with its log line (one transaction), answer. ``--clients`` users act at once, each sending its next
 interaction as soon as the last was answered (a closed loop), spread over every hall. (With few halls
 the clients queue on the same fights, whose changes are serialized, and no process count helps.)
 
-1. SQLite, one process serving both shards (the default deployment);
-2. PostgreSQL, one process serving both shards;
-3. PostgreSQL, two processes, one shard each.
+1. SQLite, one process serving every shard (the default deployment);
+2. PostgreSQL, one process serving every shard;
+3. PostgreSQL, two processes, three shards each;
+4. PostgreSQL, three processes, two shards each.
+
+The CPU per change is the bot processes' CPU time over the timed load (``/proc``), all together, per
+interaction answered: with no lock shared between processes it stays flat as processes are added (issue
+29, goal 7), whatever the throughput this machine allows.
 
 Latency is from sending INTERACTION_CREATE to the answer being there (the response message with its
 content). The fake Discord, every client and the measuring all run in this one Python process, which
@@ -37,6 +42,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.e2e when run as a script
 
+from apart import add_discord_options, discord_options, rate_limited
+
 from bot.encounter.document import Encounter
 from bot.store import open_store
 from tests.e2e.fake_discord import FakeChannel, FakeDiscord, FakeUser, build_world
@@ -46,6 +53,7 @@ from tests.postgres import SESSION, URL_VARIABLE, with_search_path
 from tests.sheets import character
 
 SEATS = 60
+SHARDS = 6
 
 
 @dataclass
@@ -121,7 +129,7 @@ async def scene(
 ) -> Figures:
     await seed(database, tables, gm)
     processes = [
-        BotProcess(fake, database, shards, 2, logs / f"{name.replace(' ', '_')}_{n}.log")
+        BotProcess(fake, database, shards, SHARDS, logs / f"{name.replace(' ', '_')}_{n}.log")
         for n, shards in enumerate(layout)
     ]
     try:
@@ -153,27 +161,31 @@ async def scene(
     )
 
 
-async def main(args: argparse.Namespace) -> None:
+async def main(args: argparse.Namespace) -> list[Figures]:
     url = os.environ.get(URL_VARIABLE)
     if not url:
         sys.exit(f"set {URL_VARIABLE} (e.g. postgresql://127.0.0.1:5432/test): the bench needs PostgreSQL")
     import asyncpg
 
     admin = await asyncpg.connect(url)
-    schemas = [f"{SESSION}_bench_{n}" for n in range(2)]
+    schemas = [f"{SESSION}_bench_{n}" for n in range(3)]
     figures: list[Figures] = []
     with tempfile.TemporaryDirectory() as folder:
         logs = Path(folder)
         try:
-            async with FakeDiscord(validate_requests=False, validate_responses=False) as fake:
-                fake.shard_count = 2
+            async with FakeDiscord(
+                validate_requests=False, validate_responses=False, **discord_options(args)
+            ) as fake:
+                fake.shard_count = SHARDS
                 world = build_world(fake)
-                halls = [hall(fake, world, shard) for shard in (0, 1) for _ in range(args.guilds)]
+                halls = [hall(fake, world, shard) for shard in range(SHARDS) for _ in range(args.guilds)]
                 tables = [h.text_channels[0] for h in halls]
+                every = list(range(SHARDS))
                 scenes = [
-                    ("SQLite, 1 process", str(logs / "pommel.sqlite3"), [[0, 1]]),
-                    ("PostgreSQL, 1 process", schemas[0], [[0, 1]]),
-                    ("PostgreSQL, 2 processes", schemas[1], [[0], [1]]),
+                    ("SQLite, 1 process", str(logs / "pommel.sqlite3"), [every]),
+                    ("PostgreSQL, 1 process", schemas[0], [every]),
+                    ("PostgreSQL, 2 processes", schemas[1], [every[:3], every[3:]]),
+                    ("PostgreSQL, 3 processes", schemas[2], [every[:2], every[2:4], every[4:]]),
                 ]
                 for name, where, layout in scenes:
                     database = where
@@ -182,35 +194,52 @@ async def main(args: argparse.Namespace) -> None:
                         database = with_search_path(url, where)
                     figures.append(await scene(name, fake, database, layout, tables, world.gm, args, logs))
                     print(f"  {name}: done", file=sys.stderr)
+                print(rate_limited(fake))
         finally:
             for schema in schemas:
                 await admin.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
             await admin.close()
     report(figures, args)
+    return figures
+
+
+def cpu_per_change(figures: Figures) -> float:
+    """Milliseconds of the bots' CPU per interaction answered."""
+    return figures.bots_cpu / figures.answered * 1000 if figures.answered else float("nan")
 
 
 def report(figures: list[Figures], args: argparse.Namespace) -> None:
     base = figures[0]
     print(
         f"/combatant hp, {args.clients} clients in a closed loop, {args.interactions} interactions each, "
-        f"{2 * args.guilds} halls on 2 shards (same run; ratios to {base.name})"
+        f"{SHARDS * args.guilds} halls on {SHARDS} shards (same run; ratios to {base.name})"
     )
     print(
         f"{'':26}{'answered':>10}{'per s':>9}{'p50 ms':>9}{'p99 ms':>9}{'rate x':>8}{'p50 x':>7}{'p99 x':>7}"
-        f"{'bots cpu':>10}{'fake cpu':>10}"
+        f"{'bots cpu':>10}{'fake cpu':>10}{'cpu/change':>12}"
     )
     for f in figures:
         print(
             f"{f.name:26}{f'{f.answered}/{f.sent}':>10}{f.rate:9.1f}{f.p50 * 1000:9.1f}{f.p99 * 1000:9.1f}"
             f"{f.rate / base.rate:8.2f}{f.p50 / base.p50:7.2f}{f.p99 / base.p99:7.2f}"
-            f"{f.bots_cpu / f.wall:10.0%}{f.driver_cpu / f.wall:10.0%}"
+            f"{f.bots_cpu / f.wall:10.0%}{f.driver_cpu / f.wall:10.0%}{cpu_per_change(f):9.2f} ms"
         )
     print(
         "(cpu: the share of one core over the timed load; the fake Discord and the clients are one process)"
     )
-    one, two = figures[1], figures[2]
-    rate, p99 = two.rate / one.rate, two.p99 / one.p99
-    print(f"2 processes / 1 process on PostgreSQL: rate x{rate:.2f}, p99 x{p99:.2f}")
+    postgres = figures[1:]
+    one = postgres[0]
+    print(
+        "goal 7, CPU per change with 1, 2, 3 processes on PostgreSQL (target: flat): "
+        + ", ".join(
+            f"{cpu_per_change(f):.2f} ms (x{cpu_per_change(f) / cpu_per_change(one):.2f})" for f in postgres
+        )
+    )
+    print(
+        "throughput with 1, 2, 3 processes on PostgreSQL: "
+        + ", ".join(f"{f.rate:.1f}/s (x{f.rate / one.rate:.2f})" for f in postgres)
+        + " (what this machine allows: the processes share its cores with the fake and PostgreSQL)"
+    )
 
 
 if __name__ == "__main__":
@@ -218,6 +247,7 @@ if __name__ == "__main__":
     parser.add_argument("--clients", type=int, default=16, help="users acting at once")
     parser.add_argument("--interactions", type=int, default=25, help="timed interactions per client")
     parser.add_argument("--warmup", type=int, default=5, help="untimed interactions per client first")
-    parser.add_argument("--guilds", type=int, default=8, help="halls on each of the two shards")
+    parser.add_argument("--guilds", type=int, default=3, help=f"halls on each of the {SHARDS} shards")
+    add_discord_options(parser)
     logging.basicConfig(level=logging.WARNING)
     asyncio.run(main(parser.parse_args()))

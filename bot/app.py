@@ -22,6 +22,14 @@ from .interactions.in_flight import InFlight
 from .interactions.routes import ButtonRoutes
 from .option_checks import CheckedTree
 from .permissions import invite_url
+from .request_budget import (
+    REQUESTS_AT_ONCE,
+    REQUESTS_PER_SECOND,
+    PriorityBudget,
+    budget_trace,
+    in_background,
+    processes_sharing,
+)
 from .rules.dice import DiceSource, RandomDice
 from .scheduler import Scheduler
 from .server_catalogs import ServerCatalogs
@@ -120,6 +128,17 @@ class Pommel(commands.AutoShardedBot):
             **options,
         )
         self.settings = settings
+        sharing = processes_sharing(self.shard_total, self.own_shards)
+        self.requests: PriorityBudget | None = PriorityBudget(
+            REQUESTS_PER_SECOND / sharing, max(1, REQUESTS_AT_ONCE // sharing)
+        )
+        """Every request under Discord's global limit takes from it as it leaves, a command's first
+        (:mod:`bot.request_budget`); the processes sharing the token share the limit evenly. None: no
+        limit (a benchmark against a Discord without limits, measuring the bot's own work)."""
+        if self.http.http_trace is None:
+            self.http.http_trace = budget_trace(self)
+        else:  # a trace given to the bot (``http_trace=``): the budget's hook runs first
+            self.http.http_trace.on_request_start[:0] = budget_trace(self).on_request_start
         self.dice: DiceSource = dice if dice is not None else RandomDice.system()
         self.catalog: Catalog = catalog if catalog is not None else load_catalog()
         """The shipped tables; a server's own entries are laid over them in :attr:`catalogs`."""
@@ -154,12 +173,14 @@ class Pommel(commands.AutoShardedBot):
         is drawn; at its end, both lose their buttons."""
 
         async def drawn(encounter: Encounter, *, repost: bool) -> None:
-            await self.fight_messages.redraw(encounter)
-            await self.trackers.publish(encounter, repost=repost)
+            with in_background():  # after the answer: a command's own requests go first
+                saved = await self.fight_messages.redraw(encounter)  # as its messages' write saved it
+                await self.trackers.publish(saved or encounter, repost=repost)
 
         async def closed(encounter: Encounter, summary: str) -> None:
-            await self.fight_messages.close(encounter)
-            await self.trackers.close(encounter, summary)
+            with in_background():
+                await self.fight_messages.close(encounter)
+                await self.trackers.close(encounter, summary)
 
         async def changed(event: FightChanged) -> None:
             await drawn(event.encounter, repost=event.repost)

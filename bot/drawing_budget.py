@@ -14,36 +14,48 @@ their turn keep coalescing: each is drawn once, as its latest state."""
 TRACKER_DRAWS_AT_ONCE = 10
 
 
-class Budget:
-    """A token bucket: ``per_second`` takings a second, ``at_once`` of them at once after a quiet
-    while, so at most ``per_second + at_once`` in any second; the takers wait their turn in order (the
-    lock is fair)."""
+class TokenBucket:
+    """``per_second`` tokens a second, ``at_once`` of them at once after a quiet while, so at most
+    ``per_second + at_once`` takings in any second (on the event loop's clock)."""
 
-    def __init__(self, per_second: float, at_once: int = TRACKER_DRAWS_AT_ONCE) -> None:
+    def __init__(self, per_second: float, at_once: int) -> None:
         if per_second <= 0 or at_once < 1:
             raise ValueError(f"a budget of {per_second} a second, {at_once} at once, allows nothing")
         self.per_second = per_second
         self.at_once = at_once
         self._tokens = float(at_once)
         self._at: float | None = None
+
+    def _refill(self) -> None:
+        now = asyncio.get_running_loop().time()
+        if self._at is not None:
+            self._tokens = min(self.at_once, self._tokens + (now - self._at) * self.per_second)
+        self._at = now
+
+    def _wait(self) -> float:
+        """Seconds until the next token."""
+        return (1 - self._tokens) / self.per_second
+
+
+class Budget(TokenBucket):
+    """A token bucket whose takers wait their turn in order (the lock is fair)."""
+
+    def __init__(self, per_second: float, at_once: int = TRACKER_DRAWS_AT_ONCE) -> None:
+        super().__init__(per_second, at_once)
         self._lock = asyncio.Lock()
 
     def available(self) -> bool:
         """Whether a taking now would not wait (nobody waiting before it, a token in the bucket)."""
         if self._lock.locked():
             return False
-        elapsed = 0.0 if self._at is None else asyncio.get_running_loop().time() - self._at
-        return min(self.at_once, self._tokens + elapsed * self.per_second) >= 1
+        self._refill()
+        return self._tokens >= 1
 
     async def take(self) -> None:
         async with self._lock:
-            loop = asyncio.get_running_loop()
             while True:
-                now = loop.time()
-                elapsed = 0.0 if self._at is None else now - self._at
-                self._tokens = min(self.at_once, self._tokens + elapsed * self.per_second)
-                self._at = now
+                self._refill()
                 if self._tokens >= 1:
                     self._tokens -= 1
                     return
-                await asyncio.sleep((1 - self._tokens) / self.per_second)
+                await asyncio.sleep(self._wait())

@@ -96,6 +96,24 @@ def announce(event: Event) -> None:
         collected.append(event)
 
 
+def redrawn_after(encounter: Encounter) -> bool:
+    """Whether the running unit of work has announced a change of ``encounter``'s fight that is news (not
+    bookkeeping), so the fight's messages are redrawn once the work is over; False outside one."""
+    collected = _collected.get()
+    if not collected:
+        return False
+    fight = (encounter.channel_id, encounter.tag)
+    drawn = False
+    for event in collected:
+        if (event.encounter.channel_id, event.encounter.tag) != fight:
+            continue
+        if isinstance(event, FightEnded | FightForgotten):
+            drawn = False
+        elif isinstance(event, FightChanged) and not event.bookkeeping:
+            drawn = True
+    return drawn
+
+
 def coalesced(events: list[Event]) -> list[Event]:
     """The events to handle: every one but the changes, in order, then each fight's changes as one (its
     latest state, reposted when any of them asked it), so that a fight is drawn once, after all else

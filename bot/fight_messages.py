@@ -16,6 +16,7 @@ import contextlib
 import logging
 import weakref
 from collections.abc import Callable
+from typing import TypeVar
 
 import discord
 
@@ -26,6 +27,7 @@ from .encounter.done import Done
 from .encounter.kept_entries import fight_catalog
 from .encounter.permissions import player_of
 from .encounter.records import Exchange, FightMessage
+from .events import redrawn_after
 from .recent import Recent
 from .rules.errors import RulesError
 from .store import Store
@@ -36,6 +38,8 @@ from .ui.errors import DISCORD_FAILURES
 from .ui.message_buttons import custom_ids, message_buttons
 
 log = logging.getLogger(__name__)
+
+Result = TypeVar("Result")
 
 REMEMBERED_SECONDS = 900.0
 """How long the board remembers the newest state it drew of a channel's fight, and the fights it closed:
@@ -62,6 +66,10 @@ class FightMessageBoard:
         saved: a state handed over at least as new is drawn as it is, an older one read anew."""
         self._ended: Recent[str, bool] = Recent(REMEMBERED_SECONDS)
         """The fights (by tag) whose messages were closed: a late redraw never gives them buttons again."""
+        self._unsaved: dict[int, tuple[str, list[FightMessage]]] = {}
+        """Messages a command sent that the fight is to know, by channel (with the fight's tag): the
+        channel's redraw, due once the command's unit of work is over, saves them with the buttons it
+        draws, in one bookkeeping write instead of two (:meth:`remember_after`)."""
 
     def _lock(self, channel_id: int) -> asyncio.Lock:
         lock = self._locks.get(channel_id)
@@ -79,6 +87,27 @@ class FightMessageBoard:
         rows = [[item] for item in view.children] if view is not None else []
         self._shown.setdefault(channel_id, {})[message_id] = custom_ids(rows)
 
+    def drawing(
+        self, message_id: int | None, operation: Callable[[Encounter], Done[Result]]
+    ) -> Callable[[Encounter], Done[Result]]:
+        """``operation`` (a click's), then the buttons the fight accepts on message ``message_id`` noted as
+        drawn there, in the same change: the click's answer draws them on its own message, so the redraw
+        after it has nothing to write for it (:meth:`shown` still tells it what the answer drew)."""
+        if message_id is None:
+            return operation
+
+        def drawn(fight: Encounter) -> Done[Result]:
+            done = operation(fight)
+            if not done.end:
+                for message in fight.messages:
+                    if message.id == message_id:
+                        wanted = custom_ids(message_buttons(fight, message, self._passive(fight)))
+                        messages.note_drawn(fight, {message_id: wanted})
+                        break
+            return done
+
+        return drawn
+
     async def remember(
         self, encounter: Encounter, message: FightMessage, view: discord.ui.View | None
     ) -> Encounter:
@@ -93,46 +122,73 @@ class FightMessageBoard:
             return encounter  # the fight ended meanwhile
         return saved
 
-    async def redraw(self, encounter: Encounter) -> None:
+    async def remember_after(
+        self, encounter: Encounter, message: FightMessage, view: discord.ui.View | None
+    ) -> Encounter:
+        """:meth:`remember`, left to the redraw the running unit of work has coming for this fight (a
+        change of it that is news), which saves it with whatever else it draws, in one write; at once
+        (:meth:`remember`) when none is coming. Returns the fight as saved so far."""
+        if not redrawn_after(encounter):
+            return await self.remember(encounter, message, view)
+        rows = [[item] for item in view.children] if view is not None else []
+        message.drawn = custom_ids(rows)
+        tag, unsaved = self._unsaved.get(encounter.channel_id, (encounter.tag, []))
+        if tag != encounter.tag:
+            unsaved = []  # of a fight that ended: not this one's
+        unsaved = [m for m in unsaved if m.id != message.id]
+        self._unsaved[encounter.channel_id] = (encounter.tag, [*unsaved, message])
+        return encounter
+
+    async def redraw(self, encounter: Encounter) -> Encounter | None:
         """Bring every message of the channel's fight up to date (``encounter``: a state of it, drawn as
         it is when no newer state of it was drawn or saved here; else the fight is read again, so a late
-        call never draws an older state)."""
+        call never draws an older state), and save the messages left to it (:meth:`remember_after`) with
+        the buttons drawn, in one write. Returns the fight as that write saved it, if it wrote."""
         channel_id = encounter.channel_id
-        if not encounter.messages and channel_id not in self._shown:
-            return  # nothing to redraw (a later state that has messages redraws them)
+        if not encounter.messages and channel_id not in self._shown and channel_id not in self._unsaved:
+            return None  # nothing to redraw (a later state that has messages redraws them)
+        saved: Encounter | None = None
         async with self._lock(channel_id):
             newest = self._newest.get(channel_id)
             fight: Encounter | None = encounter
             if newest is not None and newest[0] == encounter.tag and newest[1] > encounter.version:
                 fight = await self.store().load_encounter(channel_id)
             shown = self._shown.pop(channel_id, {})
+            tag, unsaved = self._unsaved.pop(channel_id, (encounter.tag, []))
             if fight is None or fight.tag != encounter.tag or self._ended.get(fight.tag):
-                return
+                return None
+            if tag != fight.tag:
+                unsaved = []  # of a fight that ended: not this one's
             self._newest.set(channel_id, (fight.tag, fight.version))
+            if unsaved:
+                fight = messages.remembered(fight, unsaved)  # drawn as it will be saved
             drawn: dict[int, list[str]] = {}
             gone: list[int] = []
-            for message in fight.messages:
-                rows = message_buttons(fight, message, self._passive(fight))
-                wanted = custom_ids(rows)
-                carries = shown.get(message.id, message.drawn)
-                if wanted == carries:
-                    if wanted != message.drawn:
-                        drawn[message.id] = wanted
-                    continue
-                partial = self.client.get_partial_messageable(channel_id).get_partial_message(message.id)
-                try:
-                    await partial.edit(view=view_of(rows))
-                except discord.NotFound:
-                    gone.append(message.id)
-                    continue
-                except DISCORD_FAILURES:
-                    log.warning("could not redraw message %s in channel %s", message.id, channel_id)
-                    continue
-                drawn[message.id] = wanted
-            if drawn:
-                await self._note(channel_id, drawn)
+            try:
+                for message in fight.messages:
+                    rows = message_buttons(fight, message, self._passive(fight))
+                    wanted = custom_ids(rows)
+                    carries = shown.get(message.id, message.drawn)
+                    if wanted == carries:
+                        if wanted != message.drawn:
+                            drawn[message.id] = wanted
+                        continue
+                    partial = self.client.get_partial_messageable(channel_id).get_partial_message(message.id)
+                    try:
+                        await partial.edit(view=view_of(rows))
+                    except discord.NotFound:
+                        gone.append(message.id)
+                        continue
+                    except DISCORD_FAILURES:
+                        log.warning("could not redraw message %s in channel %s", message.id, channel_id)
+                        continue
+                    drawn[message.id] = wanted
+            finally:
+                if drawn or unsaved:
+                    saved = await self._note(channel_id, unsaved, drawn)
         for message_id in gone:
             await self.message_gone(channel_id, message_id)
+        return saved if saved is not None and saved.tag == encounter.tag else None  # not another fight's
 
     async def close(self, encounter: Encounter) -> None:
         """The fight ended: none of its messages keeps a button (a reopen draws them again)."""
@@ -222,9 +278,20 @@ class FightMessageBoard:
 
         return passive
 
-    async def _note(self, channel_id: int, drawn: dict[int, list[str]]) -> None:
+    async def _note(
+        self, channel_id: int, unsaved: list[FightMessage], drawn: dict[int, list[str]]
+    ) -> Encounter | None:
+        """The fight knows the ``unsaved`` messages, and the buttons ``drawn`` on its messages, in one
+        write; the fight as saved (None: it ended meanwhile)."""
+
+        def note(fight: Encounter) -> Done[None]:
+            for message in unsaved:
+                messages.remember(fight, message)
+            return messages.note_drawn(fight, drawn)
+
         with contextlib.suppress(RulesError):  # the fight ended meanwhile
-            await self._change(channel_id, lambda fight: messages.note_drawn(fight, drawn))
+            return await self._change(channel_id, note)
+        return None
 
     async def _change(self, channel_id: int, operation: Callable[[Encounter], Done[None]]) -> Encounter:
         """A change of the fight's messages (a transaction of its own); the fight as saved, the newest

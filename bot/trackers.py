@@ -25,6 +25,7 @@ from .drawing_budget import TRACKER_DRAWS_PER_SECOND, Budget
 from .encounter.document import Encounter, TrackerMessage
 from .encounter.done import Done
 from .recent import Recent
+from .request_budget import background_task
 from .rules.errors import RulesError
 from .store import Store
 from .ui.errors import DISCORD_FAILURES, cannot_post_here, may_pass
@@ -214,6 +215,7 @@ class TrackerBoard:
 
     async def _dispatch(self) -> None:
         """Start the drawings of the channels waiting, in turn, as the budget allows."""
+        background_task()  # this task's, and the drawings' it starts: a command's requests go first
         try:
             while self._waiting:
                 if self.budget is not None and not self.budget.available():
@@ -434,6 +436,7 @@ class TrackerBoard:
     ) -> None:
         """Close the tracker of an ended fight again until it is closed (the waits as a drawing's, taking
         from the same budget); not once the fight was reopened, nor after :data:`REMEMBERED_SECONDS`."""
+        background_task()
         loop = asyncio.get_running_loop()
         given_up_at = loop.time() + REMEMBERED_SECONDS
         failures = 1

@@ -209,8 +209,8 @@ class Attack(commands.Cog):
         """After an attack's reply (``sent``: its message id, None when it failed): the fight knows the
         message, a request that did not come through is posted again, its timeout runs."""
         exchange = report.exchange
-        if sent is not None:
-            saved = await self.bot.fight_messages.remember(saved, self._message(report, sent), view)
+        if sent is not None:  # saved with what the fight's redraw after this answer draws, in one write
+            saved = await self.bot.fight_messages.remember_after(saved, self._message(report, sent), view)
         elif exchange.pending:
             saved = await self.bot.fight_messages.post_missing_requests(saved)
         self.schedule_timeouts(saved)
@@ -263,19 +263,24 @@ class Attack(commands.Cog):
         """A button of an exchange message: answer in place, with the exchange as it now stands."""
         channel_id = encounter_channel(interaction)
         actor = actor_of(interaction)
+        clicked = interaction.message.id if interaction.message is not None else None
         saved, report = await self.bot.store.change(
             channel_id,
             actor.user_id,
-            lambda encounter: attacks.answer(
-                encounter,
-                fight_catalog(self.bot.catalog, encounter),
-                actor,
-                fight=button.fight,
-                exchange_id=button.exchange_id,
-                step=button.step,
-                action=button.action,
-                dice_committed=button.dice,
-                dice=self.bot.dice,
+            # what the answer draws on the clicked message is noted with the change: one write, not two
+            self.bot.fight_messages.drawing(
+                clicked,
+                lambda encounter: attacks.answer(
+                    encounter,
+                    fight_catalog(self.bot.catalog, encounter),
+                    actor,
+                    fight=button.fight,
+                    exchange_id=button.exchange_id,
+                    step=button.step,
+                    action=button.action,
+                    dice_committed=button.dice,
+                    dice=self.bot.dice,
+                ),
             ),
         )
         self._forget_timer(channel_id, button.exchange_id)
@@ -503,7 +508,7 @@ class Attack(commands.Cog):
             if await self.bot.trackers.refusals.refused(saved, "the end of a defense's wait", error):
                 return  # the fight is saved; its GM is told why the channel does not show it
             raise
-        saved = await self.bot.fight_messages.remember(saved, self._message(report, sent.id), view)
+        saved = await self.bot.fight_messages.remember_after(saved, self._message(report, sent.id), view)
         if asked_in is not None:  # the request says what became of it, and loses its buttons
             weapon = fight_catalog(self.bot.catalog, saved).weapon(exchange.weapon).name
             closed = expired_request_content(

@@ -23,6 +23,7 @@ from bot.events import (
     TrackerAsked,
     announce,
     coalesced,
+    redrawn_after,
 )
 from bot.rules.errors import RulesError
 from bot.store import Store, open_store
@@ -196,3 +197,19 @@ def test_no_cog_draws_a_tracker_or_a_fight_s_messages_by_hand(cog: Path) -> None
         if DRAWN_BY_HAND.search(line)
     ]
     assert by_hand == []
+
+
+async def test_a_fight_is_redrawn_after_its_work_only_when_a_change_of_it_is_news(store: Store) -> None:
+    """What :meth:`~bot.fight_messages.FightMessageBoard.remember_after` leaves to the redraw to come."""
+    heard = Heard()
+    fight = await store.load_encounter(CHANNEL)
+    assert fight is not None
+    assert not redrawn_after(fight)  # outside a unit of work
+    async with heard.bus.collecting():
+        await store.change(CHANNEL, GM, bookkeeping)
+        assert not redrawn_after(fight)
+        await store.change(CHANNEL, GM, next_round)
+        assert redrawn_after(fight)
+        assert not redrawn_after(Encounter(channel_id=CHANNEL + 1, guild_id=10, gm_id=GM))
+        await store.change(CHANNEL, GM, lambda fight: Done(EndedFight.of(fight), log=["over"], end=True))
+        assert not redrawn_after(fight)

@@ -36,6 +36,18 @@ def remember(encounter: Encounter, message: FightMessage) -> Done[None]:
     return Done(None)
 
 
+def remembered(encounter: Encounter, sent: Sequence[FightMessage]) -> Encounter:
+    """The fight as it reads once it remembers ``sent`` (:func:`remember`, one after the other): a copy
+    sharing all but what remembering changes; ``encounter`` itself is left as it is."""
+    asked = {message.exchange for message in sent}
+    fight = encounter.model_copy(
+        update={"exchanges": [e.model_copy() if e.id in asked else e for e in encounter.exchanges]}
+    )
+    for message in sent:
+        remember(fight, message)
+    return fight
+
+
 def note_drawn(encounter: Encounter, drawn: Mapping[int, Sequence[str]]) -> Done[None]:
     """The buttons these messages now carry (by message id), as :mod:`bot.fight_messages` drew them."""
     for message in encounter.messages:

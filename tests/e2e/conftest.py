@@ -1,8 +1,8 @@
 """Pytest fixtures for end-to-end tests: thin wrappers over ``fake_discord/`` and ``harness.py``.
 
-* ``fake_discord`` - a started :class:`FakeDiscord`; at teardown the test fails if the fake recorded
-  problems (spec violations, unhandled routes, requests Discord would refuse) that the test did not take
-  with ``fake_discord.take_problems(...)``.
+* ``fake_discord`` - a started :class:`FakeDiscord`, with Discord's rate limits (no latency); at teardown
+  the test fails if the fake recorded problems (spec violations, unhandled routes, requests Discord would
+  refuse, a 429 the bot ran into) that the test did not take with ``fake_discord.take_problems(...)``.
 * ``world`` - the default cast (guild, #table, #lobby, GM/Admin roles, gm, player, player2, admin).
 * ``bot_runner`` - a :class:`BotRunner` bound to the fake and to ``tmp_path / "pommel.sqlite3"``; at
   teardown it closes every bot it started and fails the test if the bot logged errors outside handlers.

@@ -302,3 +302,26 @@ def _check(encounter: Encounter, channel: Channel, dice: RandomDice) -> None:
             assert any(
                 i.startswith(f"pommel:x:{encounter.tag}:{exchange.id}:") for i in channel[exchange.message_id]
             )
+
+
+def test_a_message_left_to_the_redraw_is_drawn_as_the_fight_will_know_it() -> None:
+    """The redraw after an attack's answer draws the fight as it reads once it knows the answer's message
+    (:func:`~bot.encounter.messages.remembered`), without changing the fight it was handed."""
+    encounter = duel()
+    one, dice = Declaration(dice=1), RandomDice.seeded(7)
+    done = attacks.attack(
+        encounter, CATALOG, GM, who="Alice", target="Bandit", declared=one, dice=dice, now=NOW
+    )
+    exchange = done.result.exchange
+    assert exchange.pending
+    handed = encounter.model_copy(deep=True)
+    message = FightMessage(
+        id=500, exchange=exchange.id, attacker=exchange.attacker, defender=exchange.defender
+    )
+    message.drawn = ["a", "b"]
+    fight = messages.remembered(encounter, [message])
+    assert encounter == handed  # left as it was
+    saved = copy.deepcopy(encounter)
+    messages.remember(saved, message)
+    assert fight == saved
+    assert drawn_now(fight, message) == drawn_now(saved, message) != []  # its defense buttons

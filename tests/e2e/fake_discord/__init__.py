@@ -19,7 +19,9 @@ Nothing here depends on the bot; the binding to a running bot lives in ``harness
 
 Its parts: ``model`` (users, roles, members, channels, guilds), ``messages``, ``gateway``,
 ``interactions`` (callbacks, follow-ups, webhook edits, token lifetimes), ``rest`` (the other routes, a
-module a resource), ``limits`` (Discord's limits the spec cannot say), ``validation`` (the HTTP front
+module a resource), ``limits`` (Discord's limits the spec cannot say), ``rate_limits`` (Discord's
+per-route buckets and global limit: every 429 sent is recorded and is a problem unless the test takes
+it; ``latency`` adds a round trip to every answer), ``validation`` (the HTTP front
 that checks every request against the spec), ``state`` (what they share) and ``server`` (``FakeDiscord``,
 which ties them); ``world`` builds the cast most tests need.
 """
@@ -29,6 +31,7 @@ from .interactions import CallbackRecord, EditRecord, FakeInteraction
 from .limits import EPHEMERAL
 from .messages import FakeAttachment, FakeMessage
 from .model import ADMINISTRATOR, ALL_PERMISSIONS, FakeChannel, FakeGuild, FakeMember, FakeRole, FakeUser
+from .rate_limits import RateLimitHit, RateLimits, RouteLimit
 from .records import Problem, RecordedRequest
 from .server import FakeDiscord
 from .world import World, build_world
@@ -52,7 +55,10 @@ __all__ = [
     "FakeRole",
     "FakeUser",
     "Problem",
+    "RateLimitHit",
+    "RateLimits",
     "RecordedRequest",
+    "RouteLimit",
     "World",
     "build_world",
 ]

@@ -158,8 +158,11 @@ class Interactions(Messages):
         return inter
 
     async def send_interaction(self, inter: FakeInteraction) -> None:
-        """Dispatch INTERACTION_CREATE, stamping the send time for latency measurements."""
+        """Dispatch INTERACTION_CREATE, stamping the send time for latency measurements: the moment the
+        user's action reached Discord, which it then takes half a round trip (``latency``) to the bot."""
         inter.dispatched_at = time.perf_counter()
+        if self.latency:
+            await asyncio.sleep(self.latency / 2)
         await self.dispatch("INTERACTION_CREATE", inter.payload)
 
     # ------------------------------------------------------------------------ interaction answers

@@ -34,7 +34,7 @@ class Problem:
     """Something that fails the test at teardown (unless taken): kind + a readable explanation."""
 
     kind: str
-    """spec | unhandled | rejected | forbidden | auth | gateway | internal | response"""
+    """spec | unhandled | rejected | forbidden | auth | gateway | internal | response | ratelimit"""
     detail: str
 
     def __str__(self) -> str:

@@ -24,6 +24,7 @@ from .model import (
     perm_value,
     shard_of,
 )
+from .rate_limits import RateLimitHit, RateLimits
 from .records import Handler, Problem, RecordedRequest
 
 if TYPE_CHECKING:
@@ -51,6 +52,8 @@ class DiscordState:
         message_events: bool = True,
         heartbeat_interval_ms: int = 41250,
         shard_count: int = 1,
+        rate_limits: RateLimits | bool = True,
+        latency: float = 0.0,
     ) -> None:
         self.token = token
         self.shard_count = shard_count
@@ -68,6 +71,12 @@ class DiscordState:
         self.message_events = message_events
         """Send MESSAGE_CREATE/UPDATE/DELETE for non-ephemeral messages, as Discord does."""
         self.heartbeat_interval_ms = heartbeat_interval_ms
+        self.rate_limits = rate_limits if isinstance(rate_limits, RateLimits) else RateLimits(rate_limits)
+        """Discord's per-route buckets and global limit (:mod:`.rate_limits`), on unless a test says."""
+        self.rate_limit_hits: list[RateLimitHit] = []
+        """Every 429 the fake sent, in order (each is also a ``ratelimit`` problem, unless taken)."""
+        self.latency = latency
+        """Seconds of round trip added to every REST answer (half before it is handled, half after)."""
 
         self._last_snowflake = 0
         self.bot_user = FakeUser(self.snowflake(), "Pommel", bot=True)

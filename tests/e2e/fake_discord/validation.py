@@ -13,6 +13,7 @@ from aiohttp import BodyPartReader, web
 
 from .errors import DiscordError
 from .messages import FakeAttachment
+from .rate_limits import Verdict, exempt_from_global
 from .records import Call, Fault, RecordedRequest
 from .state import DiscordState
 
@@ -48,12 +49,11 @@ class RequestFront(DiscordState):
         return web.Response(body=found.data, content_type=found.content_type or "application/octet-stream")
 
     @staticmethod
-    def _json_response(status: int, body: Any) -> web.Response:
+    def _json_response(status: int, body: Any, headers: dict[str, str] | None = None) -> web.Response:
         if body is None:
-            return web.Response(status=status)
-        return web.Response(
-            status=status, body=_json_bytes(body), headers={"Content-Type": "application/json"}
-        )
+            return web.Response(status=status, headers=headers)
+        headers = {**(headers or {}), "Content-Type": "application/json"}
+        return web.Response(status=status, body=_json_bytes(body), headers=headers)
 
     def fail(
         self, method: str, template: str, kind: Literal["disconnect", "status", "delay"], **how: Any
@@ -85,6 +85,8 @@ class RequestFront(DiscordState):
             return web.Response(status=500)
         elif fault is not None:
             return self._json_response(fault.status, fault.body)
+        if self.latency:
+            await asyncio.sleep(self.latency / 2)  # on its way here
         record = RecordedRequest(
             method=method,
             path=path,
@@ -95,14 +97,36 @@ class RequestFront(DiscordState):
             at=time.perf_counter(),
         )
         self.requests.append(record)
+        verdict = self._rate_limit(method, path, record)
         try:
-            status, body = await self._handle_api(request, method, path, record)
+            if verdict.refused is not None:
+                status, body = 429, verdict.refused
+            else:
+                status, body = await self._handle_api(request, method, path, record)
         finally:
             await self._notify()
         record.status = status
         record.response = body
         record.answered_at = time.perf_counter()
-        return self._json_response(status, body)
+        if self.latency:
+            await asyncio.sleep(self.latency / 2)  # on its way back
+        return self._json_response(status, body, verdict.headers)
+
+    def _rate_limit(self, method: str, path: str, record: RecordedRequest) -> Verdict:
+        """Count the request against Discord's limits at its arrival; a 429 is recorded, and is a
+        problem unless the test takes it (``take_problems("ratelimit")``)."""
+        if not self.rate_limits.enabled:
+            return Verdict({})
+        operation, _, values = self.spec.match(method, path)
+        if operation is None:
+            return Verdict({})
+        template = record.template = operation.template
+        exempt = exempt_from_global(template, values, self.application_id)
+        verdict = self.rate_limits.check(method, path, template, values, exempt=exempt)
+        if verdict.hit is not None:
+            self.rate_limit_hits.append(verdict.hit)
+            self.problem("ratelimit", f"Discord would answer {verdict.hit}")
+        return verdict
 
     async def _handle_api(
         self, request: web.Request, method: str, path: str, record: RecordedRequest
