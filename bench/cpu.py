@@ -7,6 +7,10 @@ in a duel of two NPCs (the policy asks the GM to defend), the GM's click on Pass
 ``/init next`` in fights of eight NPC groups. After each series the bot is left to finish what follows
 its answers (its bookkeeping, its trackers) until it sends nothing more.
 
+``--against REV`` measures the same actions with the bot of an earlier commit too (issue 29's "before" is
+``e4c8bfb``), run for run, interleaved: that commit's ``bot/`` (and what else it holds) with this tree's
+``bench/`` and ``tests/`` around it, in a scratch directory, each run a process of its own.
+
 CPU is read from ``/proc``: the whole process (every thread: the database's too) and its main thread
 alone (the event loop: discord.py, the commands, the trackers), per action, what the action costs after
 its answer included. The quiet the bench waits for after each series costs CPU too (the heartbeat, the
@@ -17,9 +21,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import logging
 import os
+import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -33,6 +40,7 @@ from latency import INIT_NEXT, bench_world, seeded_database
 
 from tests.e2e.fake_discord import FakeChannel, FakeDiscord, FakeInteraction, World
 
+ROOT = Path(__file__).resolve().parents[1]
 TICK = os.sysconf("SC_CLK_TCK")
 ATTACK = "/attack (asks the GM's defense)"
 DEFEND = "defense click (Passive)"
@@ -137,25 +145,94 @@ async def duel_round(
     await meter.series(bot, DEFEND, [passive(inter) for inter in asked])
 
 
+def earlier_tree(revision: str, scratch: Path) -> Path:
+    """A commit's tree with this tree's ``bench/`` and ``tests/`` in place of its own."""
+    tree = scratch / revision
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", revision], check=True, capture_output=True)
+    tree.mkdir()
+    subprocess.run(["tar", "-x", "-C", str(tree)], input=archive.stdout, check=True)
+    for part in ("bench", "tests"):
+        shutil.rmtree(tree / part, ignore_errors=True)
+        shutil.copytree(ROOT / part, tree / part, ignore=shutil.ignore_patterns("__pycache__"))
+    return tree
+
+
+def measured_in(tree: Path, actions: int, channels: int) -> dict[str, tuple[float, float]]:
+    """One run of this benchmark with the bot of ``tree``, in a process of its own."""
+    command = [sys.executable, str(tree / "bench" / "cpu.py"), "--runs", "1", "--json"]
+    done = subprocess.run(
+        [*command, "--actions", str(actions), "--channels", str(channels)],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=tree,
+        env={**os.environ, "PYTHONPATH": str(tree)},
+    )
+    figures: dict[str, list[float]] = json.loads(done.stdout.strip().splitlines()[-1])
+    return {label: (whole, main) for label, (whole, main) in figures.items()}
+
+
+def paired(
+    revision: str, actions: int, channels: int, runs: int
+) -> tuple[list[dict[str, tuple[float, float]]], list[dict[str, tuple[float, float]]]]:
+    """Runs of this tree and of ``revision``, one after the other (this tree's first)."""
+    now: list[dict[str, tuple[float, float]]] = []
+    before: list[dict[str, tuple[float, float]]] = []
+    with tempfile.TemporaryDirectory() as scratch:
+        tree = earlier_tree(revision, Path(scratch))
+        for _ in range(runs):
+            now.append(measured_in(ROOT, actions, channels))
+            before.append(measured_in(tree, actions, channels))
+    return now, before
+
+
+def cells(runs: list[dict[str, tuple[float, float]]], label: str) -> list[str]:
+    out = []
+    for index in (0, 1):
+        values = [run[label][index] for run in runs]
+        out.append(f"{statistics.median(values):6.2f} [{min(values):.2f}-{max(values):.2f}]")
+    return out
+
+
+def ratios(
+    now: list[dict[str, tuple[float, float]]], before: list[dict[str, tuple[float, float]]], label: str
+) -> tuple[float, float]:
+    """Each run's figure over its pair's, the median of those (whole process, main thread)."""
+    return (
+        statistics.median(n[label][0] / b[label][0] for n, b in zip(now, before, strict=True)),
+        statistics.median(n[label][1] / b[label][1] for n, b in zip(now, before, strict=True)),
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--actions", type=int, default=400, help="of each kind (default 400)")
     parser.add_argument("--channels", type=int, default=40, help="to spread them over (default 40)")
     parser.add_argument("--runs", type=int, default=3, help="runs; each figure's median [min-max]")
+    parser.add_argument("--against", metavar="REV", help="an earlier commit to measure beside, e.g. e4c8bfb")
+    parser.add_argument("--json", action="store_true", help="print one run's figures as JSON (for --against)")
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
-    runs = [asyncio.run(measure(args.actions, args.channels)) for _ in range(args.runs)]
+    if args.json:
+        print(json.dumps(asyncio.run(measure(args.actions, args.channels))))
+        return
+    if args.against:
+        runs, before = paired(args.against, args.actions, args.channels, args.runs)
+    else:
+        runs = [asyncio.run(measure(args.actions, args.channels)) for _ in range(args.runs)]
     print(
         f"CPU per action in the bot's own process, ms ({args.actions} of each over {args.channels} channels;"
         f" {args.runs} runs: median [min-max])"
     )
     print(f"{'action':<34} {'whole process':>22} {'main thread':>22}")
     for label in runs[0]:
-        cells = []
-        for index in (0, 1):
-            values = [run[label][index] for run in runs]
-            cells.append(f"{statistics.median(values):6.2f} [{min(values):.2f}-{max(values):.2f}]")
-        print(f"{label:<34} {cells[0]:>22} {cells[1]:>22}")
+        whole, main = cells(runs, label)
+        print(f"{label:<34} {whole:>22} {main:>22}")
+        if args.against:
+            whole, main = cells(before, label)
+            print(f"{'  at ' + args.against:<34} {whole:>22} {main:>22}")
+            whole_ratio, main_ratio = ratios(runs, before, label)
+            print(f"{'  ratio (goal: at most 0.67)':<34} {whole_ratio:>15.2f}x {main_ratio:>21.2f}x")
 
 
 if __name__ == "__main__":

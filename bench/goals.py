@@ -12,14 +12,19 @@ reply, measured in the same run) much less.
 3. a 1,000-channel burst on one process with 80 ms of latency: the answers themselves at p99 (target
    within 3 s) and the 429s (target 0) (``--burst-channels``; ``bench/burst.py --channels 5000
    --sizes ''`` for a 5,000-channel one);
+4. CPU per action in the bot's own process against the bot of ``e4c8bfb`` (before issue 29), run for
+   run (``bench/cpu.py --against``): each action's figure over its pair's, whole process and main
+   thread (target at most 0.67: down by a third); needs the git history of this checkout;
+5. start-up with 100,000 stored fights (10,000 in the quick mode), 90 % ended or idle: the time to
+   connect on SQLite, and on PostgreSQL where it is set (target under 5 s), and the CPU of one
+   reminders' sweep with nothing due (``bench/startup.py``);
+6. PostgreSQL's CPU per change, its server's included, over SQLite's (target at most 1.5x;
+   ``bench/store_cpu.py``; needs ``POMMEL_TEST_DATABASE_URL``);
 7. scale-out: the bots' CPU per change with 1, 2 and 3 processes on PostgreSQL, flat (needs
    ``POMMEL_TEST_DATABASE_URL``; skipped without);
 8. regression guards: ``/attack`` p50 within 2.2x the floor in-process and 2.0x with the bot apart, its
    throughput with ten in flight at least 0.4x the floor's (measured as they were set: no latency, no
    rate limits), memory within +20 % at 10,000 fights touched, and an exact ``/odds`` under 1 ms cold.
-
-Goals 4, 5 and 6 (CPU per action, start-up and sweeps, PostgreSQL's cost per change) have their own
-benchmarks on the branches that work on them.
 """
 
 from __future__ import annotations
@@ -29,7 +34,9 @@ import asyncio
 import logging
 import os
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -38,9 +45,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.e2e when run as a script
 
 import burst
+import cpu
 import latency
 import memory
 import scale_out
+import startup
+import store_cpu
 from apart import percentile, tracker_shown, whole_answers
 
 from bot.rules.odds import attack_odds, counting_die_ways
@@ -49,6 +59,8 @@ from tests.postgres import URL_VARIABLE
 
 FELT_LATENCY = 0.080
 TIMED = (latency.ATTACK, latency.DEFEND, latency.INIT_NEXT)
+BEFORE = "e4c8bfb"
+"""The commit before issue 29, goal 4's measure."""
 
 
 @dataclass
@@ -82,10 +94,13 @@ class Sizes:
     scale_clients: int
     scale_interactions: int
     memory_fights: int
+    cpu_actions: int
+    stored_fights: int
+    store_changes: int
 
 
-FULL = Sizes(1000, 500, 1000, 16, 25, 10_000)
-QUICK = Sizes(100, 60, 200, 8, 6, 1000)
+FULL = Sizes(1000, 500, 1000, 16, 25, 10_000, 400, 100_000, 1000)
+QUICK = Sizes(100, 60, 200, 8, 6, 1000, 80, 10_000, 300)
 
 
 def odds_cold_ms() -> float:
@@ -169,6 +184,22 @@ async def measure_once(sizes: Sizes, goals: dict[str, Goal], *, scale: bool, mem
     if mem:
         print(f"# memory, {sizes.memory_fights} fights touched (goal 8)", flush=True)
         goals["8d"].figures.append(await memory.run(sizes.memory_fights, 10) * 100)
+    url = os.environ.get(URL_VARIABLE, "").strip() or None
+    print(f"# start-up with {sizes.stored_fights:,} stored fights (goal 5)", flush=True)
+    with tempfile.TemporaryDirectory() as scratch:
+        for kind, connect, sweep in (("sqlite", "5a", "5c"), ("postgres", "5b", "5d")):
+            if kind == "postgres" and url is None:
+                continue
+            connects, sweeps = await startup.measure(kind, sizes.stored_fights, 1, Path(scratch), url)
+            goals[connect].figures.append(connects[0])
+            goals[sweep].figures.append(sweeps[0][0])
+    if url is not None:
+        print("# CPU per change, PostgreSQL against SQLite (goal 6)", flush=True)
+        changes = argparse.Namespace(fights=20, changes=sizes.store_changes)
+        with tempfile.TemporaryDirectory() as scratch:
+            own, _, _ = await store_cpu.one("sqlite", changes, url, Path(scratch))
+            mine, server, _ = await store_cpu.one("postgres", changes, url, Path(scratch))
+        goals["6"].figures.append((mine + server) / own)
     goals["8e"].figures.append(odds_cold_ms())
     goals["1e"].figures.append(hits)
 
@@ -212,17 +243,42 @@ def main() -> None:
         "8d": Goal("8", f"memory growth, {sizes.memory_fights} fights touched", "<= +20 %", "%", below(20)),
         "8e": Goal("8", "exact /odds, cold", "< 1 ms", "ms", lambda f: f < 1.0),
     }
+    for short, key in (("/attack", "4a"), ("defense click", "4b"), ("/init next", "4c")):
+        goals[key] = Goal(
+            "4", f"{short}: CPU / {BEFORE}'s, the whole bot", "<= 0.67 (-1/3)", "x", below(0.67)
+        )
+        goals[key + "m"] = Goal("4", "  the same, the main thread alone", "<= 0.67 (-1/3)", "x", below(0.67))
+    stored = f"{sizes.stored_fights:,} stored fights"
+    for store, connect, sweep in (("SQLite", "5a", "5c"), ("PostgreSQL", "5b", "5d")):
+        goals[connect] = Goal("5", f"connect with {stored}, {store}", "< 5 s", "s", below(5))
+        goals[sweep] = Goal(
+            "5", f"  a sweep's CPU, nothing due, {store}", "~0 per idle fight", "s", below(0.1)
+        )
+    goals["6"] = Goal("6", "CPU per change, PostgreSQL (server included) / SQLite", "<= 1.5", "x", below(1.5))
     for run in range(runs):
         print(f"## run {run + 1} of {runs}{' (quick)' if args.quick else ''}", flush=True)
         asyncio.run(measure_once(sizes, goals, scale=scale, mem=not args.no_memory))
+        print(f"# CPU per action against {BEFORE}'s (goal 4)", flush=True)
+        try:
+            now, before = cpu.paired(BEFORE, sizes.cpu_actions, 20, 1)
+        except (subprocess.CalledProcessError, FileNotFoundError) as error:
+            print(f"goal 4 not measured: {error} (it needs this checkout's git history)", flush=True)
+            continue
+        for label, key in ((cpu.ATTACK, "4a"), (cpu.DEFEND, "4b"), (latency.INIT_NEXT, "4c")):
+            print(
+                f"{label}: {cpu.cells(now, label)} ms; at {BEFORE} {cpu.cells(before, label)} ms", flush=True
+            )
+            whole, main_thread = cpu.ratios(now, before, label)
+            goals[key].figures.append(whole)
+            goals[key + "m"].figures.append(main_thread)
     print(
         f"\nissue 29's goals: median [min-max] of {runs} run(s){', quick sizes' if args.quick else ''}; "
         "on a shared machine the absolute figures move with its load"
     )
-    for goal in goals.values():
+    for goal in sorted(goals.values(), key=lambda goal: goal.number):
         print(goal.line())
     if not scale:
-        print(f"(goal 7 needs {URL_VARIABLE}, e.g. postgresql://127.0.0.1:5432/test)")
+        print(f"(goals 5 on PostgreSQL, 6 and 7 need {URL_VARIABLE}, e.g. postgresql://127.0.0.1:5432/test)")
 
 
 if __name__ == "__main__":

@@ -199,7 +199,11 @@ def figure(values: list[float]) -> str:
     return f"{statistics.median(values):6.2f} s [{min(values):.2f}-{max(values):.2f}]"
 
 
-async def measure(kind: str, size: int, runs: int, scratch: Path, url: str | None) -> None:
+async def measure(
+    kind: str, size: int, runs: int, scratch: Path, url: str | None
+) -> tuple[list[float], list[tuple[float, float]]]:
+    """Seed ``size`` fights, then ``runs`` times connect and sweep: the seconds to connect, and each
+    sweep's CPU and wall seconds. Printed too."""
     async with FakeDiscord(validate_requests=False, validate_responses=False) as fake:
         world = build_world(fake)
         if kind == "sqlite":
@@ -227,6 +231,7 @@ async def measure(kind: str, size: int, runs: int, scratch: Path, url: str | Non
         f" sweep CPU {figure([cpu for cpu, _ in sweeps])}, wall {figure([wall for _, wall in sweeps])}",
         flush=True,
     )
+    return connects, sweeps
 
 
 async def main() -> None:
