@@ -6,7 +6,9 @@ commands (from ``bench/latency.py``) beside Pommel's. A script of its own, so th
 from __future__ import annotations
 
 import asyncio
+import cProfile
 import logging
+import os
 import sys
 from pathlib import Path
 
@@ -27,7 +29,16 @@ def bot_main() -> int:
     bot._connection.guild_ready_timeout = 0.01
     add_baseline(bot)
     add_setup_commands(bot)
-    asyncio.run(serve(bot, settings.discord_token.get_secret_value()))
+    profile_to = os.environ.get("POMMEL_BENCH_PROFILE")  # a cProfile of the whole run, for finding costs
+    profiler = cProfile.Profile() if profile_to else None
+    if profiler is not None:
+        profiler.enable()
+    try:
+        asyncio.run(serve(bot, settings.discord_token.get_secret_value()))
+    finally:
+        if profiler is not None and profile_to:
+            profiler.disable()
+            profiler.dump_stats(profile_to)
     return 0
 
 
