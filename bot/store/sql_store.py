@@ -57,9 +57,11 @@ class SqlStore(DocumentStore):
     """The :class:`~bot.store.base.Store` in a SQL database, whatever its dialect."""
 
     RETRIES_STALE = False
-    """Whether :meth:`update_encounter` runs a change again when its write was stale: only a fight started
-    by another process at the same moment makes it so (there was no row to lock), which PostgreSQL's
-    row locks cannot see and SQLite's write lock of the whole file can."""
+    """Whether :meth:`update_encounter` runs a change again when its write was stale. SQLite's write lock
+    of the whole file keeps any other write out. PostgreSQL's changes take the fight's lock (of the
+    channel, with or without a fight in it), but its other writes of a fight (another process's end,
+    undo or new fight, or an older Pommel's change during an upgrade) take its row's alone, and may
+    come between a change's read and its write."""
 
     @abstractmethod
     async def _write(self, work: Work[T]) -> T:
