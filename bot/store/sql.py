@@ -225,7 +225,7 @@ async def run_postgres_held(db: Any, steps: Steps[T]) -> T:
         try:
             if transaction is not None and not db.is_closed():
                 await transaction.rollback()
-            if release is not None:
+            if release is not None and not db.is_closed():  # (a connection lost took its locks along)
                 await db.execute(release.text, *release.params)
         except BaseException:
             db.terminate()
