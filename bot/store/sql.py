@@ -233,4 +233,5 @@ async def run_postgres_held(db: Any, steps: Steps[T]) -> T:
 
 
 def _one(routine: Routine) -> Steps[Any]:
+    """The routine alone as steps, for :func:`run_postgres` to run inside the transaction already open."""
     return (yield routine)
