@@ -365,16 +365,21 @@ def packed(parts: Sequence[Sequence[str]], limit: int = DESCRIPTION_LIMIT) -> li
     into the description it starts in when it fits there, else begins the next one; a section longer
     than a description is split between lines (and a line longer than a description, cut)."""
     pages: list[list[str]] = [[]]
+    used = 0  # the length of the last page's text so far: each line is measured once
     for lines in parts:
         if not lines:
             continue
-        if pages[-1] and _text_length([*pages[-1], *lines]) > limit:
+        if pages[-1] and used + 1 + _text_length(lines) > limit:
             pages.append([])
         for whole in lines:
             line = whole if len(whole) <= limit else whole[: limit - 1] + "…"
-            if pages[-1] and _text_length([*pages[-1], line]) > limit:
+            if pages[-1] and used + 1 + len(line) > limit:
                 pages.append([])
-            if pages[-1] or line:  # a description does not start with an empty line
+            if pages[-1]:
+                used += 1 + len(line)
+                pages[-1].append(line)
+            elif line:  # a description does not start with an empty line
+                used = len(line)
                 pages[-1].append(line)
     return ["\n".join(page) for page in pages if page]
 
