@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 import discord
+from discord.http import handle_message_parameters
 
 from .catalog import Catalog
 from .encounter import attacks, messages
@@ -173,9 +174,8 @@ class FightMessageBoard:
                         if wanted != message.drawn:
                             drawn[message.id] = wanted
                         continue
-                    partial = self.client.get_partial_messageable(channel_id).get_partial_message(message.id)
                     try:
-                        await partial.edit(view=view_of(rows))
+                        await self._edit_buttons(channel_id, message.id, view_of(rows))
                     except discord.NotFound:
                         gone.append(message.id)
                         continue
@@ -190,16 +190,23 @@ class FightMessageBoard:
             await self.message_gone(channel_id, message_id)
         return saved if saved is not None and saved.tag == encounter.tag else None  # not another fight's
 
+    async def _edit_buttons(self, channel_id: int, message_id: int, view: discord.ui.View | None) -> None:
+        """Give a message the buttons of ``view`` (none: None), without reading back the message Discord
+        answers with (:meth:`discord.PartialMessage.edit` parses it into a :class:`discord.Message` the
+        board never looks at). Pommel's views are stopped (:func:`bot.ui.buttons.button_view`): discord.py
+        keeps none to forget."""
+        with handle_message_parameters(view=view) as params:
+            await self.client.http.edit_message(channel_id, message_id, params=params)
+
     async def close(self, encounter: Encounter) -> None:
         """The fight ended: none of its messages keeps a button (a reopen draws them again)."""
         async with self._lock(encounter.channel_id):
             self._ended.set(encounter.tag, True)
-            channel = self.client.get_partial_messageable(encounter.channel_id)
             for message in encounter.messages:
                 if not message.drawn:
                     continue
                 try:
-                    await channel.get_partial_message(message.id).edit(view=None)
+                    await self._edit_buttons(encounter.channel_id, message.id, None)
                 except DISCORD_FAILURES:
                     log.warning("could not close message %s in channel %s", message.id, encounter.channel_id)
 
