@@ -12,7 +12,6 @@ never delivered, or a moderator deleted it) is posted again, pinging whoever mus
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import weakref
 from collections.abc import Callable
@@ -68,8 +67,8 @@ class FightMessageBoard:
         """The fights (by tag) whose messages were closed: a late redraw never gives them buttons again."""
         self._unsaved: dict[int, tuple[str, list[FightMessage]]] = {}
         """Messages a command sent that the fight is to know, by channel (with the fight's tag): the
-        channel's redraw, due once the command's unit of work is over, saves them with the buttons it
-        draws, in one bookkeeping write instead of two (:meth:`remember_after`)."""
+        channel's redraw, due once the command's unit of work is over, notes them with the buttons it
+        draws (:meth:`remember_after`)."""
 
     def _lock(self, channel_id: int) -> asyncio.Lock:
         lock = self._locks.get(channel_id)
@@ -126,8 +125,9 @@ class FightMessageBoard:
         self, encounter: Encounter, message: FightMessage, view: discord.ui.View | None
     ) -> Encounter:
         """:meth:`remember`, left to the redraw the running unit of work has coming for this fight (a
-        change of it that is news), which saves it with whatever else it draws, in one write; at once
-        (:meth:`remember`) when none is coming. Returns the fight as saved so far."""
+        change of it that is news), which notes it with whatever else it draws, for the fight's next change
+        to write (:mod:`bot.store.bookkeeping`); at once (:meth:`remember`) when none is coming. Returns
+        the fight as saved so far."""
         if not redrawn_after(encounter):
             return await self.remember(encounter, message, view)
         rows = [[item] for item in view.children] if view is not None else []
@@ -139,15 +139,16 @@ class FightMessageBoard:
         self._unsaved[encounter.channel_id] = (encounter.tag, [*unsaved, message])
         return encounter
 
-    async def redraw(self, encounter: Encounter) -> Encounter | None:
+    async def redraw(self, encounter: Encounter) -> None:
         """Bring every message of the channel's fight up to date (``encounter``: a state of it, drawn as
         it is when no newer state of it was drawn or saved here; else the fight is read again, so a late
-        call never draws an older state), and save the messages left to it (:meth:`remember_after`) with
-        the buttons drawn, in one write. Returns the fight as that write saved it, if it wrote."""
+        call never draws an older state), and note the messages left to it (:meth:`remember_after`) and
+        the buttons drawn as the fight's bookkeeping, which its next change writes (no write of its own:
+        :mod:`bot.store.bookkeeping`)."""
         channel_id = encounter.channel_id
         if not encounter.messages and channel_id not in self._shown and channel_id not in self._unsaved:
-            return None  # nothing to redraw (a later state that has messages redraws them)
-        saved: Encounter | None = None
+            return  # nothing to redraw (a later state that has messages redraws them)
+        bookkeeping = self.store().bookkeeping
         async with self._lock(channel_id):
             newest = self._newest.get(channel_id)
             fight: Encounter | None = encounter
@@ -156,12 +157,12 @@ class FightMessageBoard:
             shown = self._shown.pop(channel_id, {})
             tag, unsaved = self._unsaved.pop(channel_id, (encounter.tag, []))
             if fight is None or fight.tag != encounter.tag or self._ended.get(fight.tag):
-                return None
+                return
             if tag != fight.tag:
                 unsaved = []  # of a fight that ended: not this one's
             self._newest.set(channel_id, (fight.tag, fight.version))
-            if unsaved:
-                fight = messages.remembered(fight, unsaved)  # drawn as it will be saved
+            bookkeeping.note(channel_id, fight.tag, unsaved)
+            fight = bookkeeping.applied(fight)  # drawn as it will be saved
             drawn: dict[int, list[str]] = {}
             gone: list[int] = []
             try:
@@ -184,16 +185,16 @@ class FightMessageBoard:
                         continue
                     drawn[message.id] = wanted
             finally:
-                if drawn or unsaved:
-                    saved = await self._note(channel_id, unsaved, drawn)
+                bookkeeping.note(channel_id, fight.tag, drawn=drawn)
         for message_id in gone:
             await self.message_gone(channel_id, message_id)
-        return saved if saved is not None and saved.tag == encounter.tag else None  # not another fight's
 
     async def close(self, encounter: Encounter) -> None:
         """The fight ended: none of its messages keeps a button (a reopen draws them again)."""
         async with self._lock(encounter.channel_id):
             self._ended.set(encounter.tag, True)
+            encounter = self.store().bookkeeping.applied(encounter)  # what was drawn since its last write
+            self.store().bookkeeping.drop(encounter.channel_id, encounter.tag)
             channel = self.client.get_partial_messageable(encounter.channel_id)
             for message in encounter.messages:
                 if not message.drawn:
@@ -277,21 +278,6 @@ class FightMessageBoard:
             return report.passive if report.passive is not None else 0
 
         return passive
-
-    async def _note(
-        self, channel_id: int, unsaved: list[FightMessage], drawn: dict[int, list[str]]
-    ) -> Encounter | None:
-        """The fight knows the ``unsaved`` messages, and the buttons ``drawn`` on its messages, in one
-        write; the fight as saved (None: it ended meanwhile)."""
-
-        def note(fight: Encounter) -> Done[None]:
-            for message in unsaved:
-                messages.remember(fight, message)
-            return messages.note_drawn(fight, drawn)
-
-        with contextlib.suppress(RulesError):  # the fight ended meanwhile
-            return await self._change(channel_id, note)
-        return None
 
     async def _change(self, channel_id: int, operation: Callable[[Encounter], Done[None]]) -> Encounter:
         """A change of the fight's messages (a transaction of its own); the fight as saved, the newest
