@@ -12,12 +12,13 @@ from pathlib import Path
 from typing import Any
 
 from bot.app import NOTES_JOB
+from bot.fight_messages import MISSING_REQUEST
 from bot.store import SqliteStore
 
 from .fake_discord import World
-from .fights import exchange_button, fight_of
+from .fights import dealt_fight, exchange_button, fight_of
 from .harness import BotRunner, RunningBot
-from .test_fight_messages import BANDIT_FIRST, MISSING_REQUEST, dealt_fight, play_by_post, posted_since
+from .test_fight_messages import BANDIT_FIRST, play_by_post, posted_since
 
 
 def counting_writes(pommel: RunningBot) -> Callable[[], int]:
