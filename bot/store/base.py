@@ -178,21 +178,31 @@ class Store(ABC):
 
         The fight's unwritten bookkeeping (:attr:`bookkeeping`) is applied to it first, in the same
         transaction, and taken off once that committed: one write, not two, for a change and what was
-        noted of the messages after the one before.
+        noted of the messages after the one before. An end keeps the fight as stored, so its notes are
+        written first, and the operation run again.
         """
         done: list[tuple[Encounter, Done[Result]]] = []
         carried: list[Carried | None] = []
+        notes_first: list[str] = []
 
         def apply(current: Encounter | None) -> EncounterChange:
             if current is None:
                 raise NoFight()
-            carried.append(self.bookkeeping.apply(current))  # before the operation: it sees them
+            notes = self.bookkeeping.apply(current)  # before the operation: it sees them
             outcome = operation(current)
+            if outcome.end and notes is not None and not notes_first:
+                notes_first.append(current.tag)
+                raise _NotesFirst()
+            carried.append(notes)
             done.append((current, outcome))
             events = tuple(log_entries(outcome, current.guild_id, channel_id, user_id))
             return EncounterChange(None if outcome.end else current, events, user_id)
 
-        saved = await self.update_encounter(channel_id, apply)
+        try:
+            saved = await self.update_encounter(channel_id, apply)
+        except _NotesFirst:
+            await self._write_notes_of(channel_id, notes_first[0])
+            saved = await self.update_encounter(channel_id, apply)
         self.bookkeeping.taken(carried[-1])
         encounter, outcome = done[-1]
         mark_committed(list(outcome.log))
@@ -630,6 +640,11 @@ class Store(ABC):
             if len(page) < MAX_LOG_PAGE:
                 return DiceTally(tuple(faces), rolls, 0)
             before = page[-1].id
+
+
+class _NotesFirst(Exception):
+    """:meth:`Store.change` ends a fight that has notes unwritten: the ended fight is kept as stored, so
+    they are written first (for a reopen to know its messages), and nothing is written by this try."""
 
 
 class _NotTheFight(Exception):

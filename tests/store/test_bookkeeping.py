@@ -147,3 +147,23 @@ async def test_an_undo_carries_over_the_messages_noted(store: Store, database: D
 
 def undo_line() -> LogEntry:
     return event("undo")
+
+
+async def test_an_end_writes_the_notes_first_so_a_reopened_fight_knows_its_messages(store: Store) -> None:
+    started = await store.save_encounter(fight())
+    store.bookkeeping.note(CHANNEL, started.tag, [message(501, "a")])
+    runs: list[int] = []
+
+    def end(current: Encounter) -> Done[None]:
+        runs.append(len(current.messages))
+        return Done(None, log=["ended"], end=True)
+
+    await store.change(CHANNEL, GM, end)
+    assert runs == [1, 1]  # run again once the notes were written
+    assert await store.load_encounter(CHANNEL) is None
+    assert len(store.bookkeeping) == 0
+    [ended] = await store.ended_encounters(CHANNEL)
+    kept = await store.ended_encounter(ended.id)
+    assert kept is not None
+    reopened = await store.reopen_encounter(kept)
+    assert known(reopened) == {501: ["a"]}
