@@ -178,8 +178,8 @@ class Pommel(commands.AutoShardedBot):
 
         async def drawn(encounter: Encounter, *, repost: bool) -> None:
             with in_background():  # after the answer: a command's own requests go first
-                await self.fight_messages.redraw(encounter)
-                await self.trackers.publish(encounter, repost=repost)
+                as_drawn = await self.fight_messages.redraw(encounter)  # knowing its messages' ids
+                await self.trackers.publish(as_drawn or encounter, repost=repost)
 
         async def closed(encounter: Encounter, summary: str) -> None:
             with in_background():

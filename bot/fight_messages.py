@@ -139,15 +139,16 @@ class FightMessageBoard:
         self._unsaved[encounter.channel_id] = (encounter.tag, [*unsaved, message])
         return encounter
 
-    async def redraw(self, encounter: Encounter) -> None:
+    async def redraw(self, encounter: Encounter) -> Encounter | None:
         """Bring every message of the channel's fight up to date (``encounter``: a state of it, drawn as
         it is when no newer state of it was drawn or saved here; else the fight is read again, so a late
         call never draws an older state), and note the messages left to it (:meth:`remember_after`) and
         the buttons drawn as the fight's bookkeeping, which its next change writes (no write of its own:
-        :mod:`bot.store.bookkeeping`)."""
+        :mod:`bot.store.bookkeeping`). Returns the fight as drawn, knowing what is noted of its messages
+        (for its tracker to link them), if it drew."""
         channel_id = encounter.channel_id
         if not encounter.messages and channel_id not in self._shown and channel_id not in self._unsaved:
-            return  # nothing to redraw (a later state that has messages redraws them)
+            return None  # nothing to redraw (a later state that has messages redraws them)
         bookkeeping = self.store().bookkeeping
         async with self._lock(channel_id):
             newest = self._newest.get(channel_id)
@@ -157,7 +158,7 @@ class FightMessageBoard:
             shown = self._shown.pop(channel_id, {})
             tag, unsaved = self._unsaved.pop(channel_id, (encounter.tag, []))
             if fight is None or fight.tag != encounter.tag or self._ended.get(fight.tag):
-                return
+                return None
             if tag != fight.tag:
                 unsaved = []  # of a fight that ended: not this one's
             self._newest.set(channel_id, (fight.tag, fight.version))
@@ -188,6 +189,7 @@ class FightMessageBoard:
                 bookkeeping.note(channel_id, fight.tag, drawn=drawn)
         for message_id in gone:
             await self.message_gone(channel_id, message_id)
+        return fight
 
     async def close(self, encounter: Encounter) -> None:
         """The fight ended: none of its messages keeps a button (a reopen draws them again)."""

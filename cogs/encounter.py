@@ -174,6 +174,10 @@ class Encounter(
         name="end", description="GM: end this fight (asks first); posts the summary and the log"
     )
     async def end(self, interaction: discord.Interaction) -> None:
+        _, channel_id = encounter_place(interaction)
+        # An ended fight is kept as stored: what is noted of its messages is written first, so that a
+        # reopen knows them (before the version the confirmation carries: this write does not outdate it).
+        await self.bot.store.write_notes(channel_id=channel_id)
         encounter = await self.load(interaction)
         asked = lifecycle.ask_to_end(encounter, actor_of(interaction))
         content, view = end_confirmation(asked)

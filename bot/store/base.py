@@ -178,31 +178,23 @@ class Store(ABC):
 
         The fight's unwritten bookkeeping (:attr:`bookkeeping`) is applied to it first, in the same
         transaction, and taken off once that committed: one write, not two, for a change and what was
-        noted of the messages after the one before. An end keeps the fight as stored, so its notes are
-        written first, and the operation run again.
+        noted of the messages after the one before. An end keeps the fight as stored, without them:
+        ``/encounter end`` writes them when it asks (:meth:`write_notes`), so a reopened fight knows its
+        messages.
         """
         done: list[tuple[Encounter, Done[Result]]] = []
         carried: list[Carried | None] = []
-        notes_first: list[str] = []
 
         def apply(current: Encounter | None) -> EncounterChange:
             if current is None:
                 raise NoFight()
-            notes = self.bookkeeping.apply(current)  # before the operation: it sees them
+            carried.append(self.bookkeeping.apply(current))  # before the operation: it sees them
             outcome = operation(current)
-            if outcome.end and notes is not None and not notes_first:
-                notes_first.append(current.tag)
-                raise _NotesFirst()
-            carried.append(notes)
             done.append((current, outcome))
             events = tuple(log_entries(outcome, current.guild_id, channel_id, user_id))
             return EncounterChange(None if outcome.end else current, events, user_id)
 
-        try:
-            saved = await self.update_encounter(channel_id, apply)
-        except _NotesFirst:
-            await self._write_notes_of(channel_id, notes_first[0])
-            saved = await self.update_encounter(channel_id, apply)
+        saved = await self.update_encounter(channel_id, apply)
         self.bookkeeping.taken(carried[-1])
         encounter, outcome = done[-1]
         mark_committed(list(outcome.log))
@@ -213,17 +205,18 @@ class Store(ABC):
             announce(FightChanged(saved, repost=outcome.repost, bookkeeping=not outcome.log))
         return (saved if saved is not None else encounter), outcome.result
 
-    async def write_notes(self, *, older_than: float = 0.0) -> int:
+    async def write_notes(self, *, older_than: float = 0.0, channel_id: int | None = None) -> int:
         """Write the bookkeeping no change carried (:attr:`bookkeeping`) that has waited ``older_than``
-        seconds, each channel's in a transaction of its own that changes nothing else (no step of the
-        fight's history, no news); notes of a fight that is no longer its channel's go. Returns how many
-        fights were written. A channel whose write fails keeps its notes for the next time."""
+        seconds (of one channel when given), each channel's in a transaction of its own that changes
+        nothing else (no step of the fight's history, no news); notes of a fight that is no longer its
+        channel's go. Returns how many fights were written. A channel whose write fails keeps its notes
+        for the next time."""
         written = 0
-        for channel_id, tag in self.bookkeeping.waiting(older_than):
+        for channel, tag in self.bookkeeping.waiting(older_than, channel_id):
             try:
-                written += await self._write_notes_of(channel_id, tag)
+                written += await self._write_notes_of(channel, tag)
             except Exception:
-                log.warning("could not write the bookkeeping of channel %s", channel_id, exc_info=True)
+                log.warning("could not write the bookkeeping of channel %s", channel, exc_info=True)
         return written
 
     async def _write_notes_of(self, channel_id: int, tag: str) -> bool:
@@ -640,11 +633,6 @@ class Store(ABC):
             if len(page) < MAX_LOG_PAGE:
                 return DiceTally(tuple(faces), rolls, 0)
             before = page[-1].id
-
-
-class _NotesFirst(Exception):
-    """:meth:`Store.change` ends a fight that has notes unwritten: the ended fight is kept as stored, so
-    they are written first (for a reopen to know its messages), and nothing is written by this try."""
 
 
 class _NotTheFight(Exception):

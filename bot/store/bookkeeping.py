@@ -154,11 +154,16 @@ class Bookkeeping:
             if notes is not None and notes.tag == tag:
                 del self._notes[channel_id]
 
-    def waiting(self, older_than: float = 0.0) -> list[tuple[int, str]]:
-        """The channels (with their fight's tag) whose oldest note has waited ``older_than`` seconds."""
+    def waiting(self, older_than: float = 0.0, channel_id: int | None = None) -> list[tuple[int, str]]:
+        """The channels (with their fight's tag) whose oldest note has waited ``older_than`` seconds (only
+        ``channel_id`` when given)."""
         now = self._clock()
         with self._lock:
-            return [(channel, n.tag) for channel, n in self._notes.items() if now - n.since >= older_than]
+            return [
+                (channel, notes.tag)
+                for channel, notes in self._notes.items()
+                if now - notes.since >= older_than and channel_id in (None, channel)
+            ]
 
     def restoring(self, restore: Callable[[Encounter, Encounter], Encounter]) -> Restoring:
         """``restore`` (of :meth:`~bot.store.base.Store.undo` or ``redo``) applying the notes to the
