@@ -11,7 +11,8 @@ that transaction is committed (they stay when it fails or is refused); an undo a
 the fight they put back (:meth:`Bookkeeping.restoring`); a read of the fight
 (:meth:`~bot.store.base.Store.load_encounter`, and the redraw of a fight handed over) sees them. Notes no
 change carried are written alone once :data:`NOTES_WAIT` old (:meth:`~bot.store.base.Store.write_notes`,
-a job of the bot's scheduler), and all of them when the bot closes.
+a job of the bot's scheduler), all of them when the bot closes, and a channel's when ``/encounter end``
+asks (an ended fight is kept as stored, and a reopen brings it back so).
 
 What a crash (a kill, a power cut) can lose is therefore at most the last :data:`NOTES_KEPT_AT_MOST`
 seconds of bookkeeping, never an action (each is committed before it is answered): a message whose
