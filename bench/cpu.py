@@ -157,6 +157,16 @@ def earlier_tree(revision: str, scratch: Path) -> Path:
     return tree
 
 
+PICKED_UP = ("orjson",)
+"""Packages discord.py uses by themselves when they are installed: a tree whose ``pyproject.toml`` does
+not pin one runs without it (``bench/apart_bot.py``), as that commit's bot did."""
+
+
+def not_pinned(tree: Path) -> list[str]:
+    pinned = (tree / "pyproject.toml").read_text()
+    return [name for name in PICKED_UP if f'"{name}==' not in pinned]
+
+
 def measured_in(tree: Path, actions: int, channels: int) -> dict[str, tuple[float, float]]:
     """One run of this benchmark with the bot of ``tree``, in a process of its own."""
     command = [sys.executable, str(tree / "bench" / "cpu.py"), "--runs", "1", "--json"]
@@ -166,7 +176,7 @@ def measured_in(tree: Path, actions: int, channels: int) -> dict[str, tuple[floa
         capture_output=True,
         text=True,
         cwd=tree,
-        env={**os.environ, "PYTHONPATH": str(tree)},
+        env={**os.environ, "PYTHONPATH": str(tree), "POMMEL_BENCH_WITHOUT": ",".join(not_pinned(tree))},
     )
     figures: dict[str, list[float]] = json.loads(done.stdout.strip().splitlines()[-1])
     return {label: (whole, main) for label, (whole, main) in figures.items()}

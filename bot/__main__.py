@@ -9,8 +9,9 @@ import contextlib
 import logging
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from pathlib import Path
+from typing import Any, TypeVar
 
 import aiohttp
 import discord
@@ -30,6 +31,21 @@ EXIT_INTERRUPTED = 130
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 log = logging.getLogger("bot")
+
+T = TypeVar("T")
+
+
+def run(main: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run`` on uvloop's event loop: every interaction's requests, timers and callbacks pass
+    through the loop, and uvloop's costs less CPU per action than asyncio's own (issue 29, goal 4).
+    Signals, ``KeyboardInterrupt`` and closing behave as under ``asyncio.run``. uvloop has no Windows
+    build (``pyproject.toml`` does not install it there): asyncio's own loop runs then."""
+    try:
+        import uvloop
+    except ModuleNotFoundError:
+        return asyncio.run(main)
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        return runner.run(main)
 
 
 def _settings_problem(error: ValidationError) -> str:
@@ -102,7 +118,7 @@ def main() -> int:
         print(f"The equipment data is invalid: {error}", file=sys.stderr)
         return EXIT_CONFIG
     try:
-        asyncio.run(serve(bot, settings.discord_token.get_secret_value()))
+        run(serve(bot, settings.discord_token.get_secret_value()))
     except discord.LoginFailure:
         print(
             "Discord refused DISCORD_TOKEN: check the bot token in .env or the environment.", file=sys.stderr
@@ -151,7 +167,7 @@ def _clear_commands(guild_id: int | None) -> int:
         print(_settings_problem(error), file=sys.stderr)
         return EXIT_CONFIG
     try:
-        cleared = asyncio.run(clear_commands(settings.discord_token.get_secret_value(), guild_id))
+        cleared = run(clear_commands(settings.discord_token.get_secret_value(), guild_id))
     except discord.LoginFailure:
         print(
             "Discord refused DISCORD_TOKEN: check the bot token in .env or the environment.", file=sys.stderr

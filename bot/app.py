@@ -34,6 +34,7 @@ from .rules.dice import DiceSource, RandomDice
 from .scheduler import Scheduler
 from .server_catalogs import ServerCatalogs
 from .store import Store, open_store
+from .store.bookkeeping import NOTES_CHECKED_EVERY, NOTES_WAIT
 from .trackers import TrackerBoard
 from .ui.fight_log import fight_summary
 from .ui.server_views import FORGOTTEN_FIGHT
@@ -63,6 +64,9 @@ INITIAL_EXTENSIONS = (
 )
 """The feature modules the bot loads at start-up, one a command (or a family of small ones): a module
 in ``cogs/`` that is not named here is not loaded."""
+
+NOTES_JOB = "fights' bookkeeping"
+"""The scheduler's key of the job writing the bookkeeping no change carried (:mod:`bot.store.bookkeeping`)."""
 
 
 _start_up_frozen = False
@@ -174,8 +178,8 @@ class Pommel(commands.AutoShardedBot):
 
         async def drawn(encounter: Encounter, *, repost: bool) -> None:
             with in_background():  # after the answer: a command's own requests go first
-                saved = await self.fight_messages.redraw(encounter)  # as its messages' write saved it
-                await self.trackers.publish(saved or encounter, repost=repost)
+                as_drawn = await self.fight_messages.redraw(encounter)  # knowing its messages' ids
+                await self.trackers.publish(as_drawn or encounter, repost=repost)
 
         async def closed(encounter: Encounter, summary: str) -> None:
             with in_background():
@@ -246,6 +250,7 @@ class Pommel(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         if self.heartbeat is not None:
             self.heartbeat.start()
+        self.scheduler.every(NOTES_CHECKED_EVERY, NOTES_JOB, self._write_notes, first=self.wait_until_ready)
         for extension in INITIAL_EXTENSIONS:
             await self.load_extension(extension)
         if 0 not in self.own_shards:
@@ -259,6 +264,13 @@ class Pommel(commands.AutoShardedBot):
             synced = await self.tree.sync()
         self.command_ids = {command.name: command.id for command in synced}
         log.info("synced %d slash commands", len(synced))
+
+    async def _write_notes(self) -> None:
+        """The fights' bookkeeping no change carried within :data:`~bot.store.bookkeeping.NOTES_WAIT`
+        seconds, written alone: a crash loses at most :data:`~bot.store.bookkeeping.NOTES_KEPT_AT_MOST`
+        seconds of it (:mod:`bot.store.bookkeeping`)."""
+        if self._store is not None:
+            await self._store.write_notes(older_than=NOTES_WAIT)
 
     async def on_message(self, message: discord.Message) -> None:
         """Pommel answers slash commands only: a message, even one that mentions it, is not a command."""
@@ -276,8 +288,9 @@ class Pommel(commands.AutoShardedBot):
 
     async def close(self) -> None:
         """Let the commands in progress finish and answer (:meth:`InFlight.drain`, refusing new ones),
-        cancel every timer, draw the trackers still due, disconnect, then close the store. Safe to call
-        again, or before the store ever opened.
+        cancel every timer, draw the trackers still due, disconnect, then write the fights' bookkeeping
+        still noted (:meth:`Store.write_notes`) and close the store. Safe to call again, or before the
+        store ever opened.
 
         The store closes even if disconnecting fails: its thread would otherwise keep the process alive.
         """
@@ -295,4 +308,7 @@ class Pommel(commands.AutoShardedBot):
         finally:
             store, self._store = self._store, None
             if store is not None:
-                await store.close()
+                try:
+                    await store.write_notes()
+                finally:
+                    await store.close()

@@ -12,13 +12,13 @@ never delivered, or a moderator deleted it) is posted again, pinging whoever mus
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import weakref
 from collections.abc import Callable
 from typing import TypeVar
 
 import discord
+from discord.http import handle_message_parameters
 
 from .catalog import Catalog
 from .encounter import attacks, messages
@@ -68,8 +68,8 @@ class FightMessageBoard:
         """The fights (by tag) whose messages were closed: a late redraw never gives them buttons again."""
         self._unsaved: dict[int, tuple[str, list[FightMessage]]] = {}
         """Messages a command sent that the fight is to know, by channel (with the fight's tag): the
-        channel's redraw, due once the command's unit of work is over, saves them with the buttons it
-        draws, in one bookkeeping write instead of two (:meth:`remember_after`)."""
+        channel's redraw, due once the command's unit of work is over, notes them with the buttons it
+        draws (:meth:`remember_after`)."""
 
     def _lock(self, channel_id: int) -> asyncio.Lock:
         lock = self._locks.get(channel_id)
@@ -126,8 +126,9 @@ class FightMessageBoard:
         self, encounter: Encounter, message: FightMessage, view: discord.ui.View | None
     ) -> Encounter:
         """:meth:`remember`, left to the redraw the running unit of work has coming for this fight (a
-        change of it that is news), which saves it with whatever else it draws, in one write; at once
-        (:meth:`remember`) when none is coming. Returns the fight as saved so far."""
+        change of it that is news), which notes it with whatever else it draws, for the fight's next change
+        to write (:mod:`bot.store.bookkeeping`); at once (:meth:`remember`) when none is coming. Returns
+        the fight as saved so far."""
         if not redrawn_after(encounter):
             return await self.remember(encounter, message, view)
         rows = [[item] for item in view.children] if view is not None else []
@@ -142,12 +143,14 @@ class FightMessageBoard:
     async def redraw(self, encounter: Encounter) -> Encounter | None:
         """Bring every message of the channel's fight up to date (``encounter``: a state of it, drawn as
         it is when no newer state of it was drawn or saved here; else the fight is read again, so a late
-        call never draws an older state), and save the messages left to it (:meth:`remember_after`) with
-        the buttons drawn, in one write. Returns the fight as that write saved it, if it wrote."""
+        call never draws an older state), and note the messages left to it (:meth:`remember_after`) and
+        the buttons drawn as the fight's bookkeeping, which its next change writes (no write of its own:
+        :mod:`bot.store.bookkeeping`). Returns the fight as drawn, knowing what is noted of its messages
+        (for its tracker to link them), if it drew."""
         channel_id = encounter.channel_id
         if not encounter.messages and channel_id not in self._shown and channel_id not in self._unsaved:
             return None  # nothing to redraw (a later state that has messages redraws them)
-        saved: Encounter | None = None
+        bookkeeping = self.store().bookkeeping
         async with self._lock(channel_id):
             newest = self._newest.get(channel_id)
             fight: Encounter | None = encounter
@@ -160,8 +163,8 @@ class FightMessageBoard:
             if tag != fight.tag:
                 unsaved = []  # of a fight that ended: not this one's
             self._newest.set(channel_id, (fight.tag, fight.version))
-            if unsaved:
-                fight = messages.remembered(fight, unsaved)  # drawn as it will be saved
+            bookkeeping.note(channel_id, fight.tag, unsaved)
+            fight = bookkeeping.applied(fight)  # drawn as it will be saved
             drawn: dict[int, list[str]] = {}
             gone: list[int] = []
             try:
@@ -173,9 +176,8 @@ class FightMessageBoard:
                         if wanted != message.drawn:
                             drawn[message.id] = wanted
                         continue
-                    partial = self.client.get_partial_messageable(channel_id).get_partial_message(message.id)
                     try:
-                        await partial.edit(view=view_of(rows))
+                        await self._edit_buttons(channel_id, message.id, view_of(rows))
                     except discord.NotFound:
                         gone.append(message.id)
                         continue
@@ -184,22 +186,30 @@ class FightMessageBoard:
                         continue
                     drawn[message.id] = wanted
             finally:
-                if drawn or unsaved:
-                    saved = await self._note(channel_id, unsaved, drawn)
+                bookkeeping.note(channel_id, fight.tag, drawn=drawn)
         for message_id in gone:
             await self.message_gone(channel_id, message_id)
-        return saved if saved is not None and saved.tag == encounter.tag else None  # not another fight's
+        return fight
+
+    async def _edit_buttons(self, channel_id: int, message_id: int, view: discord.ui.View | None) -> None:
+        """Give a message the buttons of ``view`` (none: None), without reading back the message Discord
+        answers with (:meth:`discord.PartialMessage.edit` parses it into a :class:`discord.Message` the
+        board never looks at). Pommel's views are stopped (:func:`bot.ui.buttons.button_view`): discord.py
+        keeps none to forget."""
+        with handle_message_parameters(view=view) as params:
+            await self.client.http.edit_message(channel_id, message_id, params=params)
 
     async def close(self, encounter: Encounter) -> None:
         """The fight ended: none of its messages keeps a button (a reopen draws them again)."""
         async with self._lock(encounter.channel_id):
             self._ended.set(encounter.tag, True)
-            channel = self.client.get_partial_messageable(encounter.channel_id)
+            encounter = self.store().bookkeeping.applied(encounter)  # what was drawn since its last write
+            self.store().bookkeeping.drop(encounter.channel_id, encounter.tag)
             for message in encounter.messages:
                 if not message.drawn:
                     continue
                 try:
-                    await channel.get_partial_message(message.id).edit(view=None)
+                    await self._edit_buttons(encounter.channel_id, message.id, None)
                 except DISCORD_FAILURES:
                     log.warning("could not close message %s in channel %s", message.id, encounter.channel_id)
 
@@ -277,21 +287,6 @@ class FightMessageBoard:
             return report.passive if report.passive is not None else 0
 
         return passive
-
-    async def _note(
-        self, channel_id: int, unsaved: list[FightMessage], drawn: dict[int, list[str]]
-    ) -> Encounter | None:
-        """The fight knows the ``unsaved`` messages, and the buttons ``drawn`` on its messages, in one
-        write; the fight as saved (None: it ended meanwhile)."""
-
-        def note(fight: Encounter) -> Done[None]:
-            for message in unsaved:
-                messages.remember(fight, message)
-            return messages.note_drawn(fight, drawn)
-
-        with contextlib.suppress(RulesError):  # the fight ended meanwhile
-            return await self._change(channel_id, note)
-        return None
 
     async def _change(self, channel_id: int, operation: Callable[[Encounter], Done[None]]) -> Encounter:
         """A change of the fight's messages (a transaction of its own); the fight as saved, the newest

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import itertools
 import json
 import logging
 import weakref
@@ -53,6 +54,14 @@ RETRY_MOST = 60.0
 
 
 SHUTDOWN_SECONDS = 5.0
+
+
+KEPT_WHILE_WAITING = 50
+"""While the budget holds the drawings back, the first this many channels waiting their turn keep the
+fight their command handed over, drawn as it is rather than read and parsed again from the store (they
+are drawn within two seconds at :data:`~bot.drawing_budget.TRACKER_DRAWS_PER_SECOND`); the channels
+behind them keep none, so that thousands waiting in a burst cost a few bytes each, not a fight each
+(some 50 KB for eight NPC groups)."""
 """At shutdown, how long past a tracker's spacing the trackers still due may take to be drawn."""
 
 
@@ -60,10 +69,10 @@ SHUTDOWN_SECONDS = 5.0
 class _Due:
     """What is yet to be drawn on a channel: the newest state asked for (its fight's start and version,
     and the fight itself as the command that changed it handed it over, drawn as it is rather than read
-    and parsed again from the store; but None while the channel waits its turn for the budget, so that
-    thousands of channels waiting cost a few bytes each, and for a drawing tried again: those read the
-    fight as it stands when drawn), whether any asker wanted the tracker reposted, and the future the
-    askers since the last drawing wait on."""
+    and parsed again from the store; but None while the channel waits its turn for the budget behind
+    :data:`KEPT_WHILE_WAITING` others, so that thousands of channels waiting cost a few bytes each, and
+    for a drawing tried again: those read the fight as it stands when drawn), whether any asker wanted
+    the tracker reposted, and the future the askers since the last drawing wait on."""
 
     started_at: datetime
     version: int
@@ -141,7 +150,8 @@ class TrackerBoard:
         self._dispatcher: asyncio.Task[None] | None = None
         self._rationed = False
         """Whether the dispatcher waits for the budget: a channel that asks meanwhile waits its turn, and
-        keeps no fight while it does (it is read back from the store when drawn)."""
+        keeps no fight while it does behind :data:`KEPT_WHILE_WAITING` others (it is read back from the
+        store when drawn)."""
         self._closers: set[asyncio.Task[None]] = set()
         """The trackers of ended fights to be closed again (Discord failed it for a reason that may pass)."""
         self._failures: dict[int, int] = {}
@@ -162,7 +172,7 @@ class TrackerBoard:
         channel = encounter.channel_id
         waits = self.spacing <= 0
         due = self._due.get(channel)
-        kept = encounter if waits or not self._rationed else None
+        kept = encounter if waits or not self._rationed or len(self._waiting) < KEPT_WHILE_WAITING else None
         if due is None:
             due = self._due[channel] = _Due(encounter.started_at, encounter.version, kept, repost, None)
             if channel not in self._drawers:
@@ -219,8 +229,8 @@ class TrackerBoard:
         try:
             while self._waiting:
                 if self.budget is not None and not self.budget.available():
-                    self._rationed = True  # the channels waiting their turn keep no fight meanwhile
-                    for waiting in self._waiting:
+                    self._rationed = True  # the channels waiting far back keep no fight meanwhile
+                    for waiting in itertools.islice(self._waiting, KEPT_WHILE_WAITING, None):
                         if (due := self._due.get(waiting)) is not None and self.spacing > 0:
                             due.encounter = None
                     try:

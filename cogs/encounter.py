@@ -174,6 +174,10 @@ class Encounter(
         name="end", description="GM: end this fight (asks first); posts the summary and the log"
     )
     async def end(self, interaction: discord.Interaction) -> None:
+        _, channel_id = encounter_place(interaction)
+        # An ended fight is kept as stored: what is noted of its messages is written first, so that a
+        # reopen knows them (before the version the confirmation carries: this write does not outdate it).
+        await self.bot.store.write_notes(channel_id=channel_id)
         encounter = await self.load(interaction)
         asked = lifecycle.ask_to_end(encounter, actor_of(interaction))
         content, view = end_confirmation(asked)
@@ -283,12 +287,14 @@ class Encounter(
             raise RulesError(UNDO_OUT_OF_DATE)
         await fight_views.undoable(self.bot.store, encounter, actor_of(interaction), button.steps)
         line = self._put_back_line(interaction, undo_log_line, "undone")
+        restore = self.bot.store.bookkeeping.restoring(self._restore())  # what it carries over is as drawn
         try:
             saved, undone = await self.bot.store.undo(
-                encounter.channel_id, button.steps, button.version, self._restore(), line
+                encounter.channel_id, button.steps, button.version, restore, line
             )
         except StaleEncounter:
             raise RulesError(UNDO_OUT_OF_DATE) from None
+        restore.taken()
         redoable = await self.bot.store.redoable(encounter.channel_id)
         view = None if redoable is None else redo_view(saved.tag, redoable.undo_id)
         await answer_by_editing(interaction, content=UNDONE_NOTE, view=view)
@@ -313,12 +319,12 @@ class Encounter(
             raise RulesError(REDO_OUT_OF_DATE)
         await fight_views.redoable(self.bot.store, encounter, actor_of(interaction))
         line = self._put_back_line(interaction, redo_log_line, "redone")
+        restore = self.bot.store.bookkeeping.restoring(self._restore())
         try:
-            saved, redone = await self.bot.store.redo(
-                encounter.channel_id, button.undo, self._restore(), line
-            )
+            saved, redone = await self.bot.store.redo(encounter.channel_id, button.undo, restore, line)
         except NothingToRedo:
             raise RulesError(REDO_OUT_OF_DATE) from None
+        restore.taken()
         await answer_by_editing(interaction, content=REDONE_NOTE, view=None)
         told = redone_reply(interaction.user.display_name, redone)
         await self._put_back(interaction, told, encounter, saved)

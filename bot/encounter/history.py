@@ -26,7 +26,11 @@ def restored(earlier: Encounter, current: Encounter, *, now: datetime | None = N
     A defense that waits in ``earlier`` but not, at the same step, in ``current`` (the undone steps
     answered it, or the redone ones asked it) is asked again: at a step past any its buttons carried,
     with its whole timeout once more from ``now`` (its old deadline may be long past), and with no
-    request message of its own yet (:func:`asked_again` says which to post).
+    request message of its own yet (:func:`asked_again` says which to post). Any other exchange keeps
+    the message ``current`` knows of it when ``earlier`` knew none: the id of a message is learnt after
+    the change that sent it (bookkeeping, :mod:`bot.store.bookkeeping`), so a step kept before that
+    may not know it, and the message is on the channel all the same (forgetting it would post the
+    request a second time, and leave the message out of what an undo tells).
     """
     fight = earlier.model_copy(deep=True)
     fight.version = current.version
@@ -34,13 +38,17 @@ def restored(earlier: Encounter, current: Encounter, *, now: datetime | None = N
     fight.next_exchange = max(earlier.next_exchange, current.next_exchange)
     fight.messages = carried_over(earlier, current)
     steps_now = {exchange.id: exchange.step for exchange in current.exchanges}
+    messages_now = {exchange.id: exchange.message_id for exchange in current.exchanges}
     still_open = {(exchange.id, exchange.step) for exchange in current.exchanges if exchange.pending}
     for exchange in fight.exchanges:
         step = steps_now.get(exchange.id, exchange.step)
         if exchange.pending and (exchange.id, exchange.step) not in still_open:
             exchange.step = max(step, exchange.step) + 1
             _ask_again(exchange, now)
-        elif step != exchange.step:
+            continue
+        if exchange.message_id is None:
+            exchange.message_id = messages_now.get(exchange.id)
+        if step != exchange.step:
             exchange.step = max(step, exchange.step) + 1
     return fight
 

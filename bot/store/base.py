@@ -23,6 +23,7 @@ share a PostgreSQL one, each serving its own shards (:meth:`Store.claim_shards`,
 from __future__ import annotations
 
 import asyncio
+import logging
 import weakref
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
@@ -38,6 +39,7 @@ from ..encounter.errors import NoFight
 from ..encounter.lifecycle import EndedFight
 from ..events import FightChanged, FightEnded, announce
 from ..guild_settings import GuildSettings
+from .bookkeeping import Bookkeeping, Carried
 from .errors import (
     StaleEncounter,
 )
@@ -54,6 +56,8 @@ from .records import (
     Redoable,
     SetAsideFight,
 )
+
+log = logging.getLogger(__name__)
 
 Result = TypeVar("Result")
 
@@ -105,6 +109,10 @@ class Store(ABC):
         # Weak values: a channel's lock lives while someone holds or awaits it, so idle channels cost
         # nothing, and anyone asking while it is in use gets that same lock.
         self._channel_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self.bookkeeping = Bookkeeping()
+        """The fights' bookkeeping not yet written (:mod:`bot.store.bookkeeping`): the next
+        :meth:`change` of each fight writes it in its own transaction, :meth:`write_notes` what none
+        carried."""
 
     def lock(self, channel_id: int) -> asyncio.Lock:
         """The lock that serializes commands on one channel (or thread) in this process.
@@ -167,18 +175,27 @@ class Store(ABC):
         touch Discord or the event loop. A :class:`~bot.rules.errors.RulesError` it raises leaves
         everything as it was. Returns the encounter as saved (for an ended one: as it was last) and
         the operation's result. Raises :class:`~bot.encounter.errors.NoFight` when there is none.
+
+        The fight's unwritten bookkeeping (:attr:`bookkeeping`) is applied to it first, in the same
+        transaction, and taken off once that committed: one write, not two, for a change and what was
+        noted of the messages after the one before. An end keeps the fight as stored, without them:
+        ``/encounter end`` writes them when it asks (:meth:`write_notes`), so a reopened fight knows its
+        messages.
         """
         done: list[tuple[Encounter, Done[Result]]] = []
+        carried: list[Carried | None] = []
 
         def apply(current: Encounter | None) -> EncounterChange:
             if current is None:
                 raise NoFight()
+            carried.append(self.bookkeeping.apply(current))  # before the operation: it sees them
             outcome = operation(current)
             done.append((current, outcome))
             events = tuple(log_entries(outcome, current.guild_id, channel_id, user_id))
             return EncounterChange(None if outcome.end else current, events, user_id)
 
         saved = await self.update_encounter(channel_id, apply)
+        self.bookkeeping.taken(carried[-1])
         encounter, outcome = done[-1]
         mark_committed(list(outcome.log))
         if saved is None:
@@ -187,6 +204,40 @@ class Store(ABC):
         else:  # a change that logs nothing is bookkeeping, no step of the fight: no news on its own
             announce(FightChanged(saved, repost=outcome.repost, bookkeeping=not outcome.log))
         return (saved if saved is not None else encounter), outcome.result
+
+    async def write_notes(self, *, older_than: float = 0.0, channel_id: int | None = None) -> int:
+        """Write the bookkeeping no change carried (:attr:`bookkeeping`) that has waited ``older_than``
+        seconds (of one channel when given), each channel's in a transaction of its own that changes
+        nothing else (no step of the fight's history, no news); notes of a fight that is no longer its
+        channel's go. Returns how many fights were written. A channel whose write fails keeps its notes
+        for the next time."""
+        written = 0
+        for channel, tag in self.bookkeeping.waiting(older_than, channel_id):
+            try:
+                written += await self._write_notes_of(channel, tag)
+            except Exception:
+                log.warning("could not write the bookkeeping of channel %s", channel, exc_info=True)
+        return written
+
+    async def _write_notes_of(self, channel_id: int, tag: str) -> bool:
+        carried: list[Carried | None] = []
+
+        def keep(current: Encounter | None) -> EncounterChange:
+            if current is None or current.tag != tag:
+                raise _NotTheFight()
+            carried.append(self.bookkeeping.apply(current))
+            if carried[-1] is None:
+                raise _NotTheFight()  # written meanwhile by a change of the fight
+            return EncounterChange(current)
+
+        try:
+            await self.update_encounter(channel_id, keep)
+        except _NotTheFight:
+            if not carried:
+                self.bookkeeping.drop(channel_id, tag)
+            return False
+        self.bookkeeping.taken(carried[-1])
+        return True
 
     async def _write_change(
         self, channel_id: int, current: Encounter | None, wanted: EncounterChange
@@ -222,7 +273,9 @@ class Store(ABC):
 
     @abstractmethod
     async def load_encounter(self, channel_id: int) -> Encounter | None:
-        """The channel's fight with ``version`` set to the stored version, or None when there is none.
+        """The channel's fight with ``version`` set to the stored version, or None when there is none; with
+        its bookkeeping not yet written applied (:attr:`bookkeeping`), so a reader sees its messages as
+        they are.
 
         A stored fight that no longer reads is set aside (see :meth:`pending_set_aside`), with a warning
         in the log naming the channel, and None is returned: one bad document never stops the bot.
@@ -580,6 +633,11 @@ class Store(ABC):
             if len(page) < MAX_LOG_PAGE:
                 return DiceTally(tuple(faces), rolls, 0)
             before = page[-1].id
+
+
+class _NotTheFight(Exception):
+    """:meth:`Store.write_notes` has nothing to write in the channel (its notes are of another fight, or
+    were written meanwhile): nothing is written."""
 
 
 KEPT_AFTER_LEAVING = timedelta(days=30)

@@ -5,6 +5,7 @@ reopened, and the fights set aside."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
@@ -33,13 +34,34 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
+@dataclass(frozen=True, slots=True)
+class FightAhead:
+    """A fight as a change of this process wrote it: its version and document, the fight read back from
+    that document in the check before it was written, and (PostgreSQL) the transaction that wrote its row
+    (``xmin``), by which the server tells that no other write came since without sending the document."""
+
+    version: int
+    document: str
+    fight: Encounter
+    writer: int | None = None
+
+
 class ReadAhead(Protocol):
-    """Where a change finds the stored fight parsed, and tells of the fight it wrote (SQLite keeps the
-    last ones written, :data:`~bot.store.sql_store.FIGHTS_READ_AHEAD`, both stores)."""
+    """Where a change finds the stored fight parsed, and tells of the fight it wrote (the last ones
+    written, :data:`~bot.store.sql_store.FIGHTS_READ_AHEAD`, both stores)."""
 
-    def fight_as_read(self, channel_id: int, version: int, document: str) -> Encounter: ...
+    def fight_ahead(self, channel_id: int) -> FightAhead | None:
+        """The channel's fight read ahead, taken out (put back only by a write)."""
+        ...
 
-    def fight_written(self, channel_id: int, version: int, document: str, fight: Encounter) -> None: ...
+    def fight_as_read(
+        self, channel_id: int, version: int, document: str | None, ahead: FightAhead | None
+    ) -> Encounter:
+        """The stored fight (``version``, ``document``; None: left out as ``ahead``'s) for a change to make
+        its own."""
+        ...
+
+    def fight_written(self, channel_id: int, written: FightAhead) -> None: ...
 
 
 _STORED = "SELECT version, document FROM encounters WHERE channel_id = $1"
@@ -153,18 +175,20 @@ def change_fight(
     (``pommel_change_fight``, migration 0011), in one round trip."""
     channel_id, version = encounter.channel_id, encounter.version
 
-    def steps() -> Steps[None]:
+    def steps() -> Steps[int | None]:
         log_ids = yield from write_fight(encounter, document, rows)
         if keeper is not None and log_ids:
             yield from _keep_step(channel_id, version, before, keeper, log_ids)
+        return None
 
-    def read(row: Sequence[Any]) -> None:
+    def read(row: Sequence[Any]) -> int | None:
         if not row[0]:
             raise StaleEncounter(channel_id, version, None if row[1] is None else int(row[1]))
+        return int(row[3])
 
     log = list(zip(*rows, strict=True)) if rows else [()] * 7
     call = Sql(
-        f"SELECT * FROM pommel_change_fight({placeholders(1, 16)})",
+        f"CALL pommel_put_fight({placeholders(1, 16)})",
         (
             channel_id,
             encounter.guild_id,
@@ -179,7 +203,27 @@ def change_fight(
         ),
         "one",
     )
-    return Routine(steps, call, read)
+    return Routine(steps, call, read, releases=True)
+
+
+def take_fight(channel_id: int, ahead: FightAhead | None) -> Routine:
+    """The read of a fight a change starts from, ``(version, document, writer)`` or None: ``FOR UPDATE``
+    in a transaction (SQLite: inside ``BEGIN IMMEDIATE``), so no other process writes it before the
+    change's own write. PostgreSQL takes the fight's lock instead and reads it in one call
+    (``pommel_take_fight``, migration 0012), leaving the document out (None) when it is the one ``ahead``
+    wrote; the lock is let go by :func:`change_fight`'s call, or by the driver."""
+
+    def steps() -> Steps[tuple[int, str | None, int | None] | None]:
+        row = yield Sql(_STORED + " FOR UPDATE", (channel_id,), "one")
+        return None if row is None else (int(row[0]), row[1], None)
+
+    def read(row: Sequence[Any]) -> tuple[int, str | None, int | None] | None:
+        return None if row[0] is None else (int(row[0]), row[1], int(row[2]))
+
+    known = (ahead.version, ahead.writer) if ahead is not None and ahead.writer is not None else (None, None)
+    call = Sql("SELECT version, document, writer FROM pommel_take_fight($1, $2, $3)", (channel_id, *known))
+    release = Sql("SELECT pg_advisory_unlock(pommel_fight_lock($1))", (channel_id,))
+    return Routine(steps, call, read, holds=release)
 
 
 def delete_fight(encounter: Encounter, rows: Sequence[LogRow]) -> Steps[None]:
@@ -228,24 +272,31 @@ def delete_fight(encounter: Encounter, rows: Sequence[LogRow]) -> Steps[None]:
 def update(
     channel_id: int, change: Callable[[Encounter | None], EncounterChange], ahead: ReadAhead
 ) -> Steps[Encounter | None]:
-    """The read, the change and the write of :meth:`~bot.store.base.Store.update_encounter`. The row is
-    read ``FOR UPDATE`` (SQLite: inside ``BEGIN IMMEDIATE``), so no other process writes the fight
-    between the read and the commit and ``change`` runs once."""
-    row = yield Sql(_STORED + " FOR UPDATE", (channel_id,), "one")
-    current = None if row is None else ahead.fight_as_read(channel_id, int(row[0]), row[1])
+    """The read, the change and the write of :meth:`~bot.store.base.Store.update_encounter`. The fight is
+    read under its lock (:func:`take_fight`: the row ``FOR UPDATE``, or PostgreSQL's lock of the fight), so
+    no other change writes it between the read and the commit and ``change`` runs once."""
+    known = ahead.fight_ahead(channel_id)
+    stored = yield take_fight(channel_id, known)
+    current = None if stored is None else ahead.fight_as_read(channel_id, stored[0], stored[1], known)
     wanted = change(current)
     rows = log_rows(wanted.events)
     wanted_fight = checked_change(channel_id, wanted)
     if wanted.encounter is not None and wanted_fight is not None:
         document, read_back = wanted_fight
+        writer = None
         # A change that logs nothing (a message id kept, a reminder marked) is bookkeeping, not a step of
         # the fight: an undo of the step before it takes it back too.
-        if row is not None and wanted.encounter.version > 0:
-            keeper = step_user(wanted) if wanted.encounter.version == int(row[0]) else None
-            yield change_fight(wanted.encounter, document, rows, row[1], keeper)
+        if stored is not None and wanted.encounter.version > 0:
+            before = stored[1]
+            if before is None:  # left out: the one read ahead
+                assert known is not None
+                before = known.document
+            keeper = step_user(wanted) if wanted.encounter.version == stored[0] else None
+            writer = yield change_fight(wanted.encounter, document, rows, before, keeper)
         else:  # a new fight (refused as stale where one is stored): no step of history to keep
             yield from write_fight(wanted.encounter, document, rows)
-        ahead.fight_written(channel_id, wanted.encounter.version + 1, document, read_back)
+        version = wanted.encounter.version + 1
+        ahead.fight_written(channel_id, FightAhead(version, document, read_back, writer))
         # The fight the change made was read inside this transaction and is nobody else's: it is
         # returned as saved (with its new version) instead of read back from its JSON.
         return wanted.encounter.model_copy(update={"version": wanted.encounter.version + 1})

@@ -4,12 +4,15 @@ The transactions themselves, and their SQL, are :class:`~bot.store.sql_store.Sql
 both stores (:mod:`bot.store.sql`); this driver runs them (:func:`~bot.store.sql.run_postgres`), and
 connects, migrates and holds the shard leases.
 
-Every write is one transaction on a connection of the pool. A fight's change reads its row ``FOR UPDATE``
-(the row stays locked until the commit, so another process's change of that channel waits instead of
-interleaving, and the change runs once) and writes it back with ``UPDATE … WHERE version = $n``, the
-compare-and-set, with its log lines in the same transaction. Reads are plain statements: under MVCC they
-never wait behind a write. A write that waits longer than :data:`LOCK_TIMEOUT_MS` for a lock another
-connection holds is refused as :class:`~bot.store.base.StoreBusy`.
+Every write is one transaction on a connection of the pool. A fight's change takes the fight's lock (a
+session advisory lock on the channel, migration 0012) and reads the fight in one call, so another
+process's change of that channel waits instead of interleaving, and the change runs once; it writes it
+back with ``UPDATE … WHERE version = $n``, the compare-and-set, with its log lines and the step of its
+history, in a second call that commits and lets the lock go: two round trips, no ``BEGIN`` or ``COMMIT``
+sent apart. The other writes of a fight read its row ``FOR UPDATE`` in a transaction. Reads are plain
+statements: under MVCC they never wait behind a write. A write that waits longer than
+:data:`LOCK_TIMEOUT_MS` for a lock another connection holds is refused as
+:class:`~bot.store.base.StoreBusy`.
 
 The schema comes from numbered scripts ``migrations/NNNN_name.postgres.sql`` (the same sequence as
 SQLite's), recorded by name and checksum in ``schema_migrations`` (:mod:`bot.store.schema`). They are
@@ -45,7 +48,7 @@ from .schema import (
     plan,
     told_of,
 )
-from .sql import Work, run_postgres
+from .sql import Work, run_postgres, run_postgres_held
 from .sql_store import SqlStore
 
 logger = logging.getLogger(__name__)
@@ -275,10 +278,20 @@ class PostgresStore(SqlStore):
         """Run ``work`` in one transaction on a connection of the pool: committed when it returns, rolled
         back when it raises. A caller cancelled meanwhile does not stop it: the transaction still ends
         whole before the cancellation goes on, and :meth:`close` waits for it."""
+
+        async def run(db: Connection) -> T:
+            async with db.transaction():
+                return await work(db)
+
+        return await self._on_connection(run)
+
+    async def _on_connection(self, work: Callable[[Connection], Awaitable[T]]) -> T:
+        """Run ``work`` on a connection of the pool, to its end even if the caller is cancelled meanwhile
+        (:meth:`close` waits for it); a lock waited for longer than the lock timeout is :class:`StoreBusy`."""
         self._check_open()
 
         async def run() -> T:
-            async with self._pool.acquire() as db, db.transaction():
+            async with self._pool.acquire() as db:
                 return await work(db)
 
         task = asyncio.ensure_future(run())
@@ -298,6 +311,12 @@ class PostgresStore(SqlStore):
     async def _write(self, work: Work[T]) -> T:
         return await self._transaction(lambda db: run_postgres(db, work()))
 
+    async def _change(self, work: Work[T]) -> T:
+        """A change of a fight under the fight's lock (migration 0012), with no transaction sent apart: the
+        lock taken and the fight read in one call, the write committed and the lock let go in another
+        (:func:`~bot.store.sql.run_postgres_held`)."""
+        return await self._on_connection(lambda db: run_postgres_held(db, work()))
+
     async def _read(self, work: Work[T], *, long: bool = False) -> T:
         """Reads are plain statements on a connection of the pool: under MVCC they never wait behind a
         write."""
@@ -312,9 +331,10 @@ class PostgresStore(SqlStore):
 
 async def _kept_as_is(connection: Connection) -> None:
     """A connection given back to the pool needs no reset query (one round trip more per transaction and
-    per read): the store sets nothing on a pool's connection, listens to nothing, and takes its advisory
-    locks for a transaction only (the shard leases have a connection of their own). asyncpg still rolls
-    back a transaction left open before calling this."""
+    per read): the store sets nothing on a pool's connection and listens to nothing; it takes its advisory
+    locks for a transaction only, but for a fight's lock, which :func:`~bot.store.sql.run_postgres_held`
+    releases (or ends the connection) before the connection goes back (the shard leases have a connection
+    of their own). asyncpg still rolls back a transaction left open before calling this."""
 
 
 # ---------------------------------------------------------------------------- shard leases

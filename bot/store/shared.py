@@ -288,9 +288,12 @@ class DocumentStore(Store):
                 return None
             version, document = stored
             try:
-                return fight_from(version, document)
+                fight = fight_from(version, document)
             except NotRead as error:
                 await self._set_aside(channel_id, Unreadable(version, document, error.reason))
+                continue
+            self.bookkeeping.apply(fight)  # as it is: with what is noted of its messages, not yet written
+            return fight
 
     async def save_encounter(self, encounter: Encounter, *, events: Sequence[LogEntry] = ()) -> Encounter:
         if encounter.version < 0:

@@ -21,6 +21,7 @@ from .base import (
     EncounterChange,
 )
 from .errors import StaleEncounter
+from .fights_sql import FightAhead
 from .records import (
     ENDED_KEPT,
     HISTORY_KEPT,
@@ -56,14 +57,21 @@ class SqlStore(DocumentStore):
     """The :class:`~bot.store.base.Store` in a SQL database, whatever its dialect."""
 
     RETRIES_STALE = False
-    """Whether :meth:`update_encounter` runs a change again when its write was stale: only a fight started
-    by another process at the same moment makes it so (there was no row to lock), which PostgreSQL's
-    row locks cannot see and SQLite's write lock of the whole file can."""
+    """Whether :meth:`update_encounter` runs a change again when its write was stale. SQLite's write lock
+    of the whole file keeps any other write out. PostgreSQL's changes take the fight's lock (of the
+    channel, with or without a fight in it), but its other writes of a fight (another process's end,
+    undo or new fight, or an older Pommel's change during an upgrade) take its row's alone, and may
+    come between a change's read and its write."""
 
     @abstractmethod
     async def _write(self, work: Work[T]) -> T:
         """Run ``work`` as one write transaction: committed when it returns, rolled back when it raises;
         a caller cancelled meanwhile does not stop it, so it ends whole."""
+
+    async def _change(self, work: Work[T]) -> T:
+        """Run ``work``, a change of a fight (:func:`~bot.store.fights_sql.update`), as one write: by
+        default as :meth:`_write` does; PostgreSQL runs it under the fight's lock, in two round trips."""
+        return await self._write(work)
 
     @abstractmethod
     async def _read(self, work: Work[T], *, long: bool = False) -> T:
@@ -72,27 +80,35 @@ class SqlStore(DocumentStore):
 
     def __init__(self) -> None:
         super().__init__()
-        self._read_ahead: OrderedDict[int, tuple[int, str, Encounter]] = OrderedDict()
-        """:data:`FIGHTS_READ_AHEAD`: channel -> (version, document, the fight read from that document in
-        the check before it was written). Used inside the transaction that finds that very version and
-        document stored (SQLite: on the connection's thread only; PostgreSQL: on the event loop, between
-        two awaits), so a fight taken from it is the change's own."""
+        self._read_ahead: OrderedDict[int, FightAhead] = OrderedDict()
+        """:data:`FIGHTS_READ_AHEAD`: channel -> the fight its last change here wrote. Taken out by the
+        next change of the channel (SQLite: on the connection's thread; PostgreSQL: on the event loop) and
+        used only if it finds that very version and document stored, so a fight taken from it is the
+        change's own."""
 
     # ------------------------------------------------------------------------------ fights read ahead
 
-    def fight_as_read(self, channel_id: int, version: int, document: str) -> Encounter:
+    def fight_ahead(self, channel_id: int) -> FightAhead | None:
+        """The channel's fight read ahead, taken out: put back only by a write, so a change that fails
+        leaves none, and no other channel's write pushes it out while the change reads."""
+        return self._read_ahead.pop(channel_id, None)
+
+    def fight_as_read(
+        self, channel_id: int, version: int, document: str | None, ahead: FightAhead | None
+    ) -> Encounter:
         """The stored fight (``version``, ``document``) for a change to make its own: the one read ahead
         when it is that very version and document (no other write came between, from this process or
-        another), else read now. The fight read ahead is taken out, and put back only by a write."""
-        ahead = self._read_ahead.pop(channel_id, None)
-        if ahead is not None and ahead[0] == version and ahead[1] == document:
-            return ahead[2].model_copy(update={"version": version})
+        another), or when PostgreSQL left the document out as the one ``ahead`` wrote; else read now."""
+        if ahead is not None and ahead.version == version and document in (None, ahead.document):
+            return ahead.fight.model_copy(update={"version": version})
+        if document is None:
+            raise RuntimeError(f"the fight of channel {channel_id} was left out as read ahead, but is not")
         return readable_fight(version, document)
 
-    def fight_written(self, channel_id: int, version: int, document: str, fight: Encounter) -> None:
-        """A change wrote ``fight`` as ``document``, now stored at ``version`` (if its transaction
+    def fight_written(self, channel_id: int, written: FightAhead) -> None:
+        """A change wrote ``written.fight`` as its document, now stored at its version (if its transaction
         commits: if not, the next change finds another version or document stored, and reads it)."""
-        self._read_ahead[channel_id] = (version, document, fight)
+        self._read_ahead[channel_id] = written
         if len(self._read_ahead) > FIGHTS_READ_AHEAD:
             self._read_ahead.popitem(last=False)
 
@@ -138,7 +154,7 @@ class SqlStore(DocumentStore):
             attempt = 1
             while True:
                 try:
-                    return await self._write(lambda: fights_sql.update(channel_id, change, self))
+                    return await self._change(lambda: fights_sql.update(channel_id, change, self))
                 except Unreadable as unreadable:
                     # Rolled back; set aside in a transaction of its own, so it stays set aside whatever
                     # the change then does with no fight (a command refusing with NoFight, say).

@@ -9,8 +9,9 @@ after a restart and a stale click never advances the fight twice. Posting and ed
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from typing import NamedTuple
+from collections.abc import Callable, Sequence
+from functools import partial
+from typing import NamedTuple, overload
 
 import discord
 
@@ -184,22 +185,58 @@ class Section(NamedTuple):
     then the combatants, then the order), a step at a time; the turn (who acts now, who next) never
     does. A section after the first starts with an empty line."""
 
-    levels: list[list[str]]
+    levels: Sequence[list[str]]
+
+
+class Levels(Sequence[list[str]]):
+    """A section's levels, each drawn when first asked for (then kept): nearly every tracker fits at its
+    fullest, so its shorter levels are seldom needed, and a drawing need not write everyone's line
+    three times."""
+
+    def __init__(self, *drawings: Callable[[], list[str]]) -> None:
+        self._drawings = drawings
+        self._drawn: dict[int, list[str]] = {}
+
+    def __len__(self) -> int:
+        return len(self._drawings)
+
+    @overload
+    def __getitem__(self, index: int) -> list[str]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[list[str]]: ...
+
+    def __getitem__(self, index: int | slice) -> list[str] | Sequence[list[str]]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(len(self))[index]]
+        index = range(len(self))[index]  # an IndexError out of range, as a list's
+        drawn = self._drawn.get(index)
+        if drawn is None:
+            drawn = self._drawn[index] = self._drawings[index]()
+        return drawn
 
 
 def tracker_sections(encounter: Encounter, *, reveal: bool = False) -> list[Section]:
     """The tracker's parts, in the order shown: the turn, the order of the cards, the combatants, the
-    ranges. A new part goes where it reads best; its shorter levels say how it gives way."""
+    ranges. A new part goes where it reads best; its shorter levels say how it gives way (each drawn
+    only if the fuller ones do not fit: :class:`Levels`)."""
     return [
         Section([_now_lines(encounter)]),
-        Section([_order_lines(encounter, reveal=reveal, compact=c) for c in (0, SHORT_NAME, SHORTEST_NAME)]),
-        Section([_roster_lines(encounter, compact=c) for c in (0, 1, 2)]),
         Section(
-            [
-                range_lines(encounter),
-                range_lines(encounter, at_most=3, budget=500),
-                _ranges_counted(encounter),
-            ]
+            Levels(
+                *(
+                    partial(_order_lines, encounter, reveal=reveal, compact=c)
+                    for c in (0, SHORT_NAME, SHORTEST_NAME)
+                )
+            )
+        ),
+        Section(Levels(*(partial(_roster_lines, encounter, compact=c) for c in (0, 1, 2)))),
+        Section(
+            Levels(
+                partial(range_lines, encounter),
+                partial(range_lines, encounter, at_most=3, budget=500),
+                partial(_ranges_counted, encounter),
+            )
         ),
     ]
 
@@ -328,16 +365,21 @@ def packed(parts: Sequence[Sequence[str]], limit: int = DESCRIPTION_LIMIT) -> li
     into the description it starts in when it fits there, else begins the next one; a section longer
     than a description is split between lines (and a line longer than a description, cut)."""
     pages: list[list[str]] = [[]]
+    used = 0  # the length of the last page's text so far: each line is measured once
     for lines in parts:
         if not lines:
             continue
-        if pages[-1] and _text_length([*pages[-1], *lines]) > limit:
+        if pages[-1] and used + 1 + _text_length(lines) > limit:
             pages.append([])
         for whole in lines:
             line = whole if len(whole) <= limit else whole[: limit - 1] + "…"
-            if pages[-1] and _text_length([*pages[-1], line]) > limit:
+            if pages[-1] and used + 1 + len(line) > limit:
                 pages.append([])
-            if pages[-1] or line:  # a description does not start with an empty line
+            if pages[-1]:
+                used += 1 + len(line)
+                pages[-1].append(line)
+            elif line:  # a description does not start with an empty line
+                used = len(line)
                 pages[-1].append(line)
     return ["\n".join(page) for page in pages if page]
 
@@ -353,7 +395,8 @@ def tracker_embeds(encounter: Encounter, *, reveal: bool = False) -> list[discor
     descriptions = packed(shrunk(tracker_sections(encounter, reveal=reveal), MESSAGE_TEXT_LIMIT - room))
     embeds = [discord.Embed(description=text, colour=TRACKER_COLOUR) for text in descriptions or [""]]
     embeds[0].title = title
-    add_waiting(embeds[0], encounter)
+    for field in waiting.fields:  # drawn once: the same field the room was kept for
+        embeds[0].add_field(name=field.name, value=field.value, inline=bool(field.inline))
     embeds[-1].set_footer(text=f"GM: use /encounter · step {encounter.flow.step}")
     return embeds
 

@@ -7,22 +7,27 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.encounter import combatant, history, initiative
+from bot.catalog import load_catalog
+from bot.encounter import attacks, combatant, history, initiative, messages
+from bot.encounter.attacks import Declaration
 from bot.encounter.document import Encounter
 from bot.encounter.done import Done
 from bot.encounter.permissions import Actor
+from bot.encounter.records import FightMessage
 from bot.encounter.results import HpChange, TurnAction
 from bot.rules.dice import RandomDice
 from bot.rules.errors import RulesError
 from bot.rules.turns import ClaimPause
 from bot.store import LogEntry, NothingToRedo, Store, open_store
 from bot.table_options import TableOptions
+from tests.encounter.test_attacks import duel
 from tests.sheets import character
 
 CHANNEL, GUILD, GM, ANN = 100, 10, 1, 11
@@ -123,3 +128,31 @@ def test_undoing_k_steps_gives_back_the_fight_k_steps_back_a_redo_the_one_before
     changes: list[Step], seed: int
 ) -> None:
     asyncio.run(run(changes, seed))
+
+
+def test_an_undo_keeps_the_message_ids_the_current_fight_knows() -> None:
+    """The id of an attack's request is learnt after the attack (bookkeeping, written with a later change),
+    so a step kept in between does not know it: undoing a later change back to that step keeps the id, so
+    the request is neither posted a second time nor left out of what the undo tells."""
+    encounter = duel()
+    done = attacks.attack(
+        encounter,
+        load_catalog(),
+        THE_GM,
+        who="Alice",
+        target="Bandit",
+        declared=Declaration(dice=1),
+        dice=RandomDice.seeded(7),
+        now=datetime(2026, 12, 1, tzinfo=UTC),
+    )
+    exchange = done.result.exchange
+    assert exchange.pending
+    earlier = encounter.model_copy(deep=True)  # the step kept before the request's id was written
+    current = encounter.model_copy(deep=True)
+    request = FightMessage(id=500, exchange=exchange.id, drawn=["a"])
+    messages.remember(current, request)
+    current.combatant("Alice").hp -= 1  # a later change, undone
+    fight = history.restored(earlier, current)
+    assert fight.exchange(exchange.id).message_id == 500
+    assert history.asked_again(current, fight) == []  # nothing to post again
+    assert [m.id for m in fight.messages] == [500]

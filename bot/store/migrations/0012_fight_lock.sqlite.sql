@@ -1,0 +1,3 @@
+-- Nothing to do in SQLite: a change of a fight is one transaction of the file's one process, read ahead and
+-- written on the connection's thread in one round trip already; the fight's lock and its two routines are
+-- PostgreSQL's (0012_fight_lock.postgres.sql).
