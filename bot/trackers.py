@@ -54,7 +54,7 @@ RETRY_MOST = 60.0
 
 
 SHUTDOWN_SECONDS = 5.0
-
+"""At shutdown, how long past a tracker's spacing the trackers still due may take to be drawn."""
 
 KEPT_WHILE_WAITING = 50
 """While the budget holds the drawings back, the first this many channels waiting their turn keep the
@@ -62,7 +62,6 @@ fight their command handed over, drawn as it is rather than read and parsed agai
 are drawn within two seconds at :data:`~bot.drawing_budget.TRACKER_DRAWS_PER_SECOND`); the channels
 behind them keep none, so that thousands waiting in a burst cost a few bytes each, not a fight each
 (some 50 KB for eight NPC groups)."""
-"""At shutdown, how long past a tracker's spacing the trackers still due may take to be drawn."""
 
 
 @dataclass(slots=True)
