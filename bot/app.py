@@ -25,8 +25,8 @@ from .permissions import invite_url
 from .request_budget import (
     REQUESTS_AT_ONCE,
     REQUESTS_PER_SECOND,
+    BudgetedConnector,
     PriorityBudget,
-    budget_trace,
     in_background,
     processes_sharing,
 )
@@ -137,12 +137,9 @@ class Pommel(commands.AutoShardedBot):
             REQUESTS_PER_SECOND / sharing, max(1, REQUESTS_AT_ONCE // sharing)
         )
         """Every request under Discord's global limit takes from it as it leaves, a command's first
-        (:mod:`bot.request_budget`); the processes sharing the token share the limit evenly. None: no
-        limit (a benchmark against a Discord without limits, measuring the bot's own work)."""
-        if self.http.http_trace is None:
-            self.http.http_trace = budget_trace(self)
-        else:  # a trace given to the bot (``http_trace=``): the budget's hook runs first
-            self.http.http_trace.on_request_start[:0] = budget_trace(self).on_request_start
+        (:mod:`bot.request_budget`, through the bot's connector, made at :meth:`login`); the processes
+        sharing the token share the limit evenly. None: no limit (a benchmark against a Discord without
+        limits, measuring the bot's own work)."""
         self.dice: DiceSource = dice if dice is not None else RandomDice.system()
         self.catalog: Catalog = catalog if catalog is not None else load_catalog()
         """The shipped tables; a server's own entries are laid over them in :attr:`catalogs`."""
@@ -231,6 +228,8 @@ class Pommel(commands.AutoShardedBot):
                 raise
             self._store = store
             log.info("store open: %s; shards %s of %d", store, list(self.own_shards), self.shard_total)
+        if self.http.connector is discord.utils.MISSING:  # as discord.py's own, with the budget's turn
+            self.http.connector = BudgetedConnector(self, limit=0)
         await super().login(token)
 
     def _lease_lost(self) -> None:
