@@ -68,8 +68,7 @@ from bot.drawing_budget import TRACKER_DRAWS_PER_SECOND
 from bot.encounter.document import Encounter
 from bot.interactions.answering import answer
 from bot.rules.dice import DiceSource, RandomDice
-from bot.store import Store, open_store
-from bot.store.base import EncounterChange
+from bot.store import EncounterChange, Store, open_store
 from bot.trackers import TRACKER_SPACING
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.e2e when run as a script
