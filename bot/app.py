@@ -17,6 +17,7 @@ from .encounter.document import Encounter
 from .events import Bus, FightChanged, FightEnded, FightForgotten, FightReopened, TrackerAsked
 from .fight_messages import FightMessageBoard
 from .heartbeat import Heartbeat
+from .http_buckets import sweep_seldom
 from .interactions.failures import fail
 from .interactions.in_flight import InFlight
 from .interactions.routes import ButtonRoutes
@@ -139,6 +140,7 @@ class Pommel(commands.AutoShardedBot):
         """Every request under Discord's global limit takes from it as it leaves, a command's first
         (:mod:`bot.request_budget`); the processes sharing the token share the limit evenly. None: no
         limit (a benchmark against a Discord without limits, measuring the bot's own work)."""
+        sweep_seldom(self.http)  # a burst over a thousand channels walked every bucket at each new one
         if self.http.http_trace is None:
             self.http.http_trace = budget_trace(self)
         else:  # a trace given to the bot (``http_trace=``): the budget's hook runs first
