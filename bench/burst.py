@@ -69,6 +69,9 @@ class Burst:
     answers: list[float]
     sent: int
     rate_limited: int
+    cpu: float
+    """The bot's process's CPU seconds from the first interaction sent to the last request of what
+    followed (its trackers too)."""
 
     @property
     def p99(self) -> float:
@@ -153,10 +156,15 @@ async def many_channels(count: int, discord: dict[str, Any]) -> dict[str, Burst]
     Returns each workload's figures."""
     figures: dict[str, Burst] = {}
 
+    cpu_from = 0.0
+
     def report(label: str, interactions: list[FakeInteraction]) -> None:
+        nonlocal cpu_from
         hits = len(fake.rate_limit_hits)
+        cpu, cpu_from = bot.cpu_seconds() - cpu_from, bot.cpu_seconds()
         print(describe_apart(f"   {label}", interactions, fake))
-        figures[label] = Burst(whole_answers(interactions), len(interactions), hits)
+        print(f"{'':<37}the bot's CPU: {cpu:.2f} s ({cpu / len(interactions) * 1e3:.2f} ms an interaction)")
+        figures[label] = Burst(whole_answers(interactions), len(interactions), hits, cpu)
         fake.rate_limit_hits.clear()
 
     fake = FakeDiscord(validate_requests=False, validate_responses=False, callback_deadline=None, **discord)
@@ -175,6 +183,7 @@ async def many_channels(count: int, discord: dict[str, Any]) -> dict[str, Burst]
                     f"round trip {fake.latency * 1e3:.0f} ms, rate limits {limits})"
                 )
                 fake.rate_limit_hits.clear()  # those of starting up (a command sync) are not the burst's
+                cpu_from = bot.cpu_seconds()
                 pongs = await asyncio.gather(*(bot.slash("bench-ping", user=gm, channel=t) for t in tables))
                 await bot.quiet()  # the deferred answers posted too
                 report("pong (baseline)", list(pongs))
