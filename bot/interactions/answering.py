@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import dataclass
+from collections import deque
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
@@ -31,12 +32,78 @@ WAITING_NOTE = "⏳ This is taking a moment: the answer comes here, or below if 
 """What a deferred command's private "thinking" message says while the command still works (so that its
 answer, when it comes, is one request: see the module's note)."""
 
-BUSY = 100
-"""Interactions in progress at once from which one more is deferred as soon as it arrives, not after
-:data:`DEFER_AFTER`: with so many ahead of it (a burst over hundreds of channels), its answer would
-likely come after Discord's 3 s, and a timer set for 2 s fires late on an event loop that busy."""
+AT_ONCE = 16
+"""Interactions working towards their answer at once; the others wait their turn, in the order they
+came (:class:`_Turns`). In a burst over a thousand channels, every command interleaved with every other
+at each await, so that nearly all answers came at the end, together, and a timer set for 2 s fired late
+on a loop that busy. A turn ends when the answer leaves (what follows it waits for no one), or
+:data:`TURN_HELD` after it began (a command waiting for the database does not hold the others up)."""
+TURN_HELD = 0.25
+"""Seconds a command keeps its turn while it has not answered: past that, it works on without one (it
+waits for the database, or for a lock on its channel) and the next in line begins."""
+FIRST_GUESS = 0.002
+"""Seconds between two turns, until measured (:attr:`_Turns.seconds_each`): a command costs the bot's
+process two to five milliseconds of CPU: a guess on the short side defers fewer at once (the
+2 s timer catches those it should have)."""
 
 log = logging.getLogger(__name__)
+
+
+class _Turns:
+    """Whose turn it is to work towards an answer (:data:`AT_ONCE` at a time, the rest in the order they
+    came), and how long a turn lasts under load: the seconds between two turns given while some wait,
+    averaged, so that one arriving behind many can tell it will not answer within :data:`DEFER_AFTER`
+    and be deferred as it arrives, rather than all of those together when their timers fire."""
+
+    def __init__(self, at_once: int, loop: asyncio.AbstractEventLoop | None = None) -> None:
+        self.loop = loop
+        """The loop its turns are given on (a test's bot runs on a loop of its own)."""
+        self.free = at_once
+        self.waiting: deque[asyncio.Future[None]] = deque()
+        self.seconds_each = FIRST_GUESS
+        self._last_given: float | None = None
+
+    def expected_wait(self) -> float:
+        """Seconds until one arriving now would begin: those waiting ahead of it, a turn each."""
+        return len(self.waiting) * self.seconds_each
+
+    async def take(self, state: _Answering) -> None:
+        if self.free > 0 and not self.waiting:
+            self.free -= 1
+        else:
+            turn = asyncio.get_running_loop().create_future()
+            self.waiting.append(turn)
+            try:
+                await turn
+            except asyncio.CancelledError:
+                if turn.done() and not turn.cancelled():  # given the turn as it was cancelled: pass it on
+                    self._pass_on()
+                else:
+                    self.waiting.remove(turn)
+                raise
+        state.turn = asyncio.get_running_loop().call_later(TURN_HELD, self.give_back, state)
+
+    def give_back(self, state: _Answering) -> None:
+        """``state``'s turn is over (idempotent): the next in line begins."""
+        if state.turn is None:
+            return
+        state.turn.cancel()
+        state.turn = None
+        self._pass_on()
+
+    def _pass_on(self) -> None:
+        now = asyncio.get_running_loop().time()
+        while self.waiting:
+            turn = self.waiting.popleft()
+            if turn.done():  # cancelled while it waited
+                continue
+            if self._last_given is not None:
+                self.seconds_each += (min(now - self._last_given, DEFER_AFTER) - self.seconds_each) / 16
+            self._last_given = now if self.waiting else None
+            turn.set_result(None)
+            return
+        self._last_given = None
+        self.free += 1
 
 
 @dataclass(slots=True)
@@ -44,6 +111,14 @@ class _Load:
     in_progress: int = 0
     """Interactions whose clock is running: arrived, not yet answered (nor failed and answered). What a
     command does after its answer (bookkeeping, its tracker) does not count."""
+    turns: _Turns = field(default_factory=lambda: _Turns(AT_ONCE))
+
+    def turns_here(self) -> _Turns:
+        """The turns of the running loop (anew on another: a turn left on a closed loop is not waited for)."""
+        loop = asyncio.get_running_loop()
+        if self.turns.loop is not loop:
+            self.turns = _Turns(AT_ONCE, loop)
+        return self.turns
 
 
 _load = _Load()
@@ -68,6 +143,8 @@ class _Answering:
     deferral: asyncio.Task[None] | None = None
     counted: bool = False
     """Whether it counts in :data:`_load` (from :func:`watch_the_clock` to :func:`stop_the_clock`)."""
+    turn: asyncio.TimerHandle | None = None
+    """While it has its turn (:class:`_Turns`): the end of the turn if it has not answered by then."""
 
 
 def _answering(interaction: discord.Interaction[Any]) -> _Answering:
@@ -79,23 +156,27 @@ def _answering(interaction: discord.Interaction[Any]) -> _Answering:
 
 async def watch_the_clock(interaction: discord.Interaction[Any]) -> None:
     """Defer ``interaction`` if it has not been answered :data:`DEFER_AFTER` seconds from now: a command
-    that waits (behind other commands on its channel, for the database) still answers, late. With
-    :data:`BUSY` others in progress already, it is deferred now, as its work begins."""
+    that waits (behind other commands on its channel, for the database) still answers, late. Then wait
+    for its turn (:data:`AT_ONCE`): with so many ahead of it that its turn would come after
+    :data:`DEFER_AFTER`, it is deferred now, as it arrives."""
     state = _answering(interaction)
     if state.counted or state.clock is not None:
         return
     _load.in_progress += 1
     state.counted = True
-    if _load.in_progress > BUSY:
+    turns = _load.turns_here()
+    if turns.expected_wait() > DEFER_AFTER:
         _time_is_up(interaction, state)
-        return
-    state.clock = asyncio.get_running_loop().call_later(DEFER_AFTER, _time_is_up, interaction, state)
+    else:
+        state.clock = asyncio.get_running_loop().call_later(DEFER_AFTER, _time_is_up, interaction, state)
+    await turns.take(state)
 
 
 def stop_the_clock(interaction: discord.Interaction[Any]) -> None:
     """The command or click is over (answered, or failed and answered): no deferral is due any more."""
     state = interaction.extras.get("pommel_answer")
     if isinstance(state, _Answering):
+        _load.turns.give_back(state)
         if state.counted:
             _load.in_progress -= 1
             state.counted = False
@@ -164,6 +245,7 @@ async def answer(
     must remember it); else None."""
     state = _answering(interaction)
     state.answering = True
+    _load.turns.give_back(state)  # its work is done: the next one begins while the answer travels
     async with state.lock:
         if not interaction.response.is_done():
             with echoed(echo):

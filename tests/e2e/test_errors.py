@@ -144,14 +144,18 @@ async def test_a_command_that_waits_is_deferred_and_still_answers(world: World, 
     assert (await fight_of(pommel, world)).combatant("Alice").hp == 12
 
 
-async def test_with_many_interactions_in_progress_one_more_is_deferred_at_once(
+async def test_with_many_interactions_waiting_their_turn_one_more_is_deferred_at_once(
     world: World, start_bot: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A burst over 1,000 channels left most answers past Discord's 3 s: the 2 s timers fired late on
-    the busy event loop. With :data:`bot.interactions.answering.BUSY` others in progress, a command is
-    deferred as it arrives (here BUSY is 2, so that eight commands on one channel make a burst)."""
-    monkeypatch.setattr(interactions, "BUSY", 2)
+    the busy event loop. Interactions now work a few at a time (:data:`bot.interactions.answering.AT_ONCE`),
+    the others waiting their turn, and one with so many ahead of it that its turn would come after 2 s
+    is deferred as it arrives (here one at a time, a turn taking 1 s until measured: eight commands on
+    one channel make a burst)."""
     pommel = await alice_in_a_fight(world, start_bot)
+    turns = interactions._Turns(1, asyncio.get_running_loop())
+    turns.seconds_each = 1.0
+    monkeypatch.setattr(interactions._load, "turns", turns)
     # The suite draws every state at once (no spacing): eight tracker edits in #table within a second,
     # which the bot's own spacing coalesces; Discord's 5 edits per 5 s would hold the last ones back.
     pommel.fake.rate_limits.per_route = False
@@ -165,6 +169,7 @@ async def test_with_many_interactions_in_progress_one_more_is_deferred_at_once(
     assert len(public) == 8  # every answer, deferred or not, for the table to read
     assert (await fight_of(pommel, world)).combatant("Alice").hp == 14 - 8 * 2  # every change saved
     assert interactions._load.in_progress == 0
+    assert (turns.free, len(turns.waiting)) == (1, 0)  # every turn given back
 
 
 async def test_a_command_counts_as_in_progress_until_it_has_answered_not_until_it_ends(
@@ -172,16 +177,18 @@ async def test_a_command_counts_as_in_progress_until_it_has_answered_not_until_i
 ) -> None:
     """What a command does after its answer (its bookkeeping, its tracker) made the next ones look
     queued behind it: a burst deferred more than it had to, each deferral costing two more requests.
-    Here the first command's tracker edit hangs for 1.5 s after its answer; with BUSY at 1, the next
-    command is still answered at once, not deferred."""
-    monkeypatch.setattr(interactions, "BUSY", 1)
+    Here the first command's tracker edit hangs for 1.5 s after its answer; with one turn at a time,
+    the command has given its turn back, and the next command is answered at once, not deferred."""
     pommel = await alice_in_a_fight(world, start_bot)
+    turns = interactions._Turns(1, asyncio.get_running_loop())
+    monkeypatch.setattr(interactions._load, "turns", turns)
     fault = pommel.fake.fail("PATCH", MESSAGE, "delay", delay=1.5)
     first = asyncio.create_task(hurt_alice(pommel, world))
     while fault.times:  # until its tracker edit is under way (and hangs), so the command has answered
         assert not first.done()
         await asyncio.sleep(0.02)
     assert interactions._load.in_progress == 0
+    assert turns.free == 1
     second = await hurt_alice(pommel, world)
     assert second.callback_type == 4
     assert not second.ephemeral
