@@ -17,9 +17,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import discord
+from discord import app_commands
 from discord.utils import MISSING
 
-from ..error_replies import PUBLIC_THINKING, WAITING, answer_turn
+from ..error_replies import FORGOTTEN, PUBLIC_THINKING, WAITING, answer_turn
+from ..rules.errors import RulesError
 from ..ui.errors import DISCORD_FAILURES
 from .echo import echoed
 
@@ -46,7 +48,19 @@ FIRST_GUESS = 0.002
 process two to five milliseconds of CPU: a guess on the short side defers fewer at once (the
 2 s timer catches those it should have)."""
 
+UNKNOWN_INTERACTION = 10062
+"""Discord's error code for an interaction it no longer knows: its first answer came after 3 s."""
+
 log = logging.getLogger(__name__)
+
+
+class Forgotten(RulesError, app_commands.CheckFailure):
+    """Discord refused the deferral of an interaction still waiting its turn: it came after Discord's 3 s,
+    so Discord has forgotten the interaction (its user saw "This interaction failed") and no answer can
+    reach it. Its command is not run: nothing is changed that nobody would be told of."""
+
+    def __init__(self) -> None:
+        super().__init__("Discord gave up waiting for this, so nothing was done: try again.")
 
 
 class _Turns:
@@ -141,6 +155,8 @@ class _Answering:
     clock: asyncio.TimerHandle | None = None
     """When the deferral is due: a timer, not a task, since nearly every answer comes first."""
     deferral: asyncio.Task[None] | None = None
+    forgotten: bool = False
+    """Discord refused its deferral as too late (:class:`Forgotten`)."""
     counted: bool = False
     """Whether it counts in :data:`_load` (from :func:`watch_the_clock` to :func:`stop_the_clock`)."""
     turn: asyncio.TimerHandle | None = None
@@ -170,6 +186,8 @@ async def watch_the_clock(interaction: discord.Interaction[Any]) -> None:
     else:
         state.clock = asyncio.get_running_loop().call_later(DEFER_AFTER, _time_is_up, interaction, state)
     await turns.take(state)
+    if state.forgotten:
+        raise Forgotten()
 
 
 def stop_the_clock(interaction: discord.Interaction[Any]) -> None:
@@ -206,6 +224,15 @@ async def _defer(interaction: discord.Interaction[Any], state: _Answering) -> No
             if not state.answering:  # it still works: its answer will be one request (the module's note)
                 await interaction.edit_original_response(content=WAITING_NOTE)
                 interaction.extras[WAITING] = True
+        except discord.NotFound as error:
+            if error.code != UNKNOWN_INTERACTION:
+                log.warning("could not defer interaction %s", interaction.id, exc_info=True)
+                return
+            # Too late: Discord has forgotten it. Not yet begun, it will not be (Forgotten); under way, its
+            # failure to answer is told as saved or not (bot.error_replies), without asking Discord again.
+            state.forgotten = True
+            interaction.extras[FORGOTTEN] = True
+            log.info("interaction %s was deferred too late: Discord has forgotten it", interaction.id)
         except DISCORD_FAILURES:
             log.warning("could not defer interaction %s", interaction.id, exc_info=True)
 

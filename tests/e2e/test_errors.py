@@ -172,6 +172,47 @@ async def test_with_many_interactions_waiting_their_turn_one_more_is_deferred_at
     assert (turns.free, len(turns.waiting)) == (1, 0)  # every turn given back
 
 
+async def test_a_command_whose_deferral_came_too_late_is_not_run(
+    world: World, start_bot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In a burst over 5,000 channels the deferrals themselves reached Discord after its 3 s: it had
+    forgotten those interactions (their users saw "This interaction failed"), yet their commands ran
+    later, saved their changes, and could not say so. Now one whose deferral Discord refused as too late
+    is not run when its turn comes, and nothing more is sent for it."""
+    pommel = await alice_in_a_fight(world, start_bot)
+    turns = interactions._Turns(1, asyncio.get_running_loop())
+    turns.seconds_each = 10.0  # a long queue: the next one is deferred as it arrives
+    monkeypatch.setattr(interactions._load, "turns", turns)
+    monkeypatch.setattr(interactions, "TURN_HELD", 60.0)
+    holder, waiter = interactions._Answering(asyncio.Lock()), interactions._Answering(asyncio.Lock())
+    await turns.take(holder)
+    waiting = asyncio.create_task(turns.take(waiter))
+    await asyncio.sleep(0)
+    pommel.fake.fail("POST", CALLBACK, "delay", delay=3.2)  # the deferral reaches Discord too late
+    before, requests = len(world.table.history), len(pommel.fake.requests)
+    hurt = asyncio.create_task(
+        pommel.slash(
+            "combatant hp",
+            user=world.player,
+            options={"who": "Alice", "change": "-2"},
+            expect_errors=True,
+            expect_response=False,
+        )
+    )
+    await pommel.fake.wait_for(
+        lambda: any(r.status == 404 for r in pommel.fake.requests[requests:]), what="the deferral refused"
+    )
+    turns.give_back(holder)
+    await waiting
+    turns.give_back(waiter)  # its turn comes: Discord has forgotten it
+    result = await hurt
+    assert result.interaction.callback is None  # "This interaction failed", as Discord shows it
+    assert [r.template for r in pommel.fake.requests[requests:]] == [CALLBACK]  # its deferral alone
+    assert world.table.history[before:] == []
+    assert (await fight_of(pommel, world)).combatant("Alice").hp == 14  # nothing was done
+    assert [problem.detail for problem in pommel.fake.take_problems("rejected")] != []
+
+
 async def test_a_command_counts_as_in_progress_until_it_has_answered_not_until_it_ends(
     world: World, start_bot: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
