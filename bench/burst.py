@@ -150,10 +150,11 @@ def describe_apart(label: str, interactions: list[FakeInteraction], fake: FakeDi
     )
 
 
-async def many_channels(count: int, discord: dict[str, Any]) -> dict[str, Burst]:
+async def many_channels(count: int, discord: dict[str, Any], *, forgets: bool = False) -> dict[str, Burst]:
     """Scene 3: one interaction in each of ``count`` channels, all at once, the bot in a process of its
     own (:mod:`apart`): the fake's half of a thousand requests would otherwise run on the bot's loop.
-    Returns each workload's figures."""
+    With ``forgets``, the fake refuses a first answer that comes after 3 s, as Discord does (10062), and
+    what the users of those interactions saw is counted. Returns each workload's figures."""
     figures: dict[str, Burst] = {}
 
     cpu_from = 0.0
@@ -164,10 +165,15 @@ async def many_channels(count: int, discord: dict[str, Any]) -> dict[str, Burst]
         cpu, cpu_from = bot.cpu_seconds() - cpu_from, bot.cpu_seconds()
         print(describe_apart(f"   {label}", interactions, fake))
         print(f"{'':<37}the bot's CPU: {cpu:.2f} s ({cpu / len(interactions) * 1e3:.2f} ms an interaction)")
+        if forgets:
+            print(f"{'':<37}{forgotten(interactions, fake)}")
         figures[label] = Burst(whole_answers(interactions), len(interactions), hits, cpu)
         fake.rate_limit_hits.clear()
 
-    fake = FakeDiscord(validate_requests=False, validate_responses=False, callback_deadline=None, **discord)
+    deadline = WINDOW if forgets else None
+    fake = FakeDiscord(
+        validate_requests=False, validate_responses=False, callback_deadline=deadline, **discord
+    )
     async with fake:
         world = build_world(fake)
         guild, gm = world.guild, world.gm
@@ -215,11 +221,26 @@ async def many_channels(count: int, discord: dict[str, Any]) -> dict[str, Burst]
     return figures
 
 
-async def main(sizes: list[int], hold: float, channels: int, discord: dict[str, Any]) -> None:
+def forgotten(interactions: list[FakeInteraction], fake: FakeDiscord) -> str:
+    """What the users of the interactions Discord forgot (no first answer within 3 s) saw: "This
+    interaction failed", and perhaps a message in the channel saying their change was saved all the same."""
+    failed = {inter.channel.id for inter in interactions if inter.callback is None}
+    told = sum(
+        1
+        for message in fake.messages.values()
+        if message.channel.id in failed and message.content.startswith("<@") and "✅ Saved" in message.content
+    )
+    return (
+        f"Discord forgot {len(failed)} ('This interaction failed'); "
+        f"of those, told in the channel as saved: {told}"
+    )
+
+
+async def main(sizes: list[int], hold: float, channels: int, discord: dict[str, Any], forgets: bool) -> None:
     if sizes:
         await one_channel(sizes, hold, discord)
     if channels:
-        await many_channels(channels, discord)
+        await many_channels(channels, discord, forgets=forgets)
 
 
 async def one_channel(sizes: list[int], hold: float, discord: dict[str, Any]) -> None:
@@ -299,8 +320,13 @@ if __name__ == "__main__":
     parser.add_argument(
         "--channels", type=int, default=1000, help="channels of the burst of scene 3 (default 1000; 0: skip)"
     )
+    parser.add_argument(
+        "--discord-forgets",
+        action="store_true",
+        help="scene 3: the fake refuses a first answer after 3 s, as Discord does; what those users saw",
+    )
     add_discord_options(parser)
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)
     sizes = [int(n) for n in args.sizes.split(",") if n]
-    asyncio.run(main(sizes, args.hold, args.channels, discord_options(args)))
+    asyncio.run(main(sizes, args.hold, args.channels, discord_options(args), args.discord_forgets))
