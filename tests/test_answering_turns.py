@@ -71,3 +71,17 @@ async def test_the_wait_expected_grows_with_those_waiting_at_the_measured_pace()
     for waiter in waiters:
         waiter.cancel()
     await asyncio.gather(*waiters, return_exceptions=True)
+
+
+async def test_quiet_once_no_one_waits() -> None:
+    turns = _Turns(1, asyncio.get_running_loop())
+    await turns.quiet()  # no one waits: at once
+    first, second = state(), state()
+    await turns.take(first)
+    waiting = asyncio.create_task(turns.take(second))
+    quiet = asyncio.create_task(turns.quiet())
+    await asyncio.sleep(0)
+    assert not quiet.done()
+    turns.give_back(first)
+    await asyncio.wait_for(quiet, timeout=5)
+    await waiting

@@ -76,6 +76,18 @@ class _Turns:
         self.waiting: deque[asyncio.Future[None]] = deque()
         self.seconds_each = FIRST_GUESS
         self._last_given: float | None = None
+        self._quiet: asyncio.Event | None = None
+
+    async def quiet(self) -> None:
+        """Until no one waits for a turn (at once if no one does)."""
+        while self.waiting:
+            if self._quiet is None or self._quiet.is_set():
+                self._quiet = asyncio.Event()
+            await self._quiet.wait()
+
+    def _check_quiet(self) -> None:
+        if not self.waiting and self._quiet is not None:
+            self._quiet.set()
 
     def expected_wait(self) -> float:
         """Seconds until one arriving now would begin: those waiting ahead of it, a turn each."""
@@ -94,6 +106,7 @@ class _Turns:
                     self._pass_on()
                 else:
                     self.waiting.remove(turn)
+                    self._check_quiet()
                 raise
         state.turn = asyncio.get_running_loop().call_later(TURN_HELD, self.give_back, state)
 
@@ -115,9 +128,11 @@ class _Turns:
                 self.seconds_each += (min(now - self._last_given, DEFER_AFTER) - self.seconds_each) / 16
             self._last_given = now if self.waiting else None
             turn.set_result(None)
+            self._check_quiet()
             return
         self._last_given = None
         self.free += 1
+        self._check_quiet()
 
 
 @dataclass(slots=True)
@@ -313,10 +328,27 @@ async def _answer_after_the_note(
             edited = await interaction.edit_original_response(content=content, **message)
             return edited.id
         followed = await _follow_up(interaction, content, echo=echo, **message)
-        await interaction.edit_original_response(content=LATE_PUBLIC_NOTE)
+        note = asyncio.create_task(_say_the_answer_is_below(interaction), name="pommel-late-note")
+        _notes.add(note)
+        note.add_done_callback(_notes.discard)
         return followed
     finally:
         stop_the_clock(interaction)
+
+
+_notes: set[asyncio.Task[None]] = set()
+"""The notes of :func:`_say_the_answer_is_below` still to be written (kept from the garbage collector)."""
+
+
+async def _say_the_answer_is_below(interaction: discord.Interaction[Any]) -> None:
+    """The note becomes :data:`LATE_PUBLIC_NOTE` once no interaction waits for its turn: the answer is
+    out already, and the note (which said "or below") can wait for the answers of a burst, one request
+    less among theirs."""
+    await _load.turns_here().quiet()
+    try:
+        await interaction.edit_original_response(content=LATE_PUBLIC_NOTE)
+    except DISCORD_FAILURES:
+        log.warning("could not say where the answer of interaction %s is", interaction.id, exc_info=True)
 
 
 async def answer_by_editing(interaction: discord.Interaction[Any], **message: Any) -> None:
