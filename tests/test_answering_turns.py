@@ -85,3 +85,30 @@ async def test_quiet_once_no_one_waits() -> None:
     turns.give_back(first)
     await asyncio.wait_for(quiet, timeout=5)
     await waiting
+
+
+async def test_one_still_waiting_behind_too_many_is_deferred_when_looked_at_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A second after it came (the pace measured by then), one whose turn would come after 2 s is
+    deferred at once; one whose turn comes sooner keeps its 2 s clock."""
+    turns = _Turns(1, asyncio.get_running_loop())
+    monkeypatch.setattr(answering._load, "turns", turns)
+    deferred: list[_Answering] = []
+    monkeypatch.setattr(answering, "_time_is_up", lambda interaction, state: deferred.append(state))
+    await turns.take(state())
+    ahead = [asyncio.create_task(turns.take(state())) for _ in range(3)]
+    mine = state()
+    waits = asyncio.create_task(turns.take(mine))
+    await asyncio.sleep(0)
+    turns.seconds_each = 0.1  # three ahead: its turn in 0.3 s
+    answering._look_again(None, mine)  # type: ignore[arg-type]
+    assert deferred == []
+    assert mine.clock is not None  # the 2 s clock runs on
+    mine.clock.cancel()
+    turns.seconds_each = 1.0  # its turn in 3 s
+    answering._look_again(None, mine)  # type: ignore[arg-type]
+    assert deferred == [mine]
+    for task in [*ahead, waits]:
+        task.cancel()
+    await asyncio.gather(*ahead, waits, return_exceptions=True)

@@ -40,6 +40,10 @@ came (:class:`_Turns`). In a burst over a thousand channels, every command inter
 at each await, so that nearly all answers came at the end, together, and a timer set for 2 s fired late
 on a loop that busy. A turn ends when the answer leaves (what follows it waits for no one), or
 :data:`TURN_HELD` after it began (a command waiting for the database does not hold the others up)."""
+LOOK_AGAIN = 1.0
+"""Seconds after its arrival when one still waiting for its turn is looked at again (:func:`_look_again`):
+a burst's first turns have measured the pace by then, and a deferral sent now has time to reach Discord
+even among hundreds (at 2 s, all the deferrals of a burst at once came after 3 s)."""
 TURN_HELD = 0.25
 """Seconds a command keeps its turn while it has not answered: past that, it works on without one (it
 waits for the database, or for a lock on its channel) and the next in line begins."""
@@ -77,6 +81,9 @@ class _Turns:
         self.seconds_each = FIRST_GUESS
         self._last_given: float | None = None
         self._quiet: asyncio.Event | None = None
+        self.asked = 0
+        """Tickets given to those who waited so far (in order); :attr:`served`: those whose wait ended."""
+        self.served = 0
 
     async def quiet(self) -> None:
         """Until no one waits for a turn (at once if no one does)."""
@@ -93,12 +100,20 @@ class _Turns:
         """Seconds until one arriving now would begin: those waiting ahead of it, a turn each."""
         return len(self.waiting) * self.seconds_each
 
+    def wait_left(self, state: _Answering) -> float:
+        """Seconds until ``state``, waiting, begins (0 once it has begun), at the pace measured."""
+        if state.ticket is None:
+            return 0.0
+        return (state.ticket - self.served) * self.seconds_each
+
     async def take(self, state: _Answering) -> None:
         if self.free > 0 and not self.waiting:
             self.free -= 1
         else:
             turn = asyncio.get_running_loop().create_future()
             self.waiting.append(turn)
+            state.ticket = self.asked
+            self.asked += 1
             try:
                 await turn
             except asyncio.CancelledError:
@@ -106,8 +121,11 @@ class _Turns:
                     self._pass_on()
                 else:
                     self.waiting.remove(turn)
+                    self.served += 1  # one fewer ahead of the later tickets
                     self._check_quiet()
                 raise
+            finally:
+                state.ticket = None
         state.turn = asyncio.get_running_loop().call_later(TURN_HELD, self.give_back, state)
 
     def give_back(self, state: _Answering) -> None:
@@ -122,6 +140,7 @@ class _Turns:
         now = asyncio.get_running_loop().time()
         while self.waiting:
             turn = self.waiting.popleft()
+            self.served += 1
             if turn.done():  # cancelled while it waited
                 continue
             if self._last_given is not None:
@@ -176,6 +195,8 @@ class _Answering:
     """Whether it counts in :data:`_load` (from :func:`watch_the_clock` to :func:`stop_the_clock`)."""
     turn: asyncio.TimerHandle | None = None
     """While it has its turn (:class:`_Turns`): the end of the turn if it has not answered by then."""
+    ticket: int | None = None
+    """While it waits for its turn: its place in the order (:attr:`_Turns.asked`)."""
 
 
 def _answering(interaction: discord.Interaction[Any]) -> _Answering:
@@ -199,7 +220,7 @@ async def watch_the_clock(interaction: discord.Interaction[Any]) -> None:
     if turns.expected_wait() > DEFER_AFTER:
         _time_is_up(interaction, state)
     else:
-        state.clock = asyncio.get_running_loop().call_later(DEFER_AFTER, _time_is_up, interaction, state)
+        state.clock = asyncio.get_running_loop().call_later(LOOK_AGAIN, _look_again, interaction, state)
     await turns.take(state)
     if state.forgotten:
         raise Forgotten()
@@ -217,6 +238,17 @@ def stop_the_clock(interaction: discord.Interaction[Any]) -> None:
             state.clock.cancel()
         if state.deferral is not None and not state.deferral.done():
             state.deferral.cancel()
+
+
+def _look_again(interaction: discord.Interaction[Any], state: _Answering) -> None:
+    """:data:`LOOK_AGAIN` after it arrived: still waiting for its turn, with the pace now measured, it is
+    deferred if its turn would come after :data:`DEFER_AFTER`; else the clock runs on to then."""
+    if LOOK_AGAIN + _load.turns.wait_left(state) > DEFER_AFTER:
+        _time_is_up(interaction, state)
+    else:
+        state.clock = asyncio.get_running_loop().call_later(
+            DEFER_AFTER - LOOK_AGAIN, _time_is_up, interaction, state
+        )
 
 
 def _time_is_up(interaction: discord.Interaction[Any], state: _Answering) -> None:
