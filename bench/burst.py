@@ -131,6 +131,12 @@ def describe(label: str, results: list[InteractionResult]) -> str:
     )
 
 
+def first_answer_figures(firsts: list[float]) -> str:
+    if not firsts:
+        return "no first answer at all"
+    return f"first answer p50 {statistics.median(firsts) * 1e3:>7.1f} ms, max {max(firsts) * 1e3:>7.1f} ms"
+
+
 def describe_apart(label: str, interactions: list[FakeInteraction], fake: FakeDiscord) -> str:
     """As :func:`describe`, for interactions sent to :class:`BotApart`: and the answer itself (after a
     deferral, its follow-up or edit) and the tracker showing the change, at p50, p99 and max, in round
@@ -143,7 +149,7 @@ def describe_apart(label: str, interactions: list[FakeInteraction], fake: FakeDi
     shown = tracker_shown(fake, interactions)
     return (
         f"{label:<34} {len(interactions):>5}  missed 3 s: {missed:>4}  deferred: {deferred:>4}  "
-        f"first answer p50 {statistics.median(firsts) * 1e3:>7.1f} ms, max {max(firsts) * 1e3:>7.1f} ms\n"
+        f"{first_answer_figures(firsts)}\n"
         f"{'':<37}{felt('the answer itself', whole, latency, len(interactions))}\n"
         f"{'':<37}{felt('the tracker showing it', shown, latency, len(interactions))}\n"
         f"{'':<37}{rate_limited(fake)}"
@@ -164,7 +170,8 @@ async def many_channels(count: int, discord: dict[str, Any], *, forgets: bool = 
         hits = len(fake.rate_limit_hits)
         cpu, cpu_from = bot.cpu_seconds() - cpu_from, bot.cpu_seconds()
         print(describe_apart(f"   {label}", interactions, fake))
-        print(f"{'':<37}the bot's CPU: {cpu:.2f} s ({cpu / len(interactions) * 1e3:.2f} ms an interaction)")
+        each = cpu / max(1, len(interactions)) * 1e3
+        print(f"{'':<37}the bot's CPU: {cpu:.2f} s ({each:.2f} ms an interaction)")
         if forgets:
             print(f"{'':<37}{forgotten(interactions, fake)}")
         figures[label] = Burst(whole_answers(interactions), len(interactions), hits, cpu)
