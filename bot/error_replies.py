@@ -99,6 +99,12 @@ async def answer_failure(interaction: discord.Interaction, error: Exception) -> 
     after the command's change was committed says it was saved (:mod:`bot.store.receipts`)."""
     message = refusal(error)
     saved = committed.get()
+    if interaction.extras.get(FORGOTTEN):  # its answer came after Discord's 3 s: no bug, and no reply
+        error_id = secrets.token_hex(4)
+        log.info("error %s: Discord had forgotten interaction %s (%s)", error_id, interaction.id, error)
+        if saved is not None:  # told in the channel, as saved
+            await reply_privately(interaction, saved_but_unshown(saved, error_id, committed_to.get()))
+        return
     if saved is not None:
         error_id = secrets.token_hex(4)
         log.warning(

@@ -11,8 +11,10 @@ is afterwards), and a private answer or a refusal takes the note's place, each o
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -258,7 +260,7 @@ def _time_is_up(interaction: discord.Interaction[Any], state: _Answering) -> Non
 
 async def _defer(interaction: discord.Interaction[Any], state: _Answering) -> None:
     async with state.lock:
-        if interaction.response.is_done():
+        if interaction.response.is_done() or interaction.extras.get(FORGOTTEN):
             return
         try:
             with echoed(False):
@@ -304,6 +306,18 @@ async def defer_for(interaction: discord.Interaction[Any], *, ephemeral: bool) -
             state.clock = None
 
 
+@contextlib.contextmanager
+def _refused_as_forgotten(interaction: discord.Interaction[Any]) -> Iterator[None]:
+    """Around a first answer: Discord refusing it as unknown (it came after 3 s) marks the interaction
+    forgotten, so that its failure is not taken for a bug nor answered again (:mod:`bot.error_replies`)."""
+    try:
+        yield
+    except discord.NotFound as error:
+        if error.code == UNKNOWN_INTERACTION:
+            interaction.extras[FORGOTTEN] = True
+        raise
+
+
 async def answer(
     interaction: discord.Interaction[Any],
     content: Any = MISSING,
@@ -322,7 +336,7 @@ async def answer(
     _load.turns.give_back(state)  # its work is done: the next one begins while the answer travels
     async with state.lock:
         if not interaction.response.is_done():
-            with echoed(echo):
+            with echoed(echo), _refused_as_forgotten(interaction):
                 sent = await interaction.response.send_message(content, ephemeral=ephemeral, **message)
             stop_the_clock(interaction)  # answered: what the command does after is not waited on
             return sent.message_id
@@ -389,7 +403,7 @@ async def answer_by_editing(interaction: discord.Interaction[Any], **message: An
     state = _answering(interaction)
     async with state.lock:
         if not interaction.response.is_done():
-            with echoed(False):
+            with echoed(False), _refused_as_forgotten(interaction):
                 await interaction.response.edit_message(**message)
             stop_the_clock(interaction)
             return

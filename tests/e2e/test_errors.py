@@ -324,3 +324,29 @@ async def test_a_click_refused_while_its_deferral_is_on_its_way_is_still_answere
     assert refusal.ephemeral
     assert "GM" in refusal.content
     assert pommel.fake.take_problems("rejected") == []
+
+
+async def test_an_answer_refused_as_too_late_is_not_logged_as_a_bug_nor_sent_again(
+    world: World, start_bot: Any
+) -> None:
+    """An answer Discord refused as unknown (it came after 3 s) was taken for a bug (an error logged with
+    its traceback, "something went wrong" sent) and the reply tried again, refused again: in a burst
+    over 5,000 channels that doubled the bot's work for the interactions already lost. Now the change
+    saved is told in the channel, once, and nothing else is sent."""
+    pommel = await alice_in_a_fight(world, start_bot)
+    pommel.fake.fail("POST", CALLBACK, "delay", delay=3.2)
+    requests = len(pommel.fake.requests)
+    result = await pommel.slash(
+        "combatant hp",
+        user=world.player,
+        options={"who": "Alice", "change": "-2"},
+        expect_errors=True,
+        expect_response=False,
+    )
+    assert not [record for record in result.errors if record.levelname == "ERROR"]
+    callbacks = [r for r in pommel.fake.requests[requests:] if r.template == CALLBACK]
+    assert len(callbacks) == 1  # the answer; no refusal sent after it
+    told = [m for m in result.channel_messages if m.content.startswith(f"<@{world.player.id}>: ✅ Saved")]
+    assert len(told) == 1
+    assert (await fight_of(pommel, world)).combatant("Alice").hp == 12
+    pommel.fake.take_problems("rejected")
