@@ -10,6 +10,7 @@ from typing import Any
 import discord
 from discord import app_commands
 from discord.ext import commands
+from discord.gateway import DiscordWebSocket
 
 from .catalog import Catalog, load_catalog
 from .config import Settings
@@ -68,6 +69,20 @@ in ``cogs/`` that is not named here is not loaded."""
 
 NOTES_JOB = "fights' bookkeeping"
 """The scheduler's key of the job writing the bookkeeping no change carried (:mod:`bot.store.bookkeeping`)."""
+
+
+_poll_event = DiscordWebSocket.poll_event
+
+
+async def _poll_event_then_let_others_run(self: DiscordWebSocket) -> None:
+    """discord.py's reading of one gateway event, then a turn of the event loop for the rest: with many
+    events already received (a burst over thousands of channels), discord.py read and parsed them all
+    before any command they started could go on, so that no answer left before the last was read."""
+    await _poll_event(self)
+    await asyncio.sleep(0)
+
+
+DiscordWebSocket.poll_event = _poll_event_then_let_others_run  # type: ignore[method-assign]
 
 
 _start_up_frozen = False
