@@ -46,6 +46,7 @@ from apart import (
     percentile,
     rate_limited,
     tracker_shown,
+    tracker_updates,
     whole_answers,
 )
 from latency import add_baseline, seeded_database
@@ -237,9 +238,11 @@ def forgotten(interactions: list[FakeInteraction], fake: FakeDiscord) -> str:
         for message in fake.messages.values()
         if message.channel.id in failed and message.content.startswith("<@") and "✅ Saved" in message.content
     )
+    drawn = tracker_updates(fake)
+    changed = sum(1 for channel in failed if channel in drawn)
     return (
-        f"Discord forgot {len(failed)} ('This interaction failed'); "
-        f"of those, told in the channel as saved: {told}"
+        f"Discord forgot {len(failed)} ('This interaction failed'); of those, told in the channel as "
+        f"saved: {told}; whose tracker was drawn all the same (a change saved): {changed}"
     )
 
 
