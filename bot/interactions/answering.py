@@ -46,6 +46,12 @@ LOOK_AGAIN = 1.0
 """Seconds after its arrival when one still waiting for its turn is looked at again (:func:`_look_again`):
 a burst's first turns have measured the pace by then, and a deferral sent now has time to reach Discord
 even among hundreds (at 2 s, all the deferrals of a burst at once came after 3 s)."""
+DEFERRING_AT_ONCE = 32
+"""Deferrals on their way to Discord at once; the others wait, in the order they came: thousands sent
+together went in lockstep, each finishing only as the last did, so that all reached Discord after 3 s."""
+FORGOTTEN_AFTER = 3.0
+"""Seconds after its arrival from which Discord has surely forgotten an interaction not acknowledged
+(its 3 s run from before the bot received it): its deferral is not sent, its command not run."""
 TURN_HELD = 0.25
 """Seconds a command keeps its turn while it has not answered: past that, it works on without one (it
 waits for the database, or for a lock on its channel) and the next in line begins."""
@@ -83,6 +89,7 @@ class _Turns:
         self.seconds_each = FIRST_GUESS
         self._last_given: float | None = None
         self._quiet: asyncio.Event | None = None
+        self.deferring = asyncio.Semaphore(DEFERRING_AT_ONCE)
         self.asked = 0
         """Tickets given to those who waited so far (in order); :attr:`served`: those whose wait ended."""
         self.served = 0
@@ -188,6 +195,8 @@ class _Answering:
     deferred_publicly: bool = False
     """Deferred by the command itself (:func:`defer_for`) with a "thinking" message everyone sees: its
     public answer replaces it in place."""
+    arrived: float = 0.0
+    """When :func:`watch_the_clock` first saw it (the event loop's clock)."""
     clock: asyncio.TimerHandle | None = None
     """When the deferral is due: a timer, not a task, since nearly every answer comes first."""
     deferral: asyncio.Task[None] | None = None
@@ -219,13 +228,23 @@ async def watch_the_clock(interaction: discord.Interaction[Any]) -> None:
     _load.in_progress += 1
     state.counted = True
     turns = _load.turns_here()
+    state.arrived = asyncio.get_running_loop().time()
     if turns.expected_wait() > DEFER_AFTER:
         _time_is_up(interaction, state)
     else:
         state.clock = asyncio.get_running_loop().call_later(LOOK_AGAIN, _look_again, interaction, state)
     await turns.take(state)
-    if state.forgotten:
+    if state.deferral is not None and not state.deferral.done():
+        await asyncio.wait([state.deferral])  # in time, or refused as too late: known in a round trip
+    if state.forgotten or _surely_forgotten(interaction, state):
+        interaction.extras[FORGOTTEN] = True
         raise Forgotten()
+
+
+def _surely_forgotten(interaction: discord.Interaction[Any], state: _Answering) -> bool:
+    """Not acknowledged, and :data:`FORGOTTEN_AFTER` seconds since it arrived."""
+    late = asyncio.get_running_loop().time() - state.arrived > FORGOTTEN_AFTER
+    return late and not interaction.response.is_done()
 
 
 def stop_the_clock(interaction: discord.Interaction[Any]) -> None:
@@ -259,8 +278,17 @@ def _time_is_up(interaction: discord.Interaction[Any], state: _Answering) -> Non
 
 
 async def _defer(interaction: discord.Interaction[Any], state: _Answering) -> None:
+    async with _load.turns_here().deferring:  # in the order they came (see DEFERRING_AT_ONCE)
+        await _defer_now(interaction, state)
+
+
+async def _defer_now(interaction: discord.Interaction[Any], state: _Answering) -> None:
     async with state.lock:
         if interaction.response.is_done() or interaction.extras.get(FORGOTTEN):
+            return
+        if _surely_forgotten(interaction, state):  # it would be refused: not sent
+            state.forgotten = True
+            interaction.extras[FORGOTTEN] = True
             return
         try:
             with echoed(False):

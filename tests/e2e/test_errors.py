@@ -350,3 +350,37 @@ async def test_an_answer_refused_as_too_late_is_not_logged_as_a_bug_nor_sent_aga
     assert len(told) == 1
     assert (await fight_of(pommel, world)).combatant("Alice").hp == 12
     pommel.fake.take_problems("rejected")
+
+
+async def test_a_command_whose_turn_comes_after_discord_forgot_it_is_not_run(
+    world: World, start_bot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past 3 s since it arrived, unacknowledged, an interaction is forgotten by Discord whatever the bot
+    does: its command is not run when its turn comes, nor is a deferral sent for it (here "3 s" is
+    0.3 s, and no deferral is due before)."""
+    pommel = await alice_in_a_fight(world, start_bot)
+    turns = interactions._Turns(1, asyncio.get_running_loop())
+    monkeypatch.setattr(interactions._load, "turns", turns)
+    monkeypatch.setattr(interactions, "TURN_HELD", 60.0)
+    monkeypatch.setattr(interactions, "LOOK_AGAIN", 60.0)
+    monkeypatch.setattr(interactions, "FORGOTTEN_AFTER", 0.3)
+    holder = interactions._Answering(asyncio.Lock())
+    await turns.take(holder)
+    requests = len(pommel.fake.requests)
+    hurt = asyncio.create_task(
+        pommel.slash(
+            "combatant hp",
+            user=world.player,
+            options={"who": "Alice", "change": "-2"},
+            expect_errors=True,
+            expect_response=False,
+        )
+    )
+    while not turns.waiting:  # until it waits for its turn
+        await asyncio.sleep(0.01)
+    await asyncio.sleep(0.4)  # longer than FORGOTTEN_AFTER: however slow the machine, it has passed
+    turns.give_back(holder)
+    result = await hurt
+    assert result.interaction.callback is None
+    assert [r.template for r in pommel.fake.requests[requests:]] == []  # nothing sent for it
+    assert (await fight_of(pommel, world)).combatant("Alice").hp == 14  # nothing was done
