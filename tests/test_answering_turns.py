@@ -112,3 +112,50 @@ async def test_one_still_waiting_behind_too_many_is_deferred_when_looked_at_agai
     for task in [*ahead, waits]:
         task.cancel()
     await asyncio.gather(*ahead, waits, return_exceptions=True)
+
+
+class _Response:
+    """An interaction's response that records whether the answer's turn was given back before it left."""
+
+    def __init__(self, turns: _Turns) -> None:
+        self.turns = turns
+        self.free_as_it_left: int | None = None
+
+    def is_done(self) -> bool:
+        return self.free_as_it_left is not None
+
+    async def send_message(self, *args: object, **kwargs: object) -> object:
+        self.free_as_it_left = self.turns.free
+
+        class Sent:
+            message_id = None
+
+        return Sent()
+
+    async def edit_message(self, **kwargs: object) -> None:
+        self.free_as_it_left = self.turns.free
+
+
+class _Interaction:
+    def __init__(self, turns: _Turns) -> None:
+        self.id = 1
+        self.extras: dict[str, object] = {}
+        self.response = _Response(turns)
+
+
+@pytest.mark.parametrize("answered_by", ["answer", "answer_by_editing"])
+async def test_the_turn_is_given_back_as_the_answer_leaves(
+    monkeypatch: pytest.MonkeyPatch, answered_by: str
+) -> None:
+    """The next one begins while an answer (a command's, or a click's edit of its message) travels to
+    Discord, a round trip: holding the turn through it made a burst's clicks wait a round trip each."""
+    turns = _Turns(1, asyncio.get_running_loop())
+    monkeypatch.setattr(answering._load, "turns", turns)
+    interaction = _Interaction(turns)
+    await turns.take(answering._answering(interaction))  # type: ignore[arg-type]
+    assert turns.free == 0
+    if answered_by == "answer":
+        await answering.answer(interaction, "done")  # type: ignore[arg-type]
+    else:
+        await answering.answer_by_editing(interaction, content="done")  # type: ignore[arg-type]
+    assert interaction.response.free_as_it_left == 1

@@ -431,6 +431,7 @@ async def answer_by_editing(interaction: discord.Interaction[Any], **message: An
     """A button's answer: its own message edited, in the response while in time, else after the
     deferral (:func:`watch_the_clock` defers a click as an update of its message)."""
     state = _answering(interaction)
+    _load.turns.give_back(state)  # its work is done: the next one begins while the edit travels
     async with state.lock:
         if not interaction.response.is_done():
             with echoed(False), _refused_as_forgotten(interaction):
