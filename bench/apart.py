@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import os
 import statistics
 import sys
 import time
@@ -103,6 +104,13 @@ class BotApart:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(inter.answered.wait(), timeout)
         return inter
+
+    def cpu_seconds(self) -> float:
+        """The bot's process's user and system CPU seconds so far (all its threads; Linux ``/proc``): a
+        figure of its own work that other programs on the machine slow down far less than its answers."""
+        assert self.process.process is not None
+        fields = Path(f"/proc/{self.process.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     async def quiet(self) -> None:
         """Until the bot has sent the fake nothing for :data:`QUIET_SECONDS` (its follow-ups, its

@@ -15,6 +15,7 @@ import logging
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.e2e when run as a script
 
@@ -23,6 +24,43 @@ def without_unpinned() -> None:
     """``import`` of each package ``POMMEL_BENCH_WITHOUT`` names raises ModuleNotFoundError from now on."""
     for name in filter(None, os.environ.get("POMMEL_BENCH_WITHOUT", "").split(",")):
         sys.modules[name] = None  # type: ignore[assignment]
+
+
+def count_work(path: str) -> None:
+    """Count what the bot's process does, exactly (``POMMEL_BENCH_COUNTS``, for ``bench/counts.py``): the
+    SQL statements its SQLite connections run (by their first words) and the garbage collector's passes
+    (by generation). Each SIGUSR1 writes the counts so far to ``path`` as JSON, with a serial number."""
+    import collections
+    import gc
+    import json
+    import signal
+    import sqlite3
+
+    counts: collections.Counter[str] = collections.Counter()
+    serial = [0]
+    connect = sqlite3.connect
+
+    def statement(sql: str) -> None:
+        counts["sql " + " ".join(sql.split()[:4])] += 1  # GIL-atomic enough for a count
+
+    def counted(*args: Any, **kwargs: Any) -> sqlite3.Connection:
+        connection: sqlite3.Connection = connect(*args, **kwargs)
+        connection.set_trace_callback(statement)
+        return connection
+
+    def collected(phase: str, info: dict[str, int]) -> None:
+        if phase == "stop":
+            counts[f"gc generation {info['generation']}"] += 1
+            counts["gc objects collected"] += info["collected"]
+
+    def write(*_: object) -> None:
+        serial[0] += 1
+        Path(path + ".part").write_text(json.dumps({"serial": serial[0], "counts": dict(counts)}))
+        os.replace(path + ".part", path)
+
+    sqlite3.connect = counted  # type: ignore[assignment]
+    gc.callbacks.append(collected)
+    signal.signal(signal.SIGUSR1, write)
 
 
 def bot_main() -> int:
@@ -55,6 +93,8 @@ def bot_main() -> int:
 
 if __name__ == "__main__":
     without_unpinned()
+    if counts_to := os.environ.get("POMMEL_BENCH_COUNTS"):
+        count_work(counts_to)
     from tests.e2e.bot_process import point_at_the_fake
 
     point_at_the_fake(sys.argv[1:])

@@ -46,6 +46,7 @@ from apart import (
     percentile,
     rate_limited,
     tracker_shown,
+    tracker_updates,
     whole_answers,
 )
 from latency import add_baseline, seeded_database
@@ -69,6 +70,9 @@ class Burst:
     answers: list[float]
     sent: int
     rate_limited: int
+    cpu: float
+    """The bot's process's CPU seconds from the first interaction sent to the last request of what
+    followed (its trackers too)."""
 
     @property
     def p99(self) -> float:
@@ -128,6 +132,12 @@ def describe(label: str, results: list[InteractionResult]) -> str:
     )
 
 
+def first_answer_figures(firsts: list[float]) -> str:
+    if not firsts:
+        return "no first answer at all"
+    return f"first answer p50 {statistics.median(firsts) * 1e3:>7.1f} ms, max {max(firsts) * 1e3:>7.1f} ms"
+
+
 def describe_apart(label: str, interactions: list[FakeInteraction], fake: FakeDiscord) -> str:
     """As :func:`describe`, for interactions sent to :class:`BotApart`: and the answer itself (after a
     deferral, its follow-up or edit) and the tracker showing the change, at p50, p99 and max, in round
@@ -140,26 +150,38 @@ def describe_apart(label: str, interactions: list[FakeInteraction], fake: FakeDi
     shown = tracker_shown(fake, interactions)
     return (
         f"{label:<34} {len(interactions):>5}  missed 3 s: {missed:>4}  deferred: {deferred:>4}  "
-        f"first answer p50 {statistics.median(firsts) * 1e3:>7.1f} ms, max {max(firsts) * 1e3:>7.1f} ms\n"
+        f"{first_answer_figures(firsts)}\n"
         f"{'':<37}{felt('the answer itself', whole, latency, len(interactions))}\n"
         f"{'':<37}{felt('the tracker showing it', shown, latency, len(interactions))}\n"
         f"{'':<37}{rate_limited(fake)}"
     )
 
 
-async def many_channels(count: int, discord: dict[str, Any]) -> dict[str, Burst]:
+async def many_channels(count: int, discord: dict[str, Any], *, forgets: bool = False) -> dict[str, Burst]:
     """Scene 3: one interaction in each of ``count`` channels, all at once, the bot in a process of its
     own (:mod:`apart`): the fake's half of a thousand requests would otherwise run on the bot's loop.
-    Returns each workload's figures."""
+    With ``forgets``, the fake refuses a first answer that comes after 3 s, as Discord does (10062), and
+    what the users of those interactions saw is counted. Returns each workload's figures."""
     figures: dict[str, Burst] = {}
 
+    cpu_from = 0.0
+
     def report(label: str, interactions: list[FakeInteraction]) -> None:
+        nonlocal cpu_from
         hits = len(fake.rate_limit_hits)
+        cpu, cpu_from = bot.cpu_seconds() - cpu_from, bot.cpu_seconds()
         print(describe_apart(f"   {label}", interactions, fake))
-        figures[label] = Burst(whole_answers(interactions), len(interactions), hits)
+        each = cpu / max(1, len(interactions)) * 1e3
+        print(f"{'':<37}the bot's CPU: {cpu:.2f} s ({each:.2f} ms an interaction)")
+        if forgets:
+            print(f"{'':<37}{forgotten(interactions, fake)}")
+        figures[label] = Burst(whole_answers(interactions), len(interactions), hits, cpu)
         fake.rate_limit_hits.clear()
 
-    fake = FakeDiscord(validate_requests=False, validate_responses=False, callback_deadline=None, **discord)
+    deadline = WINDOW if forgets else None
+    fake = FakeDiscord(
+        validate_requests=False, validate_responses=False, callback_deadline=deadline, **discord
+    )
     async with fake:
         world = build_world(fake)
         guild, gm = world.guild, world.gm
@@ -175,6 +197,7 @@ async def many_channels(count: int, discord: dict[str, Any]) -> dict[str, Burst]
                     f"round trip {fake.latency * 1e3:.0f} ms, rate limits {limits})"
                 )
                 fake.rate_limit_hits.clear()  # those of starting up (a command sync) are not the burst's
+                cpu_from = bot.cpu_seconds()
                 pongs = await asyncio.gather(*(bot.slash("bench-ping", user=gm, channel=t) for t in tables))
                 await bot.quiet()  # the deferred answers posted too
                 report("pong (baseline)", list(pongs))
@@ -206,11 +229,28 @@ async def many_channels(count: int, discord: dict[str, Any]) -> dict[str, Burst]
     return figures
 
 
-async def main(sizes: list[int], hold: float, channels: int, discord: dict[str, Any]) -> None:
+def forgotten(interactions: list[FakeInteraction], fake: FakeDiscord) -> str:
+    """What the users of the interactions Discord forgot (no first answer within 3 s) saw: "This
+    interaction failed", and perhaps a message in the channel saying their change was saved all the same."""
+    failed = {inter.channel.id for inter in interactions if inter.callback is None}
+    told = sum(
+        1
+        for message in fake.messages.values()
+        if message.channel.id in failed and message.content.startswith("<@") and "✅ Saved" in message.content
+    )
+    drawn = tracker_updates(fake)
+    changed = sum(1 for channel in failed if channel in drawn)
+    return (
+        f"Discord forgot {len(failed)} ('This interaction failed'); of those, told in the channel as "
+        f"saved: {told}; whose tracker was drawn all the same (a change saved): {changed}"
+    )
+
+
+async def main(sizes: list[int], hold: float, channels: int, discord: dict[str, Any], forgets: bool) -> None:
     if sizes:
         await one_channel(sizes, hold, discord)
     if channels:
-        await many_channels(channels, discord)
+        await many_channels(channels, discord, forgets=forgets)
 
 
 async def one_channel(sizes: list[int], hold: float, discord: dict[str, Any]) -> None:
@@ -290,8 +330,13 @@ if __name__ == "__main__":
     parser.add_argument(
         "--channels", type=int, default=1000, help="channels of the burst of scene 3 (default 1000; 0: skip)"
     )
+    parser.add_argument(
+        "--discord-forgets",
+        action="store_true",
+        help="scene 3: the fake refuses a first answer after 3 s, as Discord does; what those users saw",
+    )
     add_discord_options(parser)
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)
     sizes = [int(n) for n in args.sizes.split(",") if n]
-    asyncio.run(main(sizes, args.hold, args.channels, discord_options(args)))
+    asyncio.run(main(sizes, args.hold, args.channels, discord_options(args), args.discord_forgets))

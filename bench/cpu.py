@@ -4,8 +4,9 @@ Run on demand (``make bench``), never as a pass/fail test. The bot runs alone in
 (``bench/apart.py``), on a real SQLite file; the fake Discord and its users run in this one. One action
 at a time, over many channels (so that no tracker's spacing coalesces two of them): the GM's ``/attack``
 in a duel of two NPCs (the policy asks the GM to defend), the GM's click on Passive that answers it, and
-``/init next`` in fights of eight NPC groups. After each series the bot is left to finish what follows
-its answers (its bookkeeping, its trackers) until it sends nothing more.
+``/init next`` in fights of eight NPC groups (where a round is over, the next is dealt first, untimed).
+After each series the bot is left to finish what follows its answers (its bookkeeping, its trackers)
+until it sends nothing more.
 
 ``--against REV`` measures the same actions with the bot of an earlier commit too (issue 29's "before" is
 ``e4c8bfb``), run for run, interleaved: that commit's ``bot/`` (and what else it holds) with this tree's
@@ -36,7 +37,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.e2e when run as a script
 
 from apart import BotApart, message_with_buttons
-from latency import INIT_NEXT, bench_world, seeded_database
+from latency import INIT_NEXT, bench_world, refused_answer, seeded_database
 
 from tests.e2e.fake_discord import FakeChannel, FakeDiscord, FakeInteraction, World
 
@@ -116,8 +117,23 @@ async def measure(actions: int, channels: int) -> dict[str, tuple[float, float]]
                     return lambda: bot.slash("init next", user=world.gm, channel=channel)
 
                 await warm_up.series(bot, INIT_NEXT, [init_next(table) for table in tables])
-                await meter.series(bot, INIT_NEXT, [init_next(tables[n % channels]) for n in range(actions)])
+                for first in range(0, actions, channels):  # a pass of one in each channel at a time
+                    await deal_where_over(bot, world, tables)
+                    passing = [
+                        init_next(tables[n % channels]) for n in range(first, min(actions, first + channels))
+                    ]
+                    for inter in await meter.series(bot, INIT_NEXT, passing):
+                        assert not refused_answer(inter), f"refused, so not measured: {inter.original}"
                 return meter.per_action()
+
+
+async def deal_where_over(bot: BotApart, world: World, tables: list[FakeChannel]) -> None:
+    """Untimed: a new round dealt in each table whose round is over (eight turns, so the ninth
+    ``/init next`` in a round would measure a refusal, not the command)."""
+    for table in tables:
+        state = await bot.slash("bench-round", user=world.gm, channel=table)
+        if state.original is not None and state.original.content == "over":
+            await bot.slash("init deal", user=world.gm, channel=table)
 
 
 async def duel_round(

@@ -8,7 +8,9 @@ on the bot's database (its connection, thread and ``synchronous=FULL``), then "p
 also printed as a ratio to both.
 
 Latency is the time from sending INTERACTION_CREATE to receiving the bot's first callback.
-Throughput is interactions answered per second while a batch of them is in flight.
+Throughput is interactions answered per second while a batch of them is in flight. In one process, the
+CPU this process spent meanwhile is shown too, per interaction: the bot's, its database thread's and the
+fake Discord's, whose share grows with every request the bot makes.
 
 The fake's spec validation is off here so that jsonschema's cost does not hide the bot's; the test
 suite always validates. The fake and the harness keep every request and message they saw, which a
@@ -66,8 +68,7 @@ from bot.drawing_budget import TRACKER_DRAWS_PER_SECOND
 from bot.encounter.document import Encounter
 from bot.interactions.answering import answer
 from bot.rules.dice import DiceSource, RandomDice
-from bot.store import Store, open_store
-from bot.store.base import EncounterChange
+from bot.store import EncounterChange, Store, open_store
 from bot.trackers import TRACKER_SPACING
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.e2e when run as a script
@@ -118,6 +119,9 @@ class Measured:
     latencies: list[float] = field(default_factory=list)
     busy: float = 0.0
     """Seconds spent with a batch of this workload in flight."""
+    cpu: float = 0.0
+    """CPU seconds this process spent meanwhile (every thread: the bot's, its database's, and the fake
+    Discord's when it runs here); 0 when not measured (the bot apart)."""
     sent: list[FakeInteraction] = field(default_factory=list)
     """The timed interactions (for the time to the tracker showing them)."""
 
@@ -136,6 +140,11 @@ class Measured:
     @property
     def throughput(self) -> float:
         return len(self.latencies) / self.busy
+
+    @property
+    def cpu_each(self) -> float:
+        """CPU seconds an interaction, while in flight (see :attr:`cpu`)."""
+        return self.cpu / len(self.latencies)
 
 
 async def ping(interaction: discord.Interaction) -> None:
@@ -285,21 +294,21 @@ async def ready_duels(store: Store, channels: Iterable[int]) -> dict[int, str]:
     return targets
 
 
-Timed = tuple[list[float], float, list[FakeInteraction]]
-"""First-answer latencies, seconds busy, the interactions."""
+Timed = tuple[list[float], float, list[FakeInteraction], float]
+"""First-answer latencies, seconds busy, the interactions, CPU seconds meanwhile (0: not measured)."""
 
 
 async def run_duels(pommel: RunningBot, seats: list[tuple[FakeUser, FakeChannel]]) -> tuple[Timed, Timed]:
     """One batch of /attack, then one batch of the defender's clicks on Passive."""
     targets = await ready_duels(pommel.bot.store, [channel.id for _, channel in seats])
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     asked = await asyncio.gather(
         *(
             pommel.slash("attack", user=user, channel=channel, options={"target": targets[channel.id]})
             for user, channel in seats
         )
     )
-    attack_busy = time.perf_counter() - started
+    attack_busy, attack_cpu = time.perf_counter() - started, time.process_time() - cpu
     refused = [r.content for r in asked if r.ephemeral or r.message is None]
     assert not refused, f"/attack was refused, so it would not measure the command: {refused[0]}"
     clicks = []
@@ -307,29 +316,31 @@ async def run_duels(pommel: RunningBot, seats: list[tuple[FakeUser, FakeChannel]
         assert request.message is not None
         passive = next(i for i in request.message.custom_ids() if i.endswith(":passive"))
         clicks.append(pommel.click(request.message, passive, user=user))
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     answered = await asyncio.gather(*clicks)
-    defend_busy = time.perf_counter() - started
+    defend_busy, defend_cpu = time.perf_counter() - started, time.process_time() - cpu
     refused = [r.content for r in answered if r.ephemeral]
     assert not refused, f"the defense click was refused: {refused[0]}"
-    measured_attacks = ([r.latency for r in asked], attack_busy, [r.interaction for r in asked])
-    return measured_attacks, ([r.latency for r in answered], defend_busy, [r.interaction for r in answered])
+    return (
+        ([r.latency for r in asked], attack_busy, [r.interaction for r in asked], attack_cpu),
+        ([r.latency for r in answered], defend_busy, [r.interaction for r in answered], defend_cpu),
+    )
 
 
 async def run_batch(
     pommel: RunningBot, workload: Workload, seats: list[tuple[FakeUser, FakeChannel]]
 ) -> Timed:
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     results = await asyncio.gather(
         *(
             pommel.slash(workload.command, user=user, channel=channel, options=workload.options)
             for user, channel in seats
         )
     )
-    busy = time.perf_counter() - started
+    busy, cpu = time.perf_counter() - started, time.process_time() - cpu
     refused = [r.content for r in results if r.ephemeral]
     assert not refused, f"{workload.label} was refused, so it would not measure the command: {refused[0]}"
-    return [r.latency for r in results], busy, [r.interaction for r in results]
+    return [r.latency for r in results], busy, [r.interaction for r in results], cpu
 
 
 def bench_world(
@@ -383,22 +394,24 @@ async def measure(
                         seats = seats_of(workload, number, world, players, tables)
                         if workload.by_gm:
                             await deal_where_due(pommel, world.gm, seats)
-                        latencies, busy, sent = await run_batch(pommel, workload, seats)
+                        latencies, busy, sent, cpu = await run_batch(pommel, workload, seats)
                         if number >= 0:
                             measured[workload.label].latencies += latencies
                             measured[workload.label].busy += busy
                             measured[workload.label].sent += sent
+                            measured[workload.label].cpu += cpu
                         gc.collect()
                         gc.freeze()
                     duel_seats = [
                         (world.gm, duels[(number * concurrency + i) % channels]) for i in range(concurrency)
                     ]
                     duel = await run_duels(pommel, duel_seats)
-                    for label, (latencies, busy, sent) in zip((ATTACK, DEFEND), duel, strict=True):
+                    for label, (latencies, busy, sent, cpu) in zip((ATTACK, DEFEND), duel, strict=True):
                         if number >= 0:
                             measured[label].latencies += latencies
                             measured[label].busy += busy
                             measured[label].sent += sent
+                            measured[label].cpu += cpu
                     gc.collect()
                     gc.freeze()
                 await pommel.bot.trackers.idle()
@@ -429,7 +442,7 @@ async def measure_apart(
                     busy = time.perf_counter() - started
                     refused = [i for i in answered if refused_answer(i)]
                     assert not refused, f"refused, so it would not measure the command: {refused[0].original}"
-                    return first_answers(answered), busy, list(answered)
+                    return first_answers(answered), busy, list(answered), 0.0
 
                 for number in range(-max(1, batches // 10), batches):  # the first tenth warms up
                     for workload in WORKLOADS:
@@ -439,7 +452,7 @@ async def measure_apart(
                                 state = await bot.slash("bench-round", user=world.gm, channel=table)
                                 if state.original is not None and state.original.content == "over":
                                     await bot.slash("init deal", user=world.gm, channel=table)
-                        latencies, busy, sent = await timed(
+                        latencies, busy, sent, _ = await timed(
                             [
                                 bot.slash(
                                     workload.command, user=user, channel=channel, options=workload.options
@@ -473,7 +486,7 @@ async def measure_apart(
                         assert message is not None, "/attack was refused, so it would not measure the command"
                         passive = next(i for i in message.custom_ids() if i.endswith(":passive"))
                         clicks.append(bot.click(message, passive, user=world.gm))
-                    click_latencies, click_busy, clicked = await timed(clicks)
+                    click_latencies, click_busy, clicked, _ = await timed(clicks)
                     if number >= 0:
                         measured[ATTACK].latencies += first_answers(asked)
                         measured[ATTACK].busy += attack_busy
@@ -504,14 +517,22 @@ def report(
         "",
         f"{'':<28} {'':>8} {'':>8} {'':>8}   {'to pong':^22}   {'to the floor':^22}",
         f"{'command':<28} {'p50 ms':>8} {'p99 ms':>8} {'per s':>8}"
-        f"   {'p50 x':>6} {'p99 x':>6} {'per s x':>7}   {'p50 x':>6} {'p99 x':>6} {'per s x':>7}",
+        f"   {'p50 x':>6} {'p99 x':>6} {'per s x':>7}   {'p50 x':>6} {'p99 x':>6} {'per s x':>7}"
+        + (f"   {'CPU ms':>6} {'x floor':>7}" if floor.cpu else ""),
     ]
     for label, m in measured.items():
         lines.append(
             f"{label:<28} {m.p50 * 1e3:>8.2f} {m.p99 * 1e3:>8.2f} {m.throughput:>8.0f}   "
             f"{m.p50 / base.p50:>6.2f} {m.p99 / base.p99:>6.2f} {m.throughput / base.throughput:>7.2f}   "
             f"{m.p50 / floor.p50:>6.2f} {m.p99 / floor.p99:>6.2f} {m.throughput / floor.throughput:>7.2f}"
+            + (f"   {m.cpu_each * 1e3:>6.2f} {m.cpu_each / floor.cpu_each:>7.2f}" if floor.cpu else "")
         )
+    if floor.cpu:
+        lines += [
+            "",
+            "CPU ms: this process's CPU (every thread: the bot, its database, the fake Discord) while the",
+            "command's batches were in flight, per interaction",
+        ]
     lines += ["", "user-felt: from the interaction reaching Discord"]
     for label in (INIT_NEXT, ATTACK, DEFEND):
         m, of = measured[label], len(measured[label].sent)

@@ -10,6 +10,7 @@ from typing import Any
 import discord
 from discord import app_commands
 from discord.ext import commands
+from discord.gateway import DiscordWebSocket
 
 from .catalog import Catalog, load_catalog
 from .config import Settings
@@ -17,6 +18,7 @@ from .encounter.document import Encounter
 from .events import Bus, FightChanged, FightEnded, FightForgotten, FightReopened, TrackerAsked
 from .fight_messages import FightMessageBoard
 from .heartbeat import Heartbeat
+from .http_buckets import sweep_seldom
 from .interactions.failures import fail
 from .interactions.in_flight import InFlight
 from .interactions.routes import ButtonRoutes
@@ -25,8 +27,8 @@ from .permissions import invite_url
 from .request_budget import (
     REQUESTS_AT_ONCE,
     REQUESTS_PER_SECOND,
+    BudgetedConnector,
     PriorityBudget,
-    budget_trace,
     in_background,
     processes_sharing,
 )
@@ -67,6 +69,20 @@ in ``cogs/`` that is not named here is not loaded."""
 
 NOTES_JOB = "fights' bookkeeping"
 """The scheduler's key of the job writing the bookkeeping no change carried (:mod:`bot.store.bookkeeping`)."""
+
+
+_poll_event = DiscordWebSocket.poll_event
+
+
+async def _poll_event_then_let_others_run(self: DiscordWebSocket) -> None:
+    """discord.py's reading of one gateway event, then a turn of the event loop for the rest: with many
+    events already received (a burst over thousands of channels), discord.py read and parsed them all
+    before any command they started could go on, so that no answer left before the last was read."""
+    await _poll_event(self)
+    await asyncio.sleep(0)
+
+
+DiscordWebSocket.poll_event = _poll_event_then_let_others_run  # type: ignore[method-assign]
 
 
 _start_up_frozen = False
@@ -137,12 +153,10 @@ class Pommel(commands.AutoShardedBot):
             REQUESTS_PER_SECOND / sharing, max(1, REQUESTS_AT_ONCE // sharing)
         )
         """Every request under Discord's global limit takes from it as it leaves, a command's first
-        (:mod:`bot.request_budget`); the processes sharing the token share the limit evenly. None: no
-        limit (a benchmark against a Discord without limits, measuring the bot's own work)."""
-        if self.http.http_trace is None:
-            self.http.http_trace = budget_trace(self)
-        else:  # a trace given to the bot (``http_trace=``): the budget's hook runs first
-            self.http.http_trace.on_request_start[:0] = budget_trace(self).on_request_start
+        (:mod:`bot.request_budget`, through the bot's connector, made at :meth:`login`); the processes
+        sharing the token share the limit evenly. None: no limit (a benchmark against a Discord without
+        limits, measuring the bot's own work)."""
+        sweep_seldom(self.http)  # a burst over a thousand channels walked every bucket at each new one
         self.dice: DiceSource = dice if dice is not None else RandomDice.system()
         self.catalog: Catalog = catalog if catalog is not None else load_catalog()
         """The shipped tables; a server's own entries are laid over them in :attr:`catalogs`."""
@@ -231,6 +245,8 @@ class Pommel(commands.AutoShardedBot):
                 raise
             self._store = store
             log.info("store open: %s; shards %s of %d", store, list(self.own_shards), self.shard_total)
+        if self.http.connector is discord.utils.MISSING:  # as discord.py's own, with the budget's turn
+            self.http.connector = BudgetedConnector(self, limit=0)
         await super().login(token)
 
     def _lease_lost(self) -> None:

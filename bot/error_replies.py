@@ -31,6 +31,11 @@ WAITING = "pommel_waiting_note"
 still works (:data:`bot.interactions.answering.WAITING_NOTE`): a private reply takes the note's place."""
 
 
+FORGOTTEN = "pommel_forgotten"
+"""Set in an interaction's extras once Discord refused its deferral as too late (after its 3 s): no
+reply can reach it, so none is tried (:class:`bot.interactions.answering.Forgotten`)."""
+
+
 def answer_turn(interaction: discord.Interaction) -> asyncio.Lock:
     """The turn an interaction's answers take: its first answer, its automatic deferral
     (:func:`bot.interactions.answering.watch_the_clock`) and a failure's reply go to Discord one at a time. A
@@ -50,6 +55,10 @@ async def reply_privately(interaction: discord.Interaction, content: str) -> Non
     """
     if len(content) > REPLY_LIMIT:
         content = content[: REPLY_LIMIT - 1] + "…"
+    if interaction.extras.get(FORGOTTEN):  # Discord no longer knows the interaction: no reply reaches it
+        if committed.get() is not None:
+            await _tell_in_the_channel(interaction, content)
+        return
     try:
         async with answer_turn(interaction):
             if interaction.extras.pop(WAITING, False):
@@ -90,6 +99,12 @@ async def answer_failure(interaction: discord.Interaction, error: Exception) -> 
     after the command's change was committed says it was saved (:mod:`bot.store.receipts`)."""
     message = refusal(error)
     saved = committed.get()
+    if interaction.extras.get(FORGOTTEN):  # its answer came after Discord's 3 s: no bug, and no reply
+        error_id = secrets.token_hex(4)
+        log.info("error %s: Discord had forgotten interaction %s (%s)", error_id, interaction.id, error)
+        if saved is not None:  # told in the channel, as saved
+            await reply_privately(interaction, saved_but_unshown(saved, error_id, committed_to.get()))
+        return
     if saved is not None:
         error_id = secrets.token_hex(4)
         log.warning(

@@ -5,8 +5,10 @@ Discord lets a bot make 50 requests a second over all its routes (the interactio
 callback, and the follow-ups and edits made with an interaction's token). discord.py waits out each
 route's bucket itself, so metering a tracker's drawing when it starts is not enough: the edits held
 by their channels' buckets are released in bunches when the buckets reset. The budget is therefore
-taken in an aiohttp trace hook (:func:`budget_trace`), which runs as each request — a retry included —
-is about to leave, after discord.py's own waits.
+taken by the bot's HTTP connector (:class:`BudgetedConnector`) as each request — a retry included —
+asks it for a connection to leave by, after discord.py's own waits. (Not in an aiohttp trace hook:
+with any ``TraceConfig`` on the session, aiohttp builds and awaits half a dozen trace signals for every
+request, though the budget needs one.)
 
 A request is *background* when its task says so (:func:`in_background`: the tracker's drawings, the
 fight's messages redrawn after a change): while a request of a command (its channel posts, a
@@ -147,18 +149,22 @@ def exempt_from_global(url: Any, application_id: int | None) -> bool:
     )
 
 
-def budget_trace(client: Any) -> aiohttp.TraceConfig:
-    """The hook on the bot's HTTP session: every request under the global limit takes from
-    ``client.requests`` (a :class:`PriorityBudget`; None: no limit) just before it leaves
-    (``client.application_id`` tells the interaction endpoints)."""
+class BudgetedConnector(aiohttp.TCPConnector):
+    """The bot's connector: every request under the global limit takes from ``client.requests`` (a
+    :class:`PriorityBudget`; None: no limit) just before it leaves (``client.application_id`` tells the
+    interaction endpoints). aiohttp asks the connector for a connection once per request sent (a
+    discord.py retry, a redirect, aiohttp's own retry on a stale keep-alive connection included), after
+    every wait of discord.py's."""
 
-    async def on_request_start(
-        session: aiohttp.ClientSession, context: Any, params: aiohttp.TraceRequestStartParams
-    ) -> None:
+    def __init__(self, client: Any, **options: Any) -> None:
+        super().__init__(**options)
+        self._client = client
+
+    async def connect(
+        self, req: aiohttp.ClientRequest, traces: list[Any], timeout: aiohttp.ClientTimeout
+    ) -> Any:
+        client = self._client
         budget: PriorityBudget | None = client.requests
-        if budget is not None and not exempt_from_global(params.url, client.application_id):
+        if budget is not None and not exempt_from_global(req.url, client.application_id):
             await budget.take()
-
-    trace = aiohttp.TraceConfig()
-    trace.on_request_start.append(on_request_start)
-    return trace
+        return await super().connect(req, traces, timeout)

@@ -5,11 +5,15 @@ command's requests before the background's, and which requests it leaves alone. 
 from __future__ import annotations
 
 import asyncio
+from types import SimpleNamespace
 
+import aiohttp
 import pytest
 import yarl
+from aiohttp import web
 
 from bot.request_budget import (
+    BudgetedConnector,
     PriorityBudget,
     background_task,
     exempt_from_global,
@@ -157,3 +161,35 @@ def test_the_processes_sharing_a_token_share_its_budget() -> None:
     assert processes_sharing(4, (0, 1, 2, 3)) == 1
     assert processes_sharing(4, (2, 3)) == 2
     assert processes_sharing(3, (0,)) == 3
+
+
+async def test_the_bot_s_connector_takes_a_token_for_each_request_under_the_global_limit() -> None:
+    """Each request sent through :class:`BudgetedConnector` (on a loopback server standing for Discord)
+    takes its token as it leaves, from the queue of its task; the interaction endpoints take none."""
+
+    async def answer(request: web.Request) -> web.Response:
+        return web.Response(status=204)
+
+    app = web.Application()
+    app.router.add_route("*", "/{tail:.*}", answer)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    try:
+        base = f"{site.name}/api/v10"
+        budget = PriorityBudget(1000, at_once=1000)
+        client = SimpleNamespace(requests=budget, application_id=APP)
+        async with aiohttp.ClientSession(connector=BudgetedConnector(client, limit=0)) as session:
+            for path in ("channels/5/messages/6", "interactions/7/tok/callback", f"webhooks/{APP}/tok"):
+                async with session.patch(f"{base}/{path}") as response:
+                    assert response.status == 204
+            with in_background():
+                async with session.patch(f"{base}/channels/5/messages/6") as response:
+                    assert response.status == 204
+            client.requests = None  # no limit: nothing to take
+            async with session.patch(f"{base}/channels/5/messages/6") as response:
+                assert response.status == 204
+    finally:
+        await runner.cleanup()
+    assert budget.taken == [1, 1]  # the channel's edit in the foreground, then in the background

@@ -11,14 +11,19 @@ is afterwards), and a private answer or a refusal takes the note's place, each o
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from dataclasses import dataclass
+from collections import deque
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
+from discord import app_commands
 from discord.utils import MISSING
 
-from ..error_replies import PUBLIC_THINKING, WAITING, answer_turn
+from ..error_replies import FORGOTTEN, PUBLIC_THINKING, WAITING, answer_turn
+from ..rules.errors import RulesError
 from ..ui.errors import DISCORD_FAILURES
 from .echo import echoed
 
@@ -31,12 +36,133 @@ WAITING_NOTE = "⏳ This is taking a moment: the answer comes here, or below if 
 """What a deferred command's private "thinking" message says while the command still works (so that its
 answer, when it comes, is one request: see the module's note)."""
 
-BUSY = 100
-"""Interactions in progress at once from which one more is deferred as soon as it arrives, not after
-:data:`DEFER_AFTER`: with so many ahead of it (a burst over hundreds of channels), its answer would
-likely come after Discord's 3 s, and a timer set for 2 s fires late on an event loop that busy."""
+AT_ONCE = 16
+"""Interactions working towards their answer at once; the others wait their turn, in the order they
+came (:class:`_Turns`). In a burst over a thousand channels, every command interleaved with every other
+at each await, so that nearly all answers came at the end, together, and a timer set for 2 s fired late
+on a loop that busy. A turn ends when the answer leaves (what follows it waits for no one), or
+:data:`TURN_HELD` after it began (a command waiting for the database does not hold the others up)."""
+LOOK_AGAIN = 1.0
+"""Seconds after its arrival when one still waiting for its turn is looked at again (:func:`_look_again`):
+a burst's first turns have measured the pace by then, and a deferral sent now has time to reach Discord
+even among hundreds (at 2 s, all the deferrals of a burst at once came after 3 s)."""
+DEFERRING_AT_ONCE = 256
+"""Deferrals on their way to Discord at once; the others wait, in the order they came: thousands sent
+together went in lockstep, each finishing only as the last did, so that all reached Discord after 3 s.
+Not fewer: each is a round trip, and 32 at a time (400 a second at 80 ms) acknowledged no /attack of a
+burst over 5,000 channels in time."""
+FORGOTTEN_AFTER = 3.0
+"""Seconds after its arrival from which Discord has surely forgotten an interaction not acknowledged
+(its 3 s run from before the bot received it): its deferral is not sent, its command not run."""
+TURN_HELD = 0.25
+"""Seconds a command keeps its turn while it has not answered: past that, it works on without one (it
+waits for the database, or for a lock on its channel) and the next in line begins."""
+FIRST_GUESS = 0.002
+"""Seconds between two turns, until measured (:attr:`_Turns.seconds_each`): a command costs the bot's
+process two to five milliseconds of CPU: a guess on the short side defers fewer at once (the
+2 s timer catches those it should have)."""
+
+UNKNOWN_INTERACTION = 10062
+"""Discord's error code for an interaction it no longer knows: its first answer came after 3 s."""
 
 log = logging.getLogger(__name__)
+
+
+class Forgotten(RulesError, app_commands.CheckFailure):
+    """Discord refused the deferral of an interaction still waiting its turn: it came after Discord's 3 s,
+    so Discord has forgotten the interaction (its user saw "This interaction failed") and no answer can
+    reach it. Its command is not run: nothing is changed that nobody would be told of."""
+
+    def __init__(self) -> None:
+        super().__init__("Discord gave up waiting for this, so nothing was done: try again.")
+
+
+class _Turns:
+    """Whose turn it is to work towards an answer (:data:`AT_ONCE` at a time, the rest in the order they
+    came), and how long a turn lasts under load: the seconds between two turns given while some wait,
+    averaged, so that one arriving behind many can tell it will not answer within :data:`DEFER_AFTER`
+    and be deferred as it arrives, rather than all of those together when their timers fire."""
+
+    def __init__(self, at_once: int, loop: asyncio.AbstractEventLoop | None = None) -> None:
+        self.loop = loop
+        """The loop its turns are given on (a test's bot runs on a loop of its own)."""
+        self.free = at_once
+        self.waiting: deque[asyncio.Future[None]] = deque()
+        self.seconds_each = FIRST_GUESS
+        self._last_given: float | None = None
+        self._quiet: asyncio.Event | None = None
+        self.deferring = asyncio.Semaphore(DEFERRING_AT_ONCE)
+        self.asked = 0
+        """Tickets given to those who waited so far (in order); :attr:`served`: those whose wait ended."""
+        self.served = 0
+
+    async def quiet(self) -> None:
+        """Until no one waits for a turn (at once if no one does)."""
+        while self.waiting:
+            if self._quiet is None or self._quiet.is_set():
+                self._quiet = asyncio.Event()
+            await self._quiet.wait()
+
+    def _check_quiet(self) -> None:
+        if not self.waiting and self._quiet is not None:
+            self._quiet.set()
+
+    def expected_wait(self) -> float:
+        """Seconds until one arriving now would begin: those waiting ahead of it, a turn each."""
+        return len(self.waiting) * self.seconds_each
+
+    def wait_left(self, state: _Answering) -> float:
+        """Seconds until ``state``, waiting, begins (0 once it has begun), at the pace measured."""
+        if state.ticket is None:
+            return 0.0
+        return (state.ticket - self.served) * self.seconds_each
+
+    async def take(self, state: _Answering) -> None:
+        if self.free > 0 and not self.waiting:
+            self.free -= 1
+        else:
+            turn = asyncio.get_running_loop().create_future()
+            self.waiting.append(turn)
+            state.ticket = self.asked
+            self.asked += 1
+            try:
+                await turn
+            except asyncio.CancelledError:
+                if turn.done() and not turn.cancelled():  # given the turn as it was cancelled: pass it on
+                    self._pass_on()
+                else:
+                    self.waiting.remove(turn)
+                    self.served += 1  # one fewer ahead of the later tickets
+                    self._check_quiet()
+                raise
+            finally:
+                state.ticket = None
+        state.turn = asyncio.get_running_loop().call_later(TURN_HELD, self.give_back, state)
+
+    def give_back(self, state: _Answering) -> None:
+        """``state``'s turn is over (idempotent): the next in line begins."""
+        if state.turn is None:
+            return
+        state.turn.cancel()
+        state.turn = None
+        self._pass_on()
+
+    def _pass_on(self) -> None:
+        now = asyncio.get_running_loop().time()
+        while self.waiting:
+            turn = self.waiting.popleft()
+            self.served += 1
+            if turn.done():  # cancelled while it waited
+                continue
+            if self._last_given is not None:
+                self.seconds_each += (min(now - self._last_given, DEFER_AFTER) - self.seconds_each) / 16
+            self._last_given = now if self.waiting else None
+            turn.set_result(None)
+            self._check_quiet()
+            return
+        self._last_given = None
+        self.free += 1
+        self._check_quiet()
 
 
 @dataclass(slots=True)
@@ -44,6 +170,14 @@ class _Load:
     in_progress: int = 0
     """Interactions whose clock is running: arrived, not yet answered (nor failed and answered). What a
     command does after its answer (bookkeeping, its tracker) does not count."""
+    turns: _Turns = field(default_factory=lambda: _Turns(AT_ONCE))
+
+    def turns_here(self) -> _Turns:
+        """The turns of the running loop (anew on another: a turn left on a closed loop is not waited for)."""
+        loop = asyncio.get_running_loop()
+        if self.turns.loop is not loop:
+            self.turns = _Turns(AT_ONCE, loop)
+        return self.turns
 
 
 _load = _Load()
@@ -63,11 +197,19 @@ class _Answering:
     deferred_publicly: bool = False
     """Deferred by the command itself (:func:`defer_for`) with a "thinking" message everyone sees: its
     public answer replaces it in place."""
+    arrived: float = 0.0
+    """When :func:`watch_the_clock` first saw it (the event loop's clock)."""
     clock: asyncio.TimerHandle | None = None
     """When the deferral is due: a timer, not a task, since nearly every answer comes first."""
     deferral: asyncio.Task[None] | None = None
+    forgotten: bool = False
+    """Discord refused its deferral as too late (:class:`Forgotten`)."""
     counted: bool = False
     """Whether it counts in :data:`_load` (from :func:`watch_the_clock` to :func:`stop_the_clock`)."""
+    turn: asyncio.TimerHandle | None = None
+    """While it has its turn (:class:`_Turns`): the end of the turn if it has not answered by then."""
+    ticket: int | None = None
+    """While it waits for its turn: its place in the order (:attr:`_Turns.asked`)."""
 
 
 def _answering(interaction: discord.Interaction[Any]) -> _Answering:
@@ -79,23 +221,39 @@ def _answering(interaction: discord.Interaction[Any]) -> _Answering:
 
 async def watch_the_clock(interaction: discord.Interaction[Any]) -> None:
     """Defer ``interaction`` if it has not been answered :data:`DEFER_AFTER` seconds from now: a command
-    that waits (behind other commands on its channel, for the database) still answers, late. With
-    :data:`BUSY` others in progress already, it is deferred now, as its work begins."""
+    that waits (behind other commands on its channel, for the database) still answers, late. Then wait
+    for its turn (:data:`AT_ONCE`): with so many ahead of it that its turn would come after
+    :data:`DEFER_AFTER`, it is deferred now, as it arrives."""
     state = _answering(interaction)
     if state.counted or state.clock is not None:
         return
     _load.in_progress += 1
     state.counted = True
-    if _load.in_progress > BUSY:
+    turns = _load.turns_here()
+    state.arrived = asyncio.get_running_loop().time()
+    if turns.expected_wait() > DEFER_AFTER:
         _time_is_up(interaction, state)
-        return
-    state.clock = asyncio.get_running_loop().call_later(DEFER_AFTER, _time_is_up, interaction, state)
+    else:
+        state.clock = asyncio.get_running_loop().call_later(LOOK_AGAIN, _look_again, interaction, state)
+    await turns.take(state)
+    if state.deferral is not None and not state.deferral.done():
+        await asyncio.wait([state.deferral])  # in time, or refused as too late: known in a round trip
+    if state.forgotten or _surely_forgotten(interaction, state):
+        interaction.extras[FORGOTTEN] = True
+        raise Forgotten()
+
+
+def _surely_forgotten(interaction: discord.Interaction[Any], state: _Answering) -> bool:
+    """Not acknowledged, and :data:`FORGOTTEN_AFTER` seconds since it arrived."""
+    late = asyncio.get_running_loop().time() - state.arrived > FORGOTTEN_AFTER
+    return late and not interaction.response.is_done()
 
 
 def stop_the_clock(interaction: discord.Interaction[Any]) -> None:
     """The command or click is over (answered, or failed and answered): no deferral is due any more."""
     state = interaction.extras.get("pommel_answer")
     if isinstance(state, _Answering):
+        _load.turns.give_back(state)
         if state.counted:
             _load.in_progress -= 1
             state.counted = False
@@ -105,14 +263,34 @@ def stop_the_clock(interaction: discord.Interaction[Any]) -> None:
             state.deferral.cancel()
 
 
+def _look_again(interaction: discord.Interaction[Any], state: _Answering) -> None:
+    """:data:`LOOK_AGAIN` after it arrived: still waiting for its turn, with the pace now measured, it is
+    deferred if its turn would come after :data:`DEFER_AFTER`; else the clock runs on to then."""
+    if LOOK_AGAIN + _load.turns.wait_left(state) > DEFER_AFTER:
+        _time_is_up(interaction, state)
+    else:
+        state.clock = asyncio.get_running_loop().call_later(
+            DEFER_AFTER - LOOK_AGAIN, _time_is_up, interaction, state
+        )
+
+
 def _time_is_up(interaction: discord.Interaction[Any], state: _Answering) -> None:
     if not interaction.response.is_done():
         state.deferral = asyncio.create_task(_defer(interaction, state), name="pommel-answer-clock")
 
 
 async def _defer(interaction: discord.Interaction[Any], state: _Answering) -> None:
+    async with _load.turns_here().deferring:  # in the order they came (see DEFERRING_AT_ONCE)
+        await _defer_now(interaction, state)
+
+
+async def _defer_now(interaction: discord.Interaction[Any], state: _Answering) -> None:
     async with state.lock:
-        if interaction.response.is_done():
+        if interaction.response.is_done() or interaction.extras.get(FORGOTTEN):
+            return
+        if _surely_forgotten(interaction, state):  # it would be refused: not sent
+            state.forgotten = True
+            interaction.extras[FORGOTTEN] = True
             return
         try:
             with echoed(False):
@@ -125,6 +303,15 @@ async def _defer(interaction: discord.Interaction[Any], state: _Answering) -> No
             if not state.answering:  # it still works: its answer will be one request (the module's note)
                 await interaction.edit_original_response(content=WAITING_NOTE)
                 interaction.extras[WAITING] = True
+        except discord.NotFound as error:
+            if error.code != UNKNOWN_INTERACTION:
+                log.warning("could not defer interaction %s", interaction.id, exc_info=True)
+                return
+            # Too late: Discord has forgotten it. Not yet begun, it will not be (Forgotten); under way, its
+            # failure to answer is told as saved or not (bot.error_replies), without asking Discord again.
+            state.forgotten = True
+            interaction.extras[FORGOTTEN] = True
+            log.info("interaction %s was deferred too late: Discord has forgotten it", interaction.id)
         except DISCORD_FAILURES:
             log.warning("could not defer interaction %s", interaction.id, exc_info=True)
 
@@ -149,6 +336,18 @@ async def defer_for(interaction: discord.Interaction[Any], *, ephemeral: bool) -
             state.clock = None
 
 
+@contextlib.contextmanager
+def _refused_as_forgotten(interaction: discord.Interaction[Any]) -> Iterator[None]:
+    """Around a first answer: Discord refusing it as unknown (it came after 3 s) marks the interaction
+    forgotten, so that its failure is not taken for a bug nor answered again (:mod:`bot.error_replies`)."""
+    try:
+        yield
+    except discord.NotFound as error:
+        if error.code == UNKNOWN_INTERACTION:
+            interaction.extras[FORGOTTEN] = True
+        raise
+
+
 async def answer(
     interaction: discord.Interaction[Any],
     content: Any = MISSING,
@@ -164,9 +363,10 @@ async def answer(
     must remember it); else None."""
     state = _answering(interaction)
     state.answering = True
+    _load.turns.give_back(state)  # its work is done: the next one begins while the answer travels
     async with state.lock:
         if not interaction.response.is_done():
-            with echoed(echo):
+            with echoed(echo), _refused_as_forgotten(interaction):
                 sent = await interaction.response.send_message(content, ephemeral=ephemeral, **message)
             stop_the_clock(interaction)  # answered: what the command does after is not waited on
             return sent.message_id
@@ -204,19 +404,37 @@ async def _answer_after_the_note(
             edited = await interaction.edit_original_response(content=content, **message)
             return edited.id
         followed = await _follow_up(interaction, content, echo=echo, **message)
-        await interaction.edit_original_response(content=LATE_PUBLIC_NOTE)
+        note = asyncio.create_task(_say_the_answer_is_below(interaction), name="pommel-late-note")
+        _notes.add(note)
+        note.add_done_callback(_notes.discard)
         return followed
     finally:
         stop_the_clock(interaction)
+
+
+_notes: set[asyncio.Task[None]] = set()
+"""The notes of :func:`_say_the_answer_is_below` still to be written (kept from the garbage collector)."""
+
+
+async def _say_the_answer_is_below(interaction: discord.Interaction[Any]) -> None:
+    """The note becomes :data:`LATE_PUBLIC_NOTE` once no interaction waits for its turn: the answer is
+    out already, and the note (which said "or below") can wait for the answers of a burst, one request
+    less among theirs."""
+    await _load.turns_here().quiet()
+    try:
+        await interaction.edit_original_response(content=LATE_PUBLIC_NOTE)
+    except DISCORD_FAILURES:
+        log.warning("could not say where the answer of interaction %s is", interaction.id, exc_info=True)
 
 
 async def answer_by_editing(interaction: discord.Interaction[Any], **message: Any) -> None:
     """A button's answer: its own message edited, in the response while in time, else after the
     deferral (:func:`watch_the_clock` defers a click as an update of its message)."""
     state = _answering(interaction)
+    _load.turns.give_back(state)  # its work is done: the next one begins while the edit travels
     async with state.lock:
         if not interaction.response.is_done():
-            with echoed(False):
+            with echoed(False), _refused_as_forgotten(interaction):
                 await interaction.response.edit_message(**message)
             stop_the_clock(interaction)
             return

@@ -17,7 +17,6 @@ from .base import (
     FIGHT_D20_KINDS,
     KEPT_AFTER_LEAVING,
     MAX_LOG_PAGE,
-    EncounterChange,
     Store,
     log_entries,
 )
@@ -46,6 +45,7 @@ from .records import (
     HISTORY_KEPT,
     DiceTally,
     DueFight,
+    EncounterChange,
     EndedEncounter,
     ForgottenGuild,
     HistoryStep,

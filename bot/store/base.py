@@ -27,7 +27,6 @@ import logging
 import weakref
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
@@ -49,6 +48,7 @@ from .records import (
     HISTORY_KEPT,
     DiceTally,
     DueFight,
+    EncounterChange,
     EndedEncounter,
     ForgottenGuild,
     HistoryStep,
@@ -63,20 +63,6 @@ Result = TypeVar("Result")
 
 MAX_LOG_PAGE = 1000
 """The most log entries :meth:`Store.read_log` returns at once; page on with ``after_id``."""
-
-
-@dataclass(frozen=True, slots=True)
-class EncounterChange:
-    """What a change given to :meth:`Store.update_encounter` wants written.
-
-    ``encounter`` is the fight to save, or None to end (delete) the fight that was loaded; ``events``
-    are logged in the same transaction. None when no fight was loaded writes only the events.
-    """
-
-    encounter: Encounter | None
-    events: tuple[LogEntry, ...] = ()
-    user_id: int | None = None
-    """Who made the change, for the fight's history (:meth:`Store.history`); the events' user when None."""
 
 
 def log_entries(
@@ -214,30 +200,10 @@ class Store(ABC):
         written = 0
         for channel, tag in self.bookkeeping.waiting(older_than, channel_id):
             try:
-                written += await self._write_notes_of(channel, tag)
+                written += await self.bookkeeping.write_alone(channel, tag, self.update_encounter)
             except Exception:
                 log.warning("could not write the bookkeeping of channel %s", channel, exc_info=True)
         return written
-
-    async def _write_notes_of(self, channel_id: int, tag: str) -> bool:
-        carried: list[Carried | None] = []
-
-        def keep(current: Encounter | None) -> EncounterChange:
-            if current is None or current.tag != tag:
-                raise _NotTheFight()
-            carried.append(self.bookkeeping.apply(current))
-            if carried[-1] is None:
-                raise _NotTheFight()  # written meanwhile by a change of the fight
-            return EncounterChange(current)
-
-        try:
-            await self.update_encounter(channel_id, keep)
-        except _NotTheFight:
-            if not carried:
-                self.bookkeeping.drop(channel_id, tag)
-            return False
-        self.bookkeeping.taken(carried[-1])
-        return True
 
     async def _write_change(
         self, channel_id: int, current: Encounter | None, wanted: EncounterChange
@@ -633,11 +599,6 @@ class Store(ABC):
             if len(page) < MAX_LOG_PAGE:
                 return DiceTally(tuple(faces), rolls, 0)
             before = page[-1].id
-
-
-class _NotTheFight(Exception):
-    """:meth:`Store.write_notes` has nothing to write in the channel (its notes are of another fight, or
-    were written meanwhile): nothing is written."""
 
 
 KEPT_AFTER_LEAVING = timedelta(days=30)

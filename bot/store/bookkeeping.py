@@ -29,12 +29,13 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..encounter import messages
 from ..encounter.document import Encounter
 from ..encounter.records import FightMessage
+from .records import EncounterChange
 
 NOTES_WAIT = 50.0
 """Seconds a note may wait for a change of its fight to carry it before it is written alone."""
@@ -42,6 +43,10 @@ NOTES_CHECKED_EVERY = 10.0
 """Seconds between the bot's looks for notes that waited :data:`NOTES_WAIT`."""
 NOTES_KEPT_AT_MOST = NOTES_WAIT + NOTES_CHECKED_EVERY
 """The most a note stays unwritten (in seconds): what a crash can lose of the fights' bookkeeping."""
+
+
+Update = Callable[[int, Callable[[Encounter | None], EncounterChange]], Awaitable[Encounter | None]]
+"""How a fight is changed: the store's :meth:`~bot.store.base.Store.update_encounter`."""
 
 
 @dataclass(slots=True)
@@ -166,6 +171,30 @@ class Bookkeeping:
                 if now - notes.since >= older_than and channel_id in (None, channel)
             ]
 
+    async def write_alone(self, channel_id: int, tag: str, update: Update) -> bool:
+        """Write the channel's notes of fight ``tag`` in a transaction of their own, by ``update`` (the
+        store's :meth:`~bot.store.base.Store.update_encounter`): whether they were written. Notes of a
+        fight no longer the channel's go; notes a change of the fight carried meanwhile are not written
+        twice."""
+        carried: list[Carried | None] = []
+
+        def keep(current: Encounter | None) -> EncounterChange:
+            if current is None or current.tag != tag:
+                raise _NotTheFight()
+            carried.append(self.apply(current))
+            if carried[-1] is None:
+                raise _NotTheFight()  # written meanwhile by a change of the fight
+            return EncounterChange(current)
+
+        try:
+            await update(channel_id, keep)
+        except _NotTheFight:
+            if not carried:
+                self.drop(channel_id, tag)
+            return False
+        self.taken(carried[-1])
+        return True
+
     def restoring(self, restore: Callable[[Encounter, Encounter], Encounter]) -> Restoring:
         """``restore`` (of :meth:`~bot.store.base.Store.undo` or ``redo``) applying the notes to the
         current fight first, so that what it carries over (its messages, as drawn) sees them; call
@@ -188,3 +217,8 @@ class Restoring:
     def taken(self) -> None:
         """The undo or redo committed: the notes it applied are written."""
         self._bookkeeping.taken(self._carried)
+
+
+class _NotTheFight(Exception):
+    """:meth:`Bookkeeping.write_alone` has nothing to write in the channel (its notes are of another
+    fight, or were written meanwhile): nothing is written."""

@@ -11,15 +11,13 @@ from typing import Any, Protocol
 
 from ..encounter.document import Encounter
 from ..encounter.due import DUE_AT_ONCE, next_due, next_timer
-from .base import (
-    EncounterChange,
-)
 from .errors import EndedGone, NothingToRedo, NothingToUndo, SetAsideGone, StaleEncounter
 from .log_sql import LogRow, insert_log, log_rows
 from .records import (
     ENDED_KEPT,
     HISTORY_KEPT,
     DueFight,
+    EncounterChange,
     EndedEncounter,
     HistoryStep,
     LogEntry,

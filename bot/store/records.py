@@ -1,5 +1,5 @@
-"""The plain records the store hands back: log entries, ended fights, steps of a fight's history, fights
-set aside, what forgetting a server deleted, and the d20 faces counted."""
+"""The plain records the store takes and hands back: a change to write, log entries, ended fights, steps
+of a fight's history, fights set aside, what forgetting a server deleted, and the d20 faces counted."""
 
 from __future__ import annotations
 
@@ -10,6 +10,21 @@ from typing import Annotated
 from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field, JsonValue
 
 from ..encounter.document import Encounter
+
+
+@dataclass(frozen=True, slots=True)
+class EncounterChange:
+    """What a change given to :meth:`~bot.store.base.Store.update_encounter` wants written.
+
+    ``encounter`` is the fight to save, or None to end (delete) the fight that was loaded; ``events``
+    are logged in the same transaction. None when no fight was loaded writes only the events.
+    """
+
+    encounter: Encounter | None
+    events: tuple[LogEntry, ...] = ()
+    user_id: int | None = None
+    """Who made the change, for the fight's history (:meth:`~bot.store.base.Store.history`); the events'
+    user when None."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,6 @@ from ..guild_settings import GuildSettings
 from ..rules.errors import RulesError
 from .base import (
     MAX_LOG_PAGE,
-    EncounterChange,
     Store,
 )
 from .documents import checked, problems
@@ -33,6 +32,7 @@ from .errors import (
     UnreadableCharacter,
 )
 from .records import (
+    EncounterChange,
     EndedEncounter,
     LogEntry,
     SetAsideFight,

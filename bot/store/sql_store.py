@@ -17,9 +17,6 @@ from ..encounter.document import Encounter
 from ..events import FightChanged, announce
 from ..guild_settings import GuildSettings
 from . import fights_sql, guilds_sql, log_sql
-from .base import (
-    EncounterChange,
-)
 from .errors import StaleEncounter
 from .fights_sql import FightAhead
 from .records import (
@@ -27,6 +24,7 @@ from .records import (
     HISTORY_KEPT,
     DiceTally,
     DueFight,
+    EncounterChange,
     EndedEncounter,
     ForgottenGuild,
     HistoryStep,

@@ -671,7 +671,7 @@ class BotRunner:
         bot.trackers.budget = Budget(tracker_budget) if tracker_budget is not None else None
         if bot.http.http_trace is None:
             bot.http.http_trace = local_only(self.fake)
-        else:  # the bot's own hook (its request budget): the check runs before it
+        else:  # a trace given to the bot (``http_trace=``): the check runs before its hooks
             bot.http.http_trace.on_request_start[:0] = local_only(self.fake).on_request_start
         for event in ("INTERACTION_CREATE", "MESSAGE_CREATE"):
             self.tracker.wrap_parser(bot, event)

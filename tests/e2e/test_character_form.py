@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from typing import Any
 
@@ -351,8 +352,15 @@ async def test_the_form_opens_even_when_pommel_is_too_busy_to_answer_at_once(
     """Under a burst every command is deferred as it arrives; a modal must be the first answer, so the
     form's command never is."""
     pommel = await start_bot()
-    monkeypatch.setattr(interactions._load, "in_progress", interactions.BUSY + 1)
+    # The burst: one turn at a time, held for its 0.25 s by someone, another waiting, a turn taking 10 s.
+    turns = interactions._Turns(1, asyncio.get_running_loop())
+    turns.seconds_each = 10.0
+    monkeypatch.setattr(interactions._load, "turns", turns)
+    await turns.take(interactions._Answering(asyncio.Lock()))
+    waiting = asyncio.create_task(turns.take(interactions._Answering(asyncio.Lock())))
+    await asyncio.sleep(0)
     opened = await pommel.slash("character form", user=world.player)
     assert opened.callback_type == 9
     deferred = await pommel.slash("character list", user=world.player, options={"private": True})
     assert deferred.callback_type == 5, "the burst is there: any other command is deferred"
+    await waiting

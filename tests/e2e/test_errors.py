@@ -144,14 +144,18 @@ async def test_a_command_that_waits_is_deferred_and_still_answers(world: World, 
     assert (await fight_of(pommel, world)).combatant("Alice").hp == 12
 
 
-async def test_with_many_interactions_in_progress_one_more_is_deferred_at_once(
+async def test_with_many_interactions_waiting_their_turn_one_more_is_deferred_at_once(
     world: World, start_bot: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A burst over 1,000 channels left most answers past Discord's 3 s: the 2 s timers fired late on
-    the busy event loop. With :data:`bot.interactions.answering.BUSY` others in progress, a command is
-    deferred as it arrives (here BUSY is 2, so that eight commands on one channel make a burst)."""
-    monkeypatch.setattr(interactions, "BUSY", 2)
+    the busy event loop. Interactions now work a few at a time (:data:`bot.interactions.answering.AT_ONCE`),
+    the others waiting their turn, and one with so many ahead of it that its turn would come after 2 s
+    is deferred as it arrives (here one at a time, a turn taking 1 s until measured: eight commands on
+    one channel make a burst)."""
     pommel = await alice_in_a_fight(world, start_bot)
+    turns = interactions._Turns(1, asyncio.get_running_loop())
+    turns.seconds_each = 1.0
+    monkeypatch.setattr(interactions._load, "turns", turns)
     # The suite draws every state at once (no spacing): eight tracker edits in #table within a second,
     # which the bot's own spacing coalesces; Discord's 5 edits per 5 s would hold the last ones back.
     pommel.fake.rate_limits.per_route = False
@@ -165,6 +169,48 @@ async def test_with_many_interactions_in_progress_one_more_is_deferred_at_once(
     assert len(public) == 8  # every answer, deferred or not, for the table to read
     assert (await fight_of(pommel, world)).combatant("Alice").hp == 14 - 8 * 2  # every change saved
     assert interactions._load.in_progress == 0
+    assert (turns.free, len(turns.waiting)) == (1, 0)  # every turn given back
+
+
+async def test_a_command_whose_deferral_came_too_late_is_not_run(
+    world: World, start_bot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In a burst over 5,000 channels the deferrals themselves reached Discord after its 3 s: it had
+    forgotten those interactions (their users saw "This interaction failed"), yet their commands ran
+    later, saved their changes, and could not say so. Now one whose deferral Discord refused as too late
+    is not run when its turn comes, and nothing more is sent for it."""
+    pommel = await alice_in_a_fight(world, start_bot)
+    turns = interactions._Turns(1, asyncio.get_running_loop())
+    turns.seconds_each = 10.0  # a long queue: the next one is deferred as it arrives
+    monkeypatch.setattr(interactions._load, "turns", turns)
+    monkeypatch.setattr(interactions, "TURN_HELD", 60.0)
+    holder, waiter = interactions._Answering(asyncio.Lock()), interactions._Answering(asyncio.Lock())
+    await turns.take(holder)
+    waiting = asyncio.create_task(turns.take(waiter))
+    await asyncio.sleep(0)
+    pommel.fake.fail("POST", CALLBACK, "delay", delay=3.2)  # the deferral reaches Discord too late
+    before, requests = len(world.table.history), len(pommel.fake.requests)
+    hurt = asyncio.create_task(
+        pommel.slash(
+            "combatant hp",
+            user=world.player,
+            options={"who": "Alice", "change": "-2"},
+            expect_errors=True,
+            expect_response=False,
+        )
+    )
+    await pommel.fake.wait_for(
+        lambda: any(r.status == 404 for r in pommel.fake.requests[requests:]), what="the deferral refused"
+    )
+    turns.give_back(holder)
+    await waiting
+    turns.give_back(waiter)  # its turn comes: Discord has forgotten it
+    result = await hurt
+    assert result.interaction.callback is None  # "This interaction failed", as Discord shows it
+    assert [r.template for r in pommel.fake.requests[requests:]] == [CALLBACK]  # its deferral alone
+    assert world.table.history[before:] == []
+    assert (await fight_of(pommel, world)).combatant("Alice").hp == 14  # nothing was done
+    assert [problem.detail for problem in pommel.fake.take_problems("rejected")] != []
 
 
 async def test_a_command_counts_as_in_progress_until_it_has_answered_not_until_it_ends(
@@ -172,16 +218,18 @@ async def test_a_command_counts_as_in_progress_until_it_has_answered_not_until_i
 ) -> None:
     """What a command does after its answer (its bookkeeping, its tracker) made the next ones look
     queued behind it: a burst deferred more than it had to, each deferral costing two more requests.
-    Here the first command's tracker edit hangs for 1.5 s after its answer; with BUSY at 1, the next
-    command is still answered at once, not deferred."""
-    monkeypatch.setattr(interactions, "BUSY", 1)
+    Here the first command's tracker edit hangs for 1.5 s after its answer; with one turn at a time,
+    the command has given its turn back, and the next command is answered at once, not deferred."""
     pommel = await alice_in_a_fight(world, start_bot)
+    turns = interactions._Turns(1, asyncio.get_running_loop())
+    monkeypatch.setattr(interactions._load, "turns", turns)
     fault = pommel.fake.fail("PATCH", MESSAGE, "delay", delay=1.5)
     first = asyncio.create_task(hurt_alice(pommel, world))
     while fault.times:  # until its tracker edit is under way (and hangs), so the command has answered
         assert not first.done()
         await asyncio.sleep(0.02)
     assert interactions._load.in_progress == 0
+    assert turns.free == 1
     second = await hurt_alice(pommel, world)
     assert second.callback_type == 4
     assert not second.ephemeral
@@ -276,3 +324,63 @@ async def test_a_click_refused_while_its_deferral_is_on_its_way_is_still_answere
     assert refusal.ephemeral
     assert "GM" in refusal.content
     assert pommel.fake.take_problems("rejected") == []
+
+
+async def test_an_answer_refused_as_too_late_is_not_logged_as_a_bug_nor_sent_again(
+    world: World, start_bot: Any
+) -> None:
+    """An answer Discord refused as unknown (it came after 3 s) was taken for a bug (an error logged with
+    its traceback, "something went wrong" sent) and the reply tried again, refused again: in a burst
+    over 5,000 channels that doubled the bot's work for the interactions already lost. Now the change
+    saved is told in the channel, once, and nothing else is sent."""
+    pommel = await alice_in_a_fight(world, start_bot)
+    pommel.fake.fail("POST", CALLBACK, "delay", delay=3.2)
+    requests = len(pommel.fake.requests)
+    result = await pommel.slash(
+        "combatant hp",
+        user=world.player,
+        options={"who": "Alice", "change": "-2"},
+        expect_errors=True,
+        expect_response=False,
+    )
+    assert not [record for record in result.errors if record.levelname == "ERROR"]
+    callbacks = [r for r in pommel.fake.requests[requests:] if r.template == CALLBACK]
+    assert len(callbacks) == 1  # the answer; no refusal sent after it
+    told = [m for m in result.channel_messages if m.content.startswith(f"<@{world.player.id}>: ✅ Saved")]
+    assert len(told) == 1
+    assert (await fight_of(pommel, world)).combatant("Alice").hp == 12
+    pommel.fake.take_problems("rejected")
+
+
+async def test_a_command_whose_turn_comes_after_discord_forgot_it_is_not_run(
+    world: World, start_bot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past 3 s since it arrived, unacknowledged, an interaction is forgotten by Discord whatever the bot
+    does: its command is not run when its turn comes, nor is a deferral sent for it (here "3 s" is
+    0.3 s, and no deferral is due before)."""
+    pommel = await alice_in_a_fight(world, start_bot)
+    turns = interactions._Turns(1, asyncio.get_running_loop())
+    monkeypatch.setattr(interactions._load, "turns", turns)
+    monkeypatch.setattr(interactions, "TURN_HELD", 60.0)
+    monkeypatch.setattr(interactions, "LOOK_AGAIN", 60.0)
+    monkeypatch.setattr(interactions, "FORGOTTEN_AFTER", 0.3)
+    holder = interactions._Answering(asyncio.Lock())
+    await turns.take(holder)
+    requests = len(pommel.fake.requests)
+    hurt = asyncio.create_task(
+        pommel.slash(
+            "combatant hp",
+            user=world.player,
+            options={"who": "Alice", "change": "-2"},
+            expect_errors=True,
+            expect_response=False,
+        )
+    )
+    while not turns.waiting:  # until it waits for its turn
+        await asyncio.sleep(0.01)
+    await asyncio.sleep(0.4)  # longer than FORGOTTEN_AFTER: however slow the machine, it has passed
+    turns.give_back(holder)
+    result = await hurt
+    assert result.interaction.callback is None
+    assert [r.template for r in pommel.fake.requests[requests:]] == []  # nothing sent for it
+    assert (await fight_of(pommel, world)).combatant("Alice").hp == 14  # nothing was done
