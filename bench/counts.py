@@ -18,7 +18,6 @@ import json
 import os
 import re
 import signal
-import subprocess
 import sys
 import tempfile
 from collections import Counter
@@ -28,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.e2e when run as a script
 
 from apart import BotApart
-from cpu import Meter, duel_round, earlier_tree, not_pinned
+from cpu import Meter, duel_round, earlier_tree, run_in
 from latency import INIT_NEXT, bench_world, seeded_database
 
 from tests.e2e.fake_discord import FakeChannel, FakeDiscord, FakeInteraction
@@ -104,16 +103,7 @@ async def counted(actions: int, channels: int) -> Counts:
 
 
 def counted_in(tree: Path, actions: int, channels: int) -> Counts:
-    command = [sys.executable, str(tree / "bench" / "counts.py"), "--json"]
-    done = subprocess.run(
-        [*command, "--actions", str(actions), "--channels", str(channels)],
-        check=True,
-        capture_output=True,
-        text=True,
-        cwd=tree,
-        env={**os.environ, "PYTHONPATH": str(tree), "POMMEL_BENCH_WITHOUT": ",".join(not_pinned(tree))},
-    )
-    result: Counts = json.loads(done.stdout.strip().splitlines()[-1])
+    result: Counts = run_in(tree, "counts.py", "--actions", str(actions), "--channels", str(channels))
     return result
 
 

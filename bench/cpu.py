@@ -33,6 +33,7 @@ import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.e2e when run as a script
 
@@ -183,18 +184,25 @@ def not_pinned(tree: Path) -> list[str]:
     return [name for name in PICKED_UP if f'"{name}==' not in pinned]
 
 
-def measured_in(tree: Path, actions: int, channels: int) -> dict[str, tuple[float, float]]:
-    """One run of this benchmark with the bot of ``tree``, in a process of its own."""
-    command = [sys.executable, str(tree / "bench" / "cpu.py"), "--runs", "1", "--json"]
+def run_in(tree: Path, script: str, *options: str) -> Any:
+    """One run of the benchmark ``bench/<script>`` with ``--json``, the bot of ``tree`` in a process of
+    its own (without what ``tree`` does not pin): what its last line printed."""
     done = subprocess.run(
-        [*command, "--actions", str(actions), "--channels", str(channels)],
+        [sys.executable, str(tree / "bench" / script), "--json", *options],
         check=True,
         capture_output=True,
         text=True,
         cwd=tree,
         env={**os.environ, "PYTHONPATH": str(tree), "POMMEL_BENCH_WITHOUT": ",".join(not_pinned(tree))},
     )
-    figures: dict[str, list[float]] = json.loads(done.stdout.strip().splitlines()[-1])
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def measured_in(tree: Path, actions: int, channels: int) -> dict[str, tuple[float, float]]:
+    """One run of this benchmark with the bot of ``tree``, in a process of its own."""
+    figures: dict[str, list[float]] = run_in(
+        tree, "cpu.py", "--runs", "1", "--actions", str(actions), "--channels", str(channels)
+    )
     return {label: (whole, main) for label, (whole, main) in figures.items()}
 
 
