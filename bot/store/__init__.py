@@ -18,7 +18,6 @@ from .base import (
     KEPT_AFTER_LEAVING,
     MAX_LOG_PAGE,
     Store,
-    log_entries,
 )
 from .errors import (
     CharacterTaken,
@@ -52,6 +51,7 @@ from .records import (
     LogEntry,
     Redoable,
     SetAsideFight,
+    log_entries,
 )
 from .shared import reads_fight
 from .sqlite import SqliteStore

@@ -27,8 +27,8 @@ import logging
 import weakref
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
-from datetime import UTC, datetime, timedelta
-from typing import Any, TypeVar
+from datetime import datetime, timedelta
+from typing import TypeVar
 
 from ..catalog import CatalogLayer
 from ..characters import Character
@@ -55,6 +55,7 @@ from .records import (
     LogEntry,
     Redoable,
     SetAsideFight,
+    log_entries,
 )
 
 log = logging.getLogger(__name__)
@@ -63,25 +64,6 @@ Result = TypeVar("Result")
 
 MAX_LOG_PAGE = 1000
 """The most log entries :meth:`Store.read_log` returns at once; page on with ``after_id``."""
-
-
-def log_entries(
-    done: Done[Any], guild_id: int | None, channel_id: int, user_id: int, *, at: datetime | None = None
-) -> list[LogEntry]:
-    """An operation's log lines as the store's entries (:meth:`Store.change` writes them with its change;
-    a command that saves otherwise hands them to the save)."""
-    return [
-        LogEntry(
-            at=at if at is not None else datetime.now(UTC),
-            guild_id=guild_id,
-            channel_id=channel_id,
-            user_id=user_id,
-            kind=done.kind,
-            text=line,
-            data=dict(done.data) if index == 0 else {k: v for k, v in done.data.items() if k != D20_KEY},
-        )
-        for index, line in enumerate(done.log)  # the dice rolled are counted once, on the first line
-    ]
 
 
 class Store(ABC):

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Annotated
+from typing import Annotated, Any
 
 from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field, JsonValue
 
 from ..encounter.document import Encounter
+from ..encounter.done import D20_KEY, Done
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +141,25 @@ class LogEntry(BaseModel):
     undone_by: int | None = None
     """Set by the store when an undo took the change that wrote this line back: the id of the undo's own
     line. The line stays in the log (dice rolled in an undone step stay visible), marked undone."""
+
+
+def log_entries(
+    done: Done[Any], guild_id: int | None, channel_id: int, user_id: int, *, at: datetime | None = None
+) -> list[LogEntry]:
+    """An operation's log lines as the store's entries (:meth:`~bot.store.base.Store.change` writes them
+    with its change; a command that saves otherwise hands them to the save)."""
+    return [
+        LogEntry(
+            at=at if at is not None else datetime.now(UTC),
+            guild_id=guild_id,
+            channel_id=channel_id,
+            user_id=user_id,
+            kind=done.kind,
+            text=line,
+            data=dict(done.data) if index == 0 else {k: v for k, v in done.data.items() if k != D20_KEY},
+        )
+        for index, line in enumerate(done.log)  # the dice rolled are counted once, on the first line
+    ]
 
 
 @dataclass(frozen=True, slots=True)
