@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+from collections.abc import Coroutine
 from typing import Any
 
 import discord
@@ -172,6 +173,17 @@ async def test_with_many_interactions_waiting_their_turn_one_more_is_deferred_at
     assert (turns.free, len(turns.waiting)) == (1, 0)  # every turn given back
 
 
+def alice_hurt_unanswered(pommel: Any, world: World) -> Coroutine[Any, Any, Any]:
+    """The player's ``/combatant hp`` on Alice, sent expecting no answer (Discord has forgotten it)."""
+    return pommel.slash(
+        "combatant hp",
+        user=world.player,
+        options={"who": "Alice", "change": "-2"},
+        expect_errors=True,
+        expect_response=False,
+    )
+
+
 async def test_a_command_whose_deferral_came_too_late_is_not_run(
     world: World, start_bot: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -190,15 +202,7 @@ async def test_a_command_whose_deferral_came_too_late_is_not_run(
     await asyncio.sleep(0)
     pommel.fake.fail("POST", CALLBACK, "delay", delay=3.2)  # the deferral reaches Discord too late
     before, requests = len(world.table.history), len(pommel.fake.requests)
-    hurt = asyncio.create_task(
-        pommel.slash(
-            "combatant hp",
-            user=world.player,
-            options={"who": "Alice", "change": "-2"},
-            expect_errors=True,
-            expect_response=False,
-        )
-    )
+    hurt = asyncio.create_task(alice_hurt_unanswered(pommel, world))
     await pommel.fake.wait_for(
         lambda: any(r.status == 404 for r in pommel.fake.requests[requests:]), what="the deferral refused"
     )
@@ -367,15 +371,7 @@ async def test_a_command_whose_turn_comes_after_discord_forgot_it_is_not_run(
     holder = interactions._Answering(asyncio.Lock())
     await turns.take(holder)
     requests = len(pommel.fake.requests)
-    hurt = asyncio.create_task(
-        pommel.slash(
-            "combatant hp",
-            user=world.player,
-            options={"who": "Alice", "change": "-2"},
-            expect_errors=True,
-            expect_response=False,
-        )
-    )
+    hurt = asyncio.create_task(alice_hurt_unanswered(pommel, world))
     while not turns.waiting:  # until it waits for its turn
         await asyncio.sleep(0.01)
     await asyncio.sleep(0.4)  # longer than FORGOTTEN_AFTER: however slow the machine, it has passed
