@@ -173,7 +173,7 @@ async def test_with_many_interactions_waiting_their_turn_one_more_is_deferred_at
     assert (turns.free, len(turns.waiting)) == (1, 0)  # every turn given back
 
 
-def alice_hurt_unanswered(pommel: Any, world: World) -> Coroutine[Any, Any, Any]:
+def alice_hurt_unanswered(pommel: RunningBot, world: World) -> Coroutine[Any, Any, InteractionResult]:
     """The player's ``/combatant hp`` on Alice, sent expecting no answer (Discord has forgotten it)."""
     return pommel.slash(
         "combatant hp",
