@@ -4,7 +4,8 @@ Run on demand (``make bench``), never as a pass/fail test. The bot runs alone in
 (``bench/apart.py``), on a real SQLite file; the fake Discord and its users run in this one. One action
 at a time, over many channels (so that no tracker's spacing coalesces two of them): the GM's ``/attack``
 in a duel of two NPCs (the policy asks the GM to defend), the GM's click on Passive that answers it, and
-``/init next`` in fights of eight NPC groups (where a round is over, the next is dealt first, untimed).
+``/init next`` in fights of eight NPC groups (where a round is over, the next is dealt first, untimed);
+and, for scale, the floor of any command that saves something (one commit, a one-word answer).
 After each series the bot is left to finish what follows its answers (its bookkeeping, its trackers)
 until it sends nothing more.
 
@@ -26,6 +27,7 @@ import json
 import logging
 import os
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -46,6 +48,9 @@ ROOT = Path(__file__).resolve().parents[1]
 TICK = os.sysconf("SC_CLK_TCK")
 ATTACK = "/attack (asks the GM's defense)"
 DEFEND = "defense click (Passive)"
+FLOOR = "floor (pong + 1 commit)"
+"""For scale, not a goal: what discord.py's handling of a command costs with one durable commit and a
+one-word answer (``bench/latency.py``'s floor), measured alike."""
 
 
 def cpu_of(pid: int, tid: int | None = None) -> float:
@@ -53,6 +58,15 @@ def cpu_of(pid: int, tid: int | None = None) -> float:
     where = f"/proc/{pid}/stat" if tid is None else f"/proc/{pid}/task/{tid}/stat"
     fields = Path(where).read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / TICK
+
+
+def end_profiled_period(pid: int, label: str) -> None:
+    """With ``POMMEL_BENCH_PROFILE``, the bot's CPU samples since the last period go to a file named by
+    ``label`` (``bench/apart_bot.py``'s :func:`sample_cpu`, read by ``bench/profile_report.py``)."""
+    if profile_to := os.environ.get("POMMEL_BENCH_PROFILE"):
+        Path(profile_to + ".label").write_text(label)
+        os.kill(pid, signal.SIGUSR2)
+        time.sleep(0.05)  # for the handler to read the label before the next period writes its own
 
 
 class Meter:
@@ -72,6 +86,7 @@ class Meter:
         self, bot: BotApart, label: str, sends: list[Callable[[], Awaitable[FakeInteraction]]]
     ) -> list[FakeInteraction]:
         """Send one action after the other (each once answered), then wait for the bot's quiet."""
+        end_profiled_period(self.pid, "between")
         whole, main, started = self.read()
         answered = []
         for send in sends:
@@ -81,6 +96,7 @@ class Meter:
         quiet_from = time.perf_counter()
         await bot.quiet()
         whole_now, main_now, now = self.read()
+        end_profiled_period(self.pid, label.split(" ")[0].strip("/"))
         quiet = now - quiet_from
         total = self.totals.setdefault(label, [0.0, 0.0, 0.0])
         total[0] += whole_now - whole - self.idle[0] * quiet
@@ -125,6 +141,14 @@ async def measure(actions: int, channels: int) -> dict[str, tuple[float, float]]
                     ]
                     for inter in await meter.series(bot, INIT_NEXT, passing):
                         assert not refused_answer(inter), f"refused, so not measured: {inter.original}"
+
+                def floor(channel: FakeChannel) -> Callable[[], Awaitable[FakeInteraction]]:
+                    return lambda: bot.slash("bench-floor", user=world.gm, channel=channel)
+
+                everywhere = tables + duels
+                await warm_up.series(bot, FLOOR, [floor(channel) for channel in everywhere])
+                floors = [floor(everywhere[n % len(everywhere)]) for n in range(actions)]
+                await meter.series(bot, FLOOR, floors)
                 return meter.per_action()
 
 
@@ -266,7 +290,8 @@ def main() -> None:
             whole, main = cells(before, label)
             print(f"{'  at ' + args.against:<34} {whole:>22} {main:>22}")
             whole_ratio, main_ratio = ratios(runs, before, label)
-            print(f"{'  ratio (goal: at most 0.67)':<34} {whole_ratio:>15.2f}x {main_ratio:>21.2f}x")
+            goal = "no goal: for scale" if label == FLOOR else "goal: at most 0.67"
+            print(f"{'  ratio (' + goal + ')':<34} {whole_ratio:>15.2f}x {main_ratio:>21.2f}x")
 
 
 if __name__ == "__main__":
