@@ -88,16 +88,27 @@ DiscordWebSocket.poll_event = _poll_event_then_let_others_run  # type: ignore[me
 _start_up_frozen = False
 
 
+YOUNG_COLLECTED_AFTER = 10_000
+"""The garbage collector's first threshold once the bot is ready (Python's default: 700). An action makes
+thousands of short-lived objects (a fight's models, a message's parts); at 700, collections ran in the
+middle of actions, found them still alive and moved them on to the older generations, whose collections
+then walked them again. Measured over ``bench/cpu.py``'s 1,500 commands: 363 young, 33 middle and 3 full
+collections took 0.36 s of CPU; at 10,000, 18 young and 1 middle took 0.14 s. What cycles there are wait
+at most 10,000 allocations longer to be freed."""
+
+
 def freeze_start_up() -> None:
     """Once a process, when the bot is first ready: what start-up made (modules, the catalog, the guilds'
     cache) lives as long as the process, so it is moved out of the garbage collector's sight
     (``gc.freeze``) and a full collection no longer walks it: measured, pauses of 50 to 70 ms every few
-    hundred commands were a p99 four times the p50. A reconnect's new cache is collected as usual."""
+    hundred commands were a p99 four times the p50. A reconnect's new cache is collected as usual. The
+    young generation is collected less often from then on (:data:`YOUNG_COLLECTED_AFTER`)."""
     global _start_up_frozen
     if _start_up_frozen:
         return
     gc.collect()
     gc.freeze()
+    gc.set_threshold(YOUNG_COLLECTED_AFTER, *gc.get_threshold()[1:])
     _start_up_frozen = True
 
 

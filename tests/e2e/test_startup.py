@@ -71,9 +71,12 @@ async def test_once_ready_what_start_up_made_is_out_of_the_collector_s_sight(
     world: World, start_bot: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Full collections walking the whole start-up heap paused the bot 50 to 70 ms every few hundred
-    commands. Once ready, it is frozen (``gc.freeze``), once a process."""
+    commands. Once ready, it is frozen (``gc.freeze``), once a process, and the young generation is
+    collected less often (``app.YOUNG_COLLECTED_AFTER``)."""
     monkeypatch.setattr(app, "_start_up_frozen", False)
     gc.unfreeze()
+    thresholds = gc.get_threshold()
+    gc.set_threshold(700, *thresholds[1:])
     try:
         await start_bot()
         loop = asyncio.get_running_loop()
@@ -83,10 +86,12 @@ async def test_once_ready_what_start_up_made_is_out_of_the_collector_s_sight(
             await asyncio.sleep(0.01)
         frozen = gc.get_freeze_count()
         assert frozen > 10_000  # the modules, the catalog, discord.py's state
+        assert gc.get_threshold() == (app.YOUNG_COLLECTED_AFTER, *thresholds[1:])
         app.freeze_start_up()  # a reconnect's READY: nothing more is frozen (some frozen may have died)
         assert gc.get_freeze_count() <= frozen
     finally:
         gc.unfreeze()
+        gc.set_threshold(*thresholds)
 
 
 async def test_start_up_migrates_the_database_before_commands_run(world: World, pommel: RunningBot) -> None:
