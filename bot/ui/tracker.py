@@ -278,11 +278,12 @@ def _order_lines(encounter: Encounter, *, reveal: bool, compact: int) -> list[st
     characters), the held cards and who acted."""
     state = encounter.initiative
     lines: list[str] = []
-    if state.order:
+    order = state.order
+    if order:
         shown = [
             f"{_card_shown(encounter, entry.holder, entry.card, reveal)} "
             f"{_holder(encounter, entry.holder, compact=compact)}"
-            for entry in state.order
+            for entry in order
         ]
         lines += ["", "**Still to act**"]
         lines += [" · ".join(shown)] if compact else shown
