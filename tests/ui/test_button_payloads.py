@@ -8,6 +8,7 @@ from __future__ import annotations
 import itertools
 import json
 from datetime import UTC, datetime
+from functools import partial
 
 import discord
 import pytest
@@ -23,7 +24,7 @@ from bot.ui.attack_views.follow_ups import reaction_buttons
 from bot.ui.buttons import Button, view_of
 from bot.ui.encounter_views import overview_page
 from bot.ui.fight_log import end_confirmation, redo_confirmation, redo_view, undo_confirmation
-from bot.ui.message_buttons import message_buttons
+from bot.ui.message_buttons import custom_ids, message_buttons
 from bot.ui.morale_views import proposal_view
 from bot.ui.server_views import forget_confirmation
 from bot.ui.tracker import tracker_view
@@ -134,3 +135,24 @@ def test_the_pages_of_a_big_fight_s_overview() -> None:
     encounter = fight_of_bandits(60)
     _, buttons = overview_page(encounter, CATALOG, guild_id=2, gm=True, page=1)
     assert_as_discord_draws_it(buttons)
+
+
+def passive_of(shown: int, exchange_id: int) -> int:
+    return shown
+
+
+def test_the_passive_defense_shows_in_a_label_only() -> None:
+    """:meth:`bot.fight_messages.FightMessageBoard.redraw` compares a message's custom ids without
+    reckoning the passive defense: they must not depend on it."""
+    encounter = duel()
+    exchange = attacked(encounter, [15]).exchange
+    exchange.message_id = 50
+    message = FightMessage(
+        id=50, exchange=exchange.id, attacker=exchange.attacker, defender=exchange.defender
+    )
+    encounter.messages.append(message)
+    ids = [
+        custom_ids(message_buttons(encounter, message, partial(passive_of, shown))) for shown in (0, 7, 21)
+    ]
+    assert ids[0] == ids[1] == ids[2]
+    assert ids[0]
