@@ -49,6 +49,13 @@ MISSING_REQUEST = "📨 This attack waits for its defense; its request was not o
 """The first line of a request posted again (its reply never came through, or it was deleted)."""
 
 
+def _unlabelled(exchange_id: int) -> int:
+    """The passive defense where only the buttons' custom ids are wanted: it shows in a label alone
+    (:func:`~bot.ui.attack_views.request.defense_buttons`), and reckoning it is an exchange's whole
+    waiting report, so a message is compared by its ids without it, and drawn with it."""
+    return 0
+
+
 class FightMessageBoard:
     """Edits the messages of a fight so their buttons are those the fight accepts now; one channel at a
     time (a lock each), from the fight as stored (never an older state over a newer one)."""
@@ -101,7 +108,7 @@ class FightMessageBoard:
             if not done.end:
                 for message in fight.messages:
                     if message.id == message_id:
-                        wanted = custom_ids(message_buttons(fight, message, self._passive(fight)))
+                        wanted = custom_ids(message_buttons(fight, message, _unlabelled))
                         messages.note_drawn(fight, {message_id: wanted})
                         break
             return done
@@ -169,13 +176,13 @@ class FightMessageBoard:
             gone: list[int] = []
             try:
                 for message in fight.messages:
-                    rows = message_buttons(fight, message, self._passive(fight))
-                    wanted = custom_ids(rows)
+                    wanted = custom_ids(message_buttons(fight, message, _unlabelled))
                     carries = shown.get(message.id, message.drawn)
                     if wanted == carries:
                         if wanted != message.drawn:
                             drawn[message.id] = wanted
                         continue
+                    rows = message_buttons(fight, message, self._passive(fight))
                     try:
                         await self._edit_buttons(channel_id, message.id, view_of(rows))
                     except discord.NotFound:

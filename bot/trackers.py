@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 import discord
-from discord.http import handle_message_parameters
+from discord.http import MultipartParameters, handle_message_parameters
 
 from .channel_access import RefusedPosts
 from .drawing_budget import TRACKER_DRAWS_PER_SECOND, Budget
@@ -80,11 +80,22 @@ class _Due:
     drawn: asyncio.Future[None] | None
 
 
-def _showing(embeds: list[discord.Embed], view: discord.ui.View) -> bytes:
-    """A digest of what a tracker message shows (the JSON Discord would get): two drawings that show the
-    same are one edit. A digest, not the JSON, so that a thousand trackers remembered cost 16 bytes each."""
-    shown = json.dumps([[embed.to_dict() for embed in embeds], view.to_components()], separators=(",", ":"))
+def _showing(params: MultipartParameters) -> bytes:
+    """A digest of what a tracker message shows (its embeds and components in the JSON Discord gets,
+    :func:`_payload`, drawn once for the edit and the digest): two drawings that show the same are one
+    edit. A digest, not the JSON, so that a thousand trackers remembered cost 16 bytes each."""
+    payload = params.payload or {}
+    shown = json.dumps([payload["embeds"], payload["components"]], separators=(",", ":"))
     return hashlib.blake2b(shown.encode(), digest_size=16).digest()
+
+
+def _payload(
+    embeds: list[discord.Embed], view: discord.ui.View, mentions: discord.AllowedMentions | None
+) -> MultipartParameters:
+    """What an edit of the tracker sends (no file, so nothing to close after)."""
+    return handle_message_parameters(
+        content=None, embeds=embeds, view=view, previous_allowed_mentions=mentions
+    )
 
 
 def _newer(encounter: Encounter, than: _Due) -> bool:
@@ -334,13 +345,14 @@ class TrackerBoard:
     async def _draw(self, encounter: Encounter, *, repost: bool) -> None:
         embeds = tracker_embeds(encounter)
         view = tracker_view(encounter)
-        shows = _showing(embeds, view)
+        params = _payload(embeds, view, self.client.allowed_mentions)
+        shows = _showing(params)
         old = encounter.tracker
         if old is not None and not repost:
             if self._shown.get(old.message_id) == shows:
                 return  # the change shows nothing new (a miss, say): no edit
             try:
-                await self._edit(old, embeds, view)
+                await self._edit(old, params)
                 self._shown.set(old.message_id, shows)
                 return
             except discord.NotFound:
@@ -362,21 +374,14 @@ class TrackerBoard:
             embeds, view = tracker_embeds(saved), tracker_view(saved)
             await self._spend()
             await sent.edit(embeds=embeds, view=view)
-            self._shown.set(sent.id, _showing(embeds, view))
+            self._shown.set(sent.id, _showing(_payload(embeds, view, self.client.allowed_mentions)))
 
-    async def _edit(
-        self, tracker: TrackerMessage, embeds: list[discord.Embed], view: discord.ui.View
-    ) -> None:
-        """Edit the tracker message in place, without reading back the message Discord answers with
-        (:meth:`discord.PartialMessage.edit` parses it into a :class:`discord.Message` the board never
-        looks at). Its view is stopped (:func:`bot.ui.buttons.button_view`): discord.py keeps none."""
-        with handle_message_parameters(
-            content=None,
-            embeds=embeds,
-            view=view,
-            previous_allowed_mentions=self.client.allowed_mentions,
-        ) as params:
-            await self.client.http.edit_message(tracker.channel_id, tracker.message_id, params=params)
+    async def _edit(self, tracker: TrackerMessage, params: MultipartParameters) -> None:
+        """Edit the tracker message in place with ``params`` (:func:`_payload`), without reading back the
+        message Discord answers with (:meth:`discord.PartialMessage.edit` parses it into a
+        :class:`discord.Message` the board never looks at). Its view is stopped
+        (:func:`bot.ui.buttons.button_view`): discord.py keeps none."""
+        await self.client.http.edit_message(tracker.channel_id, tracker.message_id, params=params)
 
     async def _spend(self) -> None:
         """A drawing's request past its first (the dispatcher paid that one) takes from the budget too:

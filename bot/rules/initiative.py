@@ -224,7 +224,7 @@ class InitiativeState(BaseModel):
 
         Held cards do not keep a round going: they wait, across rounds if need be (R4).
         """
-        return self.turn_of is None and not self.order
+        return self.turn_of is None and all(holder in self.held for holder in self.cards)
 
     # ----------------------------------------------------------------------------- dealing
 

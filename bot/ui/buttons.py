@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import cache
+from typing import Any
 
 import discord
 
@@ -19,31 +21,76 @@ TURN_BUTTON = re.compile(
 button drawn before buttons named their fight has none, and is checked by its step alone)."""
 
 
+class Button(discord.ui.Item[discord.ui.View]):
+    """A button as Pommel sends it: how it looks and its custom id, shown exactly as
+    :class:`discord.ui.Button` shows it (:meth:`to_component_dict`), without that class's machinery (a
+    component model built and an emoji parsed for each button). Every view Pommel sends is stopped
+    (:func:`button_view`): a button is only ever shown, and a click is dispatched by its custom id
+    (:class:`bot.interactions.buttons.PommelButton`)."""
+
+    def __init__(
+        self,
+        *,
+        custom_id: str,
+        label: str | None = None,
+        emoji: str | None = None,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        disabled: bool = False,
+    ) -> None:
+        super().__init__()  # type: ignore[no-untyped-call]  # discord.py leaves it untyped
+        self.custom_id = custom_id
+        self.label = label
+        self.emoji = emoji
+        self.style = style
+        self.disabled = disabled
+
+    @property
+    def type(self) -> discord.ComponentType:
+        return discord.ComponentType.button
+
+    def to_component_dict(self) -> dict[str, Any]:
+        """The button's JSON, key for key what :meth:`discord.ui.Button.to_component_dict` gives."""
+        shown: dict[str, Any] = {"type": 2, "style": self.style.value, "disabled": self.disabled}
+        if self.label:
+            shown["label"] = self.label
+        if self.custom_id:
+            shown["custom_id"] = self.custom_id
+        if self.emoji is not None:
+            shown["emoji"] = _emoji(self.emoji).to_dict()
+        return shown
+
+
+@cache
+def _emoji(text: str) -> discord.PartialEmoji:
+    """An emoji as discord.py reads it, once per emoji (Pommel's buttons use a score of them)."""
+    return discord.PartialEmoji.from_str(text)
+
+
 def turn_custom_id(action: TurnAction, step: int, fight: str) -> str:
     return f"pommel:turn:{action.value}:{step}:{fight}"
 
 
-def tracker_buttons(encounter: Encounter) -> list[discord.ui.Button[discord.ui.View]]:
+def tracker_buttons(encounter: Encounter) -> list[Button]:
     state = encounter.initiative
     step = encounter.flow.step
     dealt = state.round > 0
     in_turn = state.turn_of is not None
     buttons = [
-        discord.ui.Button[discord.ui.View](
+        Button(
             label="Next",
             emoji="⏭️",
             style=discord.ButtonStyle.primary,
             custom_id=turn_custom_id(TurnAction.NEXT, step, encounter.tag),
             disabled=not dealt or not (in_turn or state.order),
         ),
-        discord.ui.Button[discord.ui.View](
+        Button(
             label="Hold",
             emoji="🂠",
             style=discord.ButtonStyle.secondary,
             custom_id=turn_custom_id(TurnAction.HOLD, step, encounter.tag),
             disabled=not in_turn or state.turn_used,  # R4: a card is held instead of acting
         ),
-        discord.ui.Button[discord.ui.View](
+        Button(
             label="Act",
             emoji="🃏",
             style=discord.ButtonStyle.success,
@@ -53,7 +100,7 @@ def tracker_buttons(encounter: Encounter) -> list[discord.ui.Button[discord.ui.V
     ]
     if not in_turn and (not dealt or state.is_round_over):
         buttons.append(
-            discord.ui.Button[discord.ui.View](
+            Button(
                 label=f"Deal round {state.round + 1}",
                 emoji="🂡",
                 style=discord.ButtonStyle.secondary,

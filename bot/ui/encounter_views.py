@@ -30,7 +30,7 @@ from ..wording.phrases import Change, listing
 from ..wording.roster import TURN_CUT_SHORT, option_label, option_value
 from ..wording.spirits import banishment_line
 from .announcements import Announcement
-from .buttons import view_of
+from .buttons import Button, view_of
 from .morale_views import proposal_line
 from .tracker import (
     TRACKER_COLOUR,
@@ -266,14 +266,14 @@ def overview_page(
         return embed, None
     embed.set_footer(text=f"Page {page + 1} of {len(pages)}")
     buttons = [
-        discord.ui.Button[discord.ui.View](
+        Button(
             label="Previous page",
             emoji="◀️",
             style=discord.ButtonStyle.secondary,
             custom_id=f"pommel:show:{encounter.tag}:{max(0, page - 1)}:back",
             disabled=page == 0,
         ),
-        discord.ui.Button[discord.ui.View](
+        Button(
             label="Next page",
             emoji="▶️",
             style=discord.ButtonStyle.primary,

@@ -22,7 +22,7 @@ from ..fight_views import EndedLog, is_private
 from ..rules.initiative import fight_duration
 from ..store import ENDED_KEPT, EndedEncounter, HistoryStep, LogEntry
 from .announcements import fitted
-from .buttons import button_view
+from .buttons import Button, button_view
 from .tracker import DESCRIPTION_LIMIT, TRACKER_COLOUR, name
 
 LOG_DEFAULT = 15
@@ -66,7 +66,7 @@ def undo_confirmation(steps: Sequence[HistoryStep], fight: str, version: int) ->
     note = ["Their log lines stay in the log, marked undone."]
     view = button_view()
     view.add_item(
-        discord.ui.Button[discord.ui.View](
+        Button(
             label=f"Undo {_changes(count)}",
             emoji="↩️",
             style=discord.ButtonStyle.danger,
@@ -89,7 +89,7 @@ def redo_view(fight: str, undo: int) -> discord.ui.View:
     """The "Redo" button: on ``/encounter redo``, and on the note of an undo just made."""
     view = button_view()
     view.add_item(
-        discord.ui.Button[discord.ui.View](
+        Button(
             label="Redo",
             emoji="↪️",
             style=discord.ButtonStyle.secondary,
@@ -204,13 +204,13 @@ def end_confirmation(asked: EndAsked) -> tuple[str, discord.ui.View]:
     )
     view = button_view()
     for button in (
-        discord.ui.Button[discord.ui.View](
+        Button(
             label="End the fight",
             emoji="🏁",
             style=discord.ButtonStyle.danger,
             custom_id=end_custom_id(asked, "end"),
         ),
-        discord.ui.Button[discord.ui.View](
+        Button(
             label="Keep it going",
             style=discord.ButtonStyle.secondary,
             custom_id=end_custom_id(asked, "keep"),
@@ -278,11 +278,7 @@ def history_reply(ended: Sequence[EndedEncounter]) -> tuple[str, discord.ui.View
             f"**{number}.** Started <t:{int(fight.started_at.timestamp())}:f>, ended "
             f"<t:{int(fight.ended_at.timestamp())}:R> after {_rounds(fight.rounds)} · GM <@{fight.gm_id}>"
         )
-        view.add_item(
-            discord.ui.Button[discord.ui.View](
-                label=f"Log {number}", emoji="📜", custom_id=f"pommel:history:{fight.id}"
-            )
-        )
+        view.add_item(Button(label=f"Log {number}", emoji="📜", custom_id=f"pommel:history:{fight.id}"))
     lines.append("A button gives that fight's log as a file, privately.")
     return "\n".join(lines), view
 

@@ -17,10 +17,9 @@ from ..encounter.records import Exchange, FightMessage, ReactionKind
 from ..encounter.results import TurnAction
 from .attack_views.follow_ups import follow_up_buttons, reaction_buttons
 from .attack_views.request import defense_buttons
-from .buttons import turn_custom_id
+from .buttons import Button, turn_custom_id
 from .morale_views import PROPOSAL_BUTTON_LIMIT, dismiss_button, proposal_button
 
-Button = discord.ui.Button[discord.ui.View]
 ROW = 5
 """Buttons in one row (Discord's limit)."""
 

@@ -22,7 +22,7 @@ from ..rules.errors import shown
 from ..rules.morale import MORALE_TARGET, MoraleResult, MoraleStanding
 from ..wording.phrases import listing, signed, situation_words
 from .announcements import CONTENT_LIMIT, Announcement
-from .buttons import button_view
+from .buttons import Button, button_view
 from .rolls import pool_faces
 from .tracker import SHORTEST_NAME, short
 
@@ -66,9 +66,9 @@ def _label(text: str) -> str:
     return text if len(text) <= BUTTON_LABEL_LIMIT else f"{text[: BUTTON_LABEL_LIMIT - 1]}…"
 
 
-def proposal_button(proposal: MoraleProposal, fight: str) -> discord.ui.Button[discord.ui.View]:
+def proposal_button(proposal: MoraleProposal, fight: str) -> Button:
     """R22: the GM's button that rolls the proposed check for the whole group (works after a restart)."""
-    return discord.ui.Button[discord.ui.View](
+    return Button(
         label=_label(f"Roll morale: {proposal.group}"),
         emoji="🎲",
         style=discord.ButtonStyle.primary,
@@ -76,9 +76,9 @@ def proposal_button(proposal: MoraleProposal, fight: str) -> discord.ui.Button[d
     )
 
 
-def dismiss_button(proposal: MoraleProposal, fight: str) -> discord.ui.Button[discord.ui.View]:
+def dismiss_button(proposal: MoraleProposal, fight: str) -> Button:
     """R22: the GM's button that declines the proposed check (no roll)."""
-    return discord.ui.Button[discord.ui.View](
+    return Button(
         label=_label(f"No check for {proposal.group}"),
         style=discord.ButtonStyle.secondary,
         custom_id=dismiss_custom_id(proposal.id, fight),

@@ -7,7 +7,7 @@ import re
 import discord
 
 from ..store import ForgottenGuild
-from .buttons import button_view
+from .buttons import Button, button_view
 
 FORGET_BUTTON = re.compile(r"pommel:forget:(?P<guild>\d+):(?P<action>forget|keep)")
 """The confirmation's buttons (:class:`cogs.server.ForgetButton`): the server they were drawn for."""
@@ -37,7 +37,7 @@ def forget_confirmation(guild_id: int) -> tuple[str, discord.ui.View]:
     )
     view = button_view()
     view.add_item(
-        discord.ui.Button[discord.ui.View](
+        Button(
             label="Delete this server's data",
             emoji="🗑️",
             style=discord.ButtonStyle.danger,
@@ -45,7 +45,7 @@ def forget_confirmation(guild_id: int) -> tuple[str, discord.ui.View]:
         )
     )
     view.add_item(
-        discord.ui.Button[discord.ui.View](
+        Button(
             label="Keep it", style=discord.ButtonStyle.secondary, custom_id=forget_custom_id(guild_id, "keep")
         )
     )

@@ -23,12 +23,11 @@ def situation_reply(changed: Repositioned) -> str:
 def position_labels(encounter: Encounter, combatant: Combatant) -> list[str]:
     """Where a combatant stands, as the tracker lists it: "on Bucephalus", "shield wall", "50% cover"."""
     position = combatant.position
-    by_id = {c.id: c for c in encounter.combatants}
     labels: list[str] = []
     if combatant.steed is not None:
         labels.append(combatant.steed.value)
-    if position.mount in by_id:
-        labels.append(f"on {shown(by_id[position.mount].name)}")
+    if (mount := _in_fight(encounter, position.mount)) is not None:
+        labels.append(f"on {shown(mount.name)}")
     if position.shield_wall:
         labels.append("shield wall")
     if position.scaling:
@@ -39,6 +38,14 @@ def position_labels(encounter: Encounter, combatant: Combatant) -> list[str]:
         labels.append(f"{position.cover * 25}% cover")
     if position.opening is not None:
         labels.append(opening_label(position.opening))
-    if position.beside in by_id:
-        labels.append(f"beside {shown(by_id[position.beside].name)}")
+    if (beside := _in_fight(encounter, position.beside)) is not None:
+        labels.append(f"beside {shown(beside.name)}")
     return labels
+
+
+def _in_fight(encounter: Encounter, combatant_id: str | None) -> Combatant | None:
+    """The combatant of that id, if still in the fight; looked for only when a position names one (the
+    tracker asks for everyone's labels at every drawing)."""
+    if combatant_id is None:
+        return None
+    return next((c for c in encounter.combatants if c.id == combatant_id), None)

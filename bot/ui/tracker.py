@@ -278,11 +278,12 @@ def _order_lines(encounter: Encounter, *, reveal: bool, compact: int) -> list[st
     characters), the held cards and who acted."""
     state = encounter.initiative
     lines: list[str] = []
-    if state.order:
+    order = state.order
+    if order:
         shown = [
             f"{_card_shown(encounter, entry.holder, entry.card, reveal)} "
             f"{_holder(encounter, entry.holder, compact=compact)}"
-            for entry in state.order
+            for entry in order
         ]
         lines += ["", "**Still to act**"]
         lines += [" · ".join(shown)] if compact else shown
@@ -364,6 +365,10 @@ def packed(parts: Sequence[Sequence[str]], limit: int = DESCRIPTION_LIMIT) -> li
     """The sections' lines as descriptions of at most ``limit`` characters each: a section goes whole
     into the description it starts in when it fits there, else begins the next one; a section longer
     than a description is split between lines (and a line longer than a description, cut)."""
+    every = [line for part in parts for line in part]
+    if _text_length(every) <= limit:  # nearly every tracker: one description, without leading empty lines
+        first = next((i for i, line in enumerate(every) if line), len(every))
+        return ["\n".join(every[first:])] if first < len(every) else []
     pages: list[list[str]] = [[]]
     used = 0  # the length of the last page's text so far: each line is measured once
     for lines in parts:

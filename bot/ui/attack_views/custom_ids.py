@@ -5,14 +5,9 @@ from __future__ import annotations
 
 import re
 
-import discord
-
 from ...encounter.attacks import ExchangeAction
 from ...encounter.document import Encounter
 from ...encounter.records import Exchange, Reaction
-
-Button = discord.ui.Button[discord.ui.View]
-
 
 EXCHANGE_BUTTON = re.compile(
     r"pommel:x:(?P<fight>[0-9a-f]+):(?P<exchange>\d+):(?P<step>\d+):(?P<action>[a-z]+)(?::(?P<dice>[1-4]))?"

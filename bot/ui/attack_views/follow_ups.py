@@ -18,8 +18,9 @@ from ...rules.dice import Modifier
 from ...rules.pool import MAX_POOL
 from ...wording.phrases import dice_count, signed
 from ..announcements import Announcement
+from ..buttons import Button
 from ..tracker import name
-from .custom_ids import Button, exchange_custom_id, knockout_custom_id, reaction_custom_id
+from .custom_ids import exchange_custom_id, knockout_custom_id, reaction_custom_id
 from .lines import breakdown
 
 

@@ -16,8 +16,9 @@ from ...encounter.records import Exchange
 from ...rules.pool import MAX_POOL
 from ...table_options import DefensePolicy
 from ...wording.phrases import dice_count
+from ..buttons import Button
 from ..tracker import name
-from .custom_ids import Button, exchange_custom_id
+from .custom_ids import exchange_custom_id
 from .lines import attack_headline, attack_line, clip
 
 
