@@ -164,6 +164,9 @@ def _keep_step(channel_id: int, version: int, document: str, user_id: int, log_i
     )
 
 
+_PUT_FIGHT = f"CALL pommel_put_fight({placeholders(1, 16)})"
+
+
 def change_fight(
     encounter: Encounter, document: str, rows: Sequence[LogRow], before: str, keeper: int | None
 ) -> Routine:
@@ -186,7 +189,7 @@ def change_fight(
 
     log = list(zip(*rows, strict=True)) if rows else [()] * 7
     call = Sql(
-        f"CALL pommel_put_fight({placeholders(1, 16)})",
+        _PUT_FIGHT,
         (
             channel_id,
             encounter.guild_id,
