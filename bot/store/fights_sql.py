@@ -152,9 +152,13 @@ def _keep_step(channel_id: int, version: int, document: str, user_id: int, log_i
         " VALUES ($1, $2, $3, $4, $5, $6, $7)",
         (channel_id, version, document, user_id, _now(), min(log_ids, default=0), max(log_ids, default=0)),
     )
-    # A new step of the fight: what was undone can no longer be redone.
-    yield Sql("DELETE FROM encounter_history WHERE channel_id = $1 AND undone_by IS NOT NULL", (channel_id,))
-    yield Sql("DELETE FROM encounter_undos WHERE channel_id = $1", (channel_id,))
+    # A new step of the fight: what was undone can no longer be redone. A step is marked undone only by
+    # an undo that keeps a row in encounter_undos, and unmarked by the redo that takes that row out (each
+    # in one transaction): with no such row, the usual case, no step of the channel is marked undone.
+    if (yield Sql("DELETE FROM encounter_undos WHERE channel_id = $1", (channel_id,), "count")):
+        yield Sql(
+            "DELETE FROM encounter_history WHERE channel_id = $1 AND undone_by IS NOT NULL", (channel_id,)
+        )
     # The step HISTORY_KEPT back from the newest, and any older (at most one, steps being kept one by one),
     # found along the channel's index: nothing when the channel has no more than that.
     yield Sql(
