@@ -35,8 +35,9 @@ def _now() -> datetime:
 @dataclass(frozen=True, slots=True)
 class FightAhead:
     """A fight as a change of this process wrote it: its version and document, the fight read back from
-    that document in the check before it was written, and (PostgreSQL) the transaction that wrote its row
-    (``xmin``), by which the server tells that no other write came since without sending the document."""
+    that document in the check before it was written (given that version: nobody else holds it), and
+    (PostgreSQL) the transaction that wrote its row (``xmin``), by which the server tells that no other
+    write came since without sending the document."""
 
     version: int
     document: str
@@ -301,6 +302,7 @@ def update(
         else:  # a new fight (refused as stale where one is stored): no step of history to keep
             yield from write_fight(wanted.encounter, document, rows)
         version = wanted.encounter.version + 1
+        read_back.version = version  # in place: the reading is the store's alone, no copy needed
         ahead.fight_written(channel_id, FightAhead(version, document, read_back, writer))
         # The fight the change made was read inside this transaction and is nobody else's: it is
         # returned as saved (with its new version) instead of read back from its JSON.
