@@ -217,6 +217,8 @@ class Combatant(BaseModel):
     def mind_lost(self) -> SpiritEffect | None:
         """R27: the spiritual effect that gives this combatant to the GM: feeble-minded or stark-raving mad
         until healed to 3, possessed until the spirit is driven out."""
+        if not self.conditions:
+            return None
         return next((effect for effect in SpiritEffect if self.condition_named(effect.value)), None)
 
     def clamp_hp(self, hp: int) -> int:
@@ -246,4 +248,9 @@ class Combatant(BaseModel):
         return has
 
     def condition_named(self, condition: str) -> str | None:
-        return next((c for c in self.conditions if c.casefold() == condition.casefold()), None)
+        """The condition as written on the combatant (ignoring case), or None. Asked many times by every
+        attack (most fighters have none)."""
+        if not self.conditions:
+            return None
+        folded = condition.casefold()
+        return next((c for c in self.conditions if c.casefold() == folded), None)

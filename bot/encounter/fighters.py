@@ -150,7 +150,9 @@ def is_helpless(combatant: Combatant) -> bool:
     :data:`HELPLESS_CONDITIONS`."""
     if combatant.out_of_the_fight:
         return True
-    return any(combatant.condition_named(c) is not None for c in HELPLESS_CONDITIONS)
+    return bool(combatant.conditions) and any(
+        combatant.condition_named(c) is not None for c in HELPLESS_CONDITIONS
+    )
 
 
 def helpless_word(combatant: Combatant) -> str:

@@ -66,18 +66,17 @@ class Card(BaseModel):
     def _from_code(cls, value: Any, handler: ModelWrapValidatorHandler[Card]) -> Card:
         if isinstance(value, str):
             # Cards are frozen, so the 54 of them can be shared: a saved deck loads without building
-            # 54 new cards (a fight's document is read on every command).
+            # 54 new cards (a fight's document is read on every command), nor checking them again.
             known = _CARDS_BY_CODE.get(value)
-            return known if known is not None else handler(cls.parse_code(value))
-        return handler(value)
-
-    @model_validator(mode="after")
-    def _suit_xor_joker(self) -> Card:
-        if (self.rank == JOKER_RANK) != (self.joker is not None) or (self.suit is None) == (
-            self.joker is None
+            if known is not None:
+                return known
+            value = cls.parse_code(value)
+        card = handler(value)
+        if (card.rank == JOKER_RANK) != (card.joker is not None) or (card.suit is None) == (
+            card.joker is None
         ):
             raise ValueError("a card is either a Joker with a colour or a ranked card with a suit")
-        return self
+        return card
 
     @model_serializer
     def _to_code(self) -> str:
@@ -155,6 +154,10 @@ def _pile_from_codes(value: Any) -> list[Card]:
     up among the 54. Anything else (a card given as fields, a code in lower case, a wrong code) takes
     the card's own validation, and its errors."""
     if isinstance(value, list):
+        try:
+            return [_CARDS_BY_CODE[item] for item in value]  # the usual case: every one a known code
+        except (KeyError, TypeError):
+            pass
         cards = [
             _CARDS_BY_CODE.get(item) if isinstance(item, str) else item if isinstance(item, Card) else None
             for item in value

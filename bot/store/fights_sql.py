@@ -35,8 +35,9 @@ def _now() -> datetime:
 @dataclass(frozen=True, slots=True)
 class FightAhead:
     """A fight as a change of this process wrote it: its version and document, the fight read back from
-    that document in the check before it was written, and (PostgreSQL) the transaction that wrote its row
-    (``xmin``), by which the server tells that no other write came since without sending the document."""
+    that document in the check before it was written (given that version: nobody else holds it), and
+    (PostgreSQL) the transaction that wrote its row (``xmin``), by which the server tells that no other
+    write came since without sending the document."""
 
     version: int
     document: str
@@ -152,9 +153,13 @@ def _keep_step(channel_id: int, version: int, document: str, user_id: int, log_i
         " VALUES ($1, $2, $3, $4, $5, $6, $7)",
         (channel_id, version, document, user_id, _now(), min(log_ids, default=0), max(log_ids, default=0)),
     )
-    # A new step of the fight: what was undone can no longer be redone.
-    yield Sql("DELETE FROM encounter_history WHERE channel_id = $1 AND undone_by IS NOT NULL", (channel_id,))
-    yield Sql("DELETE FROM encounter_undos WHERE channel_id = $1", (channel_id,))
+    # A new step of the fight: what was undone can no longer be redone. A step is marked undone only by
+    # an undo that keeps a row in encounter_undos, and unmarked by the redo that takes that row out (each
+    # in one transaction): with no such row, the usual case, no step of the channel is marked undone.
+    if (yield Sql("DELETE FROM encounter_undos WHERE channel_id = $1", (channel_id,), "count")):
+        yield Sql(
+            "DELETE FROM encounter_history WHERE channel_id = $1 AND undone_by IS NOT NULL", (channel_id,)
+        )
     # The step HISTORY_KEPT back from the newest, and any older (at most one, steps being kept one by one),
     # found along the channel's index: nothing when the channel has no more than that.
     yield Sql(
@@ -162,6 +167,9 @@ def _keep_step(channel_id: int, version: int, document: str, user_id: int, log_i
         " (SELECT id FROM encounter_history WHERE channel_id = $1 ORDER BY id DESC LIMIT 1 OFFSET $2)",
         (channel_id, HISTORY_KEPT),
     )
+
+
+_PUT_FIGHT = f"CALL pommel_put_fight({placeholders(1, 16)})"
 
 
 def change_fight(
@@ -186,7 +194,7 @@ def change_fight(
 
     log = list(zip(*rows, strict=True)) if rows else [()] * 7
     call = Sql(
-        f"CALL pommel_put_fight({placeholders(1, 16)})",
+        _PUT_FIGHT,
         (
             channel_id,
             encounter.guild_id,
@@ -294,6 +302,7 @@ def update(
         else:  # a new fight (refused as stale where one is stored): no step of history to keep
             yield from write_fight(wanted.encounter, document, rows)
         version = wanted.encounter.version + 1
+        read_back.version = version  # in place: the reading is the store's alone, no copy needed
         ahead.fight_written(channel_id, FightAhead(version, document, read_back, writer))
         # The fight the change made was read inside this transaction and is nobody else's: it is
         # returned as saved (with its new version) instead of read back from its JSON.

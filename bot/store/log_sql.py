@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any
 
 from pydantic import JsonValue, TypeAdapter
@@ -44,15 +45,21 @@ def log_rows(entries: Iterable[LogEntry]) -> list[LogRow]:
     ]
 
 
+@lru_cache(maxsize=16)
+def _insert_lines(count: int) -> str:
+    """The INSERT of ``count`` log rows, written once per count (most changes log one line)."""
+    values = ", ".join(f"({placeholders(1 + 7 * n, 7)})" for n in range(count))
+    columns = "at, guild_id, channel_id, user_id, kind, text, data"
+    return f"INSERT INTO log ({columns}) VALUES {values} RETURNING id"
+
+
 def insert_log(rows: Sequence[LogRow]) -> Steps[list[int]]:
     """Insert the rows, a few hundred to a statement; their ids, which grow in the order given."""
     ids: list[int] = []
     for start in range(0, len(rows), _LINES_AT_ONCE):
         chunk = rows[start : start + _LINES_AT_ONCE]
-        values = ", ".join(f"({placeholders(1 + 7 * n, 7)})" for n in range(len(chunk)))
         inserted = yield Sql(
-            f"INSERT INTO log (at, guild_id, channel_id, user_id, kind, text, data) VALUES {values}"
-            " RETURNING id",
+            _insert_lines(len(chunk)),
             [value for row in chunk for value in row],
             "rows",
         )

@@ -99,8 +99,8 @@ def sqlite_text(text: str) -> str:
     return _PARAMETER.sub(r"?\1", text)
 
 
-def _sqlite_params(params: Sequence[Any]) -> tuple[Any, ...]:
-    return tuple(value.isoformat() if isinstance(value, datetime) else value for value in params)
+def _sqlite_params(params: Sequence[Any]) -> list[Any]:
+    return [value.isoformat() if isinstance(value, datetime) else value for value in params]
 
 
 def run_sqlite(db: sqlite3.Connection, steps: Steps[T]) -> T:

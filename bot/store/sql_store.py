@@ -98,7 +98,7 @@ class SqlStore(DocumentStore):
         when it is that very version and document (no other write came between, from this process or
         another), or when PostgreSQL left the document out as the one ``ahead`` wrote; else read now."""
         if ahead is not None and ahead.version == version and document in (None, ahead.document):
-            return ahead.fight.model_copy(update={"version": version})
+            return ahead.fight  # taken out by fight_ahead: the change's own
         if document is None:
             raise RuntimeError(f"the fight of channel {channel_id} was left out as read ahead, but is not")
         return readable_fight(version, document)

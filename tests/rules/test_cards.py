@@ -82,3 +82,16 @@ def test_r2_a_saved_pile_reads_as_the_54_shared_cards() -> None:
     assert [error["loc"] for error in refused.value.errors()] == [("draw_pile", 1)]
     with pytest.raises(ValidationError):
         InitiativeDeck.model_validate_json('{"draw_pile": "AS"}')
+
+
+def test_r1_a_card_neither_ranked_with_a_suit_nor_a_joker_with_a_colour_is_refused() -> None:
+    """Checked where a card is built (from fields or an unknown code), the 54 known codes being sound."""
+    for fields in ({"rank": 15, "suit": 1}, {"rank": 5, "joker": 1}, {"rank": 5}, {"rank": 15}):
+        with pytest.raises(
+            ValidationError, match="either a Joker with a colour or a ranked card with a suit"
+        ):
+            Card.model_validate(fields)
+    with pytest.raises(ValidationError, match="either a Joker"):
+        InitiativeDeck.model_validate({"draw_pile": ["AS", {"rank": 15, "suit": 1}]})
+    assert Card.model_validate("9d").code == "9D"
+    assert InitiativeDeck.model_validate({"draw_pile": [Card(rank=2, suit=1)]}).draw_pile[0].code == "2C"

@@ -94,6 +94,30 @@ async def test_a_change_that_raises_in_a_group_is_rolled_back_alone(path: Path) 
         await store.close()
 
 
+async def test_a_lone_change_that_raises_leaves_nothing_and_runs_no_savepoint(path: Path) -> None:
+    store = await SqliteStore.open(path)
+    try:
+        statements: list[str] = []
+        writer: sqlite3.Connection = store._db._conn
+        await store._db._execute(writer.set_trace_callback, statements.append)  # type: ignore[no-untyped-call]
+
+        def half_then_refuse(db: sqlite3.Connection) -> None:
+            db.execute(
+                "INSERT INTO encounters (channel_id, version, document, updated_at) VALUES (5, 1, '{}', '')"
+            )
+            raise RulesError("Not your turn.")
+
+        with pytest.raises(RulesError):
+            await store._transaction(half_then_refuse)
+        assert await store.fight_channels() == []
+        assert (await store.save_encounter(fight(5))).version == 1  # and the store carries on
+        assert not [sql for sql in statements if "SAVEPOINT" in sql or "RELEASE" in sql]
+        assert statements.count("ROLLBACK") == 1
+        assert statements.count("COMMIT") == 1
+    finally:
+        await store.close()
+
+
 async def test_a_commit_that_fails_fails_every_change_of_its_group(path: Path) -> None:
     store = await SqliteStore.open(path)
     try:

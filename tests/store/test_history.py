@@ -176,6 +176,39 @@ async def test_two_undos_are_redone_newest_first_and_a_new_change_forgets_them(s
     assert [step.lines for step in await store.history(CHANNEL)] == [("round 3",), ("round 2",), ("round 1",)]
 
 
+async def test_a_new_step_deletes_the_undone_steps_with_the_undos_kept(path: Path) -> None:
+    """The undone steps go with the undos kept (an undo writes both, a redo takes both back), and a
+    step with nothing undone before it deletes none of the steps kept."""
+    store = await open_store(path)
+    try:
+        await store.save_encounter(fight())
+        for _ in range(4):
+            saved = await store.update_encounter(CHANNEL, round_change)
+        assert saved is not None
+        once, _ = await store.undo(CHANNEL, 1, saved.version, restored, undo_line)
+        await store.undo(CHANNEL, 2, once.version, restored, undo_line)
+        last = await store.redoable(CHANNEL)
+        assert last is not None
+        await store.redo(CHANNEL, last.undo_id, restored, undo_line)
+
+        def kept() -> tuple[int, int, int]:
+            with sqlite3.connect(path) as db:
+                undone = "SELECT count(*) FROM encounter_history WHERE undone_by IS NOT NULL"
+                return (
+                    db.execute("SELECT count(*) FROM encounter_history").fetchone()[0],
+                    db.execute(undone).fetchone()[0],
+                    db.execute("SELECT count(*) FROM encounter_undos").fetchone()[0],
+                )
+
+        assert kept() == (4, 1, 1)
+        await store.update_encounter(CHANNEL, round_change)
+        assert kept() == (4, 0, 0)
+        await store.update_encounter(CHANNEL, round_change)
+        assert kept() == (5, 0, 0)
+    finally:
+        await store.close()
+
+
 async def test_a_kept_fight_that_no_longer_reads_is_refused_and_nothing_changes(path: Path) -> None:
     store = await open_store(path)
     try:
