@@ -16,7 +16,7 @@ import pytest
 from bot.encounter.attacks import ExchangeAction
 from bot.encounter.document import Encounter
 from bot.encounter.lifecycle import EndAsked
-from bot.encounter.records import FightMessage, MoraleProposal, Reaction, ReactionKind
+from bot.encounter.records import Exchange, FightMessage, MoraleProposal, Reaction, ReactionKind
 from bot.rules.dice import RandomDice
 from bot.rules.morale import MoraleTriggerReason
 from bot.store import HistoryStep
@@ -99,7 +99,8 @@ def message_view(encounter: Encounter, message: FightMessage, passive: int = 10)
     return view_of(message_buttons(encounter, message, lambda _: passive))
 
 
-def test_a_defense_a_result_and_an_owed_attack_as_their_messages_carry_them() -> None:
+def duel_asking_a_defense() -> tuple[Encounter, Exchange, FightMessage]:
+    """A duel whose attack waits for its defense, its request's message known to the fight."""
     encounter = duel()
     exchange = attacked(encounter, [15]).exchange
     exchange.message_id = 50
@@ -107,6 +108,11 @@ def test_a_defense_a_result_and_an_owed_attack_as_their_messages_carry_them() ->
         id=50, exchange=exchange.id, attacker=exchange.attacker, defender=exchange.defender
     )
     encounter.messages.append(message)
+    return encounter, exchange, message
+
+
+def test_a_defense_a_result_and_an_owed_attack_as_their_messages_carry_them() -> None:
+    encounter, exchange, message = duel_asking_a_defense()
     assert_as_discord_draws_it(message_view(encounter, message))  # Passive, Active 1-2 dice, Void
     answered(encounter, exchange, ExchangeAction.ACTIVE, [3, 5], dice=1)
     assert_as_discord_draws_it(message_view(encounter, message))  # the desperation defense
@@ -144,13 +150,7 @@ def passive_of(shown: int, exchange_id: int) -> int:
 def test_the_passive_defense_shows_in_a_label_only() -> None:
     """:meth:`bot.fight_messages.FightMessageBoard.redraw` compares a message's custom ids without
     reckoning the passive defense: they must not depend on it."""
-    encounter = duel()
-    exchange = attacked(encounter, [15]).exchange
-    exchange.message_id = 50
-    message = FightMessage(
-        id=50, exchange=exchange.id, attacker=exchange.attacker, defender=exchange.defender
-    )
-    encounter.messages.append(message)
+    encounter, _, message = duel_asking_a_defense()
     ids = [
         custom_ids(message_buttons(encounter, message, partial(passive_of, shown))) for shown in (0, 7, 21)
     ]
