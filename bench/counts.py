@@ -27,8 +27,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.e2e when run as a script
 
 from apart import BotApart
-from cpu import Meter, duel_round, earlier_tree, run_in
-from latency import INIT_NEXT, bench_world, seeded_database
+from cpu import Meter, deal_where_over, duel_round, earlier_tree, run_in
+from latency import INIT_NEXT, bench_world, refused_answer, seeded_database
 
 from tests.e2e.fake_discord import FakeChannel, FakeDiscord, FakeInteraction
 
@@ -76,13 +76,15 @@ async def counted(actions: int, channels: int) -> Counts:
                 await duel_round(bot, world, duels, targets, meter)  # the first of each, uncounted
                 per_action: Counts = {}
 
-                async def series(label: str, run: Awaitable[object]) -> None:
+                async def work_of(run: Awaitable[object]) -> Counter[str]:
                     requests, before = len(fake.requests), await counter.read()
                     await run
-                    after = await counter.read()
-                    work = after - before
+                    work = await counter.read() - before
                     work.update(route(r.method, r.path) for r in fake.requests[requests:])
-                    per_action[label] = {k: round(v / actions, 3) for k, v in sorted(work.items())}
+                    return work
+
+                def per(work: Counter[str]) -> dict[str, float]:
+                    return {k: round(v / actions, 3) for k, v in sorted(work.items())}
 
                 rounds = max(1, actions // channels)
 
@@ -91,15 +93,29 @@ async def counted(actions: int, channels: int) -> Counts:
                         await duel_round(bot, world, duels, targets, meter)
 
                 # The attacks and the clicks alternate round by round: counted together, per pair.
-                await series("/attack + defense click (per pair)", duel_rounds())
+                per_action["/attack + defense click (per pair)"] = per(await work_of(duel_rounds()))
 
                 def init_next(channel: FakeChannel) -> Callable[[], Awaitable[FakeInteraction]]:
                     return lambda: bot.slash("init next", user=world.gm, channel=channel)
 
                 await meter.series(bot, INIT_NEXT, [init_next(table) for table in tables])  # uncounted
-                sends = [init_next(tables[n % channels]) for n in range(actions)]
-                await series(INIT_NEXT, meter.series(bot, INIT_NEXT, sends))
+                # As bench/cpu.py: in passes of one per channel, a new round dealt (uncounted) where one is
+                # over, so that every /init next counted moves a turn (none is "Round 1 is over").
+                init_work: Counter[str] = Counter()
+                for first in range(0, actions, channels):
+                    await deal_where_over(bot, world, tables)
+                    passing = [
+                        init_next(tables[n % channels]) for n in range(first, min(actions, first + channels))
+                    ]
+                    answered = meter.series(bot, INIT_NEXT, passing)
+                    init_work += await work_of(refused_none(answered))
+                per_action[INIT_NEXT] = per(init_work)
                 return per_action
+
+
+async def refused_none(answered: Awaitable[list[FakeInteraction]]) -> None:
+    for inter in await answered:
+        assert not refused_answer(inter), f"refused, so not counted: {inter.original}"
 
 
 def counted_in(tree: Path, actions: int, channels: int) -> Counts:
