@@ -4,6 +4,7 @@ on a bot's requests: a token bucket the tracker board takes from before each dra
 from __future__ import annotations
 
 import asyncio
+import math
 
 TRACKER_DRAWS_PER_SECOND = 30.0
 """Drawings a second over all channels together (and :data:`TRACKER_DRAWS_AT_ONCE` more at once after a
@@ -33,8 +34,10 @@ class TokenBucket:
         self._at = now
 
     def _wait(self) -> float:
-        """Seconds until the next token."""
-        return (1 - self._tokens) / self.per_second
+        """Seconds until the next token, rounded up to a whole millisecond: uvloop's clock and timers
+        count whole milliseconds, and a shorter sleep wakes at once to the same time, so a taker waiting
+        for a token a fraction of a millisecond away would spin the loop until the clock ticks."""
+        return math.ceil((1 - self._tokens) / self.per_second * 1000) / 1000
 
 
 class Budget(TokenBucket):

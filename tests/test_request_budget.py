@@ -9,9 +9,11 @@ from types import SimpleNamespace
 
 import aiohttp
 import pytest
+import uvloop
 import yarl
 from aiohttp import web
 
+from bot.drawing_budget import Budget
 from bot.request_budget import (
     BudgetedConnector,
     PriorityBudget,
@@ -193,3 +195,28 @@ async def test_the_bot_s_connector_takes_a_token_for_each_request_under_the_glob
     finally:
         await runner.cleanup()
     assert budget.taken == [1, 1]  # the channel's edit in the foreground, then in the background
+
+
+@pytest.mark.parametrize("bucket", [PriorityBudget, Budget])
+def test_takers_waiting_on_uvloop_sleep_until_their_token_without_spinning(
+    bucket: type[PriorityBudget] | type[Budget],
+) -> None:
+    """uvloop's clock and timers count whole milliseconds: a sleep of a fraction of one wakes at once to
+    the same time. The takers waiting (and the budget's pump) must sleep until the token is there, not
+    look again and again until the clock ticks: a few looks at the bucket per token, however long each
+    token takes to come (real time: the machine's load only makes the looks fewer)."""
+    looks = 0
+
+    class Counted(bucket):  # type: ignore[misc,valid-type]
+        def _refill(self) -> None:
+            nonlocal looks
+            looks += 1
+            super()._refill()
+
+    async def run() -> None:
+        budget = Counted(200, at_once=1)
+        await asyncio.gather(*(budget.take() for _ in range(31)))
+
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        runner.run(run())
+    assert looks <= 4 * 31
