@@ -10,7 +10,6 @@ import asyncio
 import contextlib
 import hashlib
 import itertools
-import json
 import logging
 import weakref
 from collections import deque
@@ -19,6 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 import discord
+import orjson
 from discord.http import MultipartParameters, handle_message_parameters
 
 from .channel_access import RefusedPosts
@@ -85,8 +85,8 @@ def _showing(params: MultipartParameters) -> bytes:
     :func:`_payload`, drawn once for the edit and the digest): two drawings that show the same are one
     edit. A digest, not the JSON, so that a thousand trackers remembered cost 16 bytes each."""
     payload = params.payload or {}
-    shown = json.dumps([payload["embeds"], payload["components"]], separators=(",", ":"))
-    return hashlib.blake2b(shown.encode(), digest_size=16).digest()
+    shown = orjson.dumps([payload["embeds"], payload["components"]])
+    return hashlib.blake2b(shown, digest_size=16).digest()
 
 
 def _payload(
