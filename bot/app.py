@@ -19,6 +19,7 @@ from .events import Bus, FightChanged, FightEnded, FightForgotten, FightReopened
 from .fight_messages import FightMessageBoard
 from .heartbeat import Heartbeat
 from .http_buckets import sweep_seldom
+from .interactions.answering import finish_notes
 from .interactions.failures import fail
 from .interactions.in_flight import InFlight
 from .interactions.routes import ButtonRoutes
@@ -314,10 +315,11 @@ class Pommel(commands.AutoShardedBot):
         await fail(interaction, error)
 
     async def close(self) -> None:
-        """Let the commands in progress finish and answer (:meth:`InFlight.drain`, refusing new ones),
-        cancel every timer, draw the trackers still due, disconnect, then write the fights' bookkeeping
-        still noted (:meth:`Store.write_notes`) and close the store. Safe to call again, or before the
-        store ever opened.
+        """Let the commands in progress finish and answer (:meth:`InFlight.drain`, refusing new ones) and
+        their notes be written (:func:`~bot.interactions.answering.finish_notes`), cancel every timer,
+        draw the trackers still due, disconnect, then write the fights' bookkeeping still noted
+        (:meth:`Store.write_notes`) and close the store. Safe to call again, or before the store ever
+        opened.
 
         The store closes even if disconnecting fails: its thread would otherwise keep the process alive.
         """
@@ -329,6 +331,7 @@ class Pommel(commands.AutoShardedBot):
             if self.heartbeat is not None:
                 await self.heartbeat.stop()  # a stopping bot is no longer alive
             await self.in_flight.drain()
+            await finish_notes()
             await self.scheduler.close()
             await self.trackers.finish()
             await super().close()

@@ -415,6 +415,17 @@ async def _answer_after_the_note(
 _notes: set[asyncio.Task[None]] = set()
 """The notes of :func:`_say_the_answer_is_below` still to be written (kept from the garbage collector)."""
 
+NOTES_SECONDS = 5.0
+"""At shutdown, how long the notes still to be written (:func:`finish_notes`) may take."""
+
+
+async def finish_notes(timeout: float = NOTES_SECONDS) -> None:
+    """Wait up to ``timeout`` seconds for the notes of :func:`_say_the_answer_is_below` still to be
+    written. Closing waits for them before it disconnects (once the commands in progress have answered):
+    else the last thing a late answer's user reads would say the answer is still to come, for good."""
+    if _notes:
+        await asyncio.wait(set(_notes), timeout=timeout)
+
 
 async def _say_the_answer_is_below(interaction: discord.Interaction[Any]) -> None:
     """The note becomes :data:`LATE_PUBLIC_NOTE` once no interaction waits for its turn: the answer is

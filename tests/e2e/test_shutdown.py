@@ -9,6 +9,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+from bot.interactions import answering
 from bot.interactions.in_flight import ShuttingDown
 from bot.store import open_store
 
@@ -17,6 +18,7 @@ from .processes import BotProcess, answered, send, slash
 from .test_errors import alice_in_a_fight, hurt_alice
 
 RESTARTING = ShuttingDown().message
+ORIGINAL = "/webhooks/{webhook_id}/{webhook_token}/messages/@original"
 
 
 async def test_closing_lets_the_commands_in_progress_answer_first(world: World, start_bot: Any) -> None:
@@ -95,3 +97,27 @@ async def test_sigterm_in_the_middle_of_a_burst_answers_every_command_it_took(
     finally:
         await store.close()
     assert len(logged) == 1 + 8
+
+
+async def test_closing_waits_for_the_note_that_says_where_a_late_answer_is(
+    world: World, start_bot: Any
+) -> None:
+    """A command deferred privately answers for everyone below, then its thinking message says so
+    (:data:`~bot.interactions.answering.LATE_PUBLIC_NOTE`). When the bot stopped just after the answer,
+    that last edit was cut off with the connection, and the user's note went on saying "⏳ ... the answer
+    comes here, or below" for good. Now closing waits for it before it disconnects."""
+    pommel = await alice_in_a_fight(world, start_bot)
+    async with pommel.bot.store.lock(world.table.id):  # the command waits for the channel, and is deferred
+        waiting = asyncio.create_task(hurt_alice(pommel, world))
+        await asyncio.sleep(answering.DEFER_AFTER + 0.5)
+        [*_, deferred] = pommel.fake.interactions.values()
+        assert deferred.original is not None
+        assert deferred.original.content == answering.WAITING_NOTE
+        pommel.fake.fail("PATCH", ORIGINAL, "delay", delay=1.0)  # the note's edit is slow on its way
+        closing = asyncio.create_task(pommel.close())
+        while not pommel.bot.in_flight.closing:
+            await asyncio.sleep(0.01)
+    result = await waiting
+    await closing
+    assert "HP 14 → **12**/14" in result.followups[0].content
+    assert result.content == answering.LATE_PUBLIC_NOTE
