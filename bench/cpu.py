@@ -10,8 +10,9 @@ After each series the bot is left to finish what follows its answers (its bookke
 until it sends nothing more.
 
 ``--against REV`` measures the same actions with the bot of an earlier commit too (issue 29's "before" is
-``e4c8bfb``), run for run, interleaved: that commit's ``bot/`` (and what else it holds) with this tree's
-``bench/`` and ``tests/`` around it, in a scratch directory, each run a process of its own.
+``e4c8bfb``), run for run, interleaved (which goes first alternating): that commit's ``bot/`` (and what
+else it holds) with this tree's ``bench/`` and ``tests/`` around it, in a scratch directory, each run a
+process of its own.
 
 CPU is read from ``/proc``: the whole process (every thread: the database's too) and its main thread
 alone (the event loop: discord.py, the commands, the trackers), per action, what the action costs after
@@ -233,14 +234,20 @@ def measured_in(tree: Path, actions: int, channels: int) -> dict[str, tuple[floa
 def paired(
     revision: str, actions: int, channels: int, runs: int
 ) -> tuple[list[dict[str, tuple[float, float]]], list[dict[str, tuple[float, float]]]]:
-    """Runs of this tree and of ``revision``, one after the other (this tree's first)."""
+    """Runs of this tree and of ``revision``, one after the other, which goes first alternating from pair
+    to pair (this tree's in the first): a machine that slows down or speeds up over the runs (a shared
+    host, a virtual machine's CPU credits) then does not always favour the same tree."""
     now: list[dict[str, tuple[float, float]]] = []
     before: list[dict[str, tuple[float, float]]] = []
     with tempfile.TemporaryDirectory() as scratch:
         tree = earlier_tree(revision, Path(scratch))
-        for _ in range(runs):
-            now.append(measured_in(ROOT, actions, channels))
-            before.append(measured_in(tree, actions, channels))
+        for run in range(runs):
+            if run % 2 == 0:
+                now.append(measured_in(ROOT, actions, channels))
+                before.append(measured_in(tree, actions, channels))
+            else:
+                before.append(measured_in(tree, actions, channels))
+                now.append(measured_in(ROOT, actions, channels))
     return now, before
 
 
