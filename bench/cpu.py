@@ -209,45 +209,65 @@ def not_pinned(tree: Path) -> list[str]:
     return [name for name in PICKED_UP if f'"{name}==' not in pinned]
 
 
-def run_in(tree: Path, script: str, *options: str) -> Any:
-    """One run of the benchmark ``bench/<script>`` with ``--json``, the bot of ``tree`` in a process of
-    its own (without what ``tree`` does not pin): what its last line printed."""
-    done = subprocess.run(
+def started_in(tree: Path, script: str, *options: str) -> subprocess.Popen[str]:
+    """The benchmark ``bench/<script>`` started with ``--json``, the bot of ``tree`` in a process of its
+    own (without what ``tree`` does not pin)."""
+    return subprocess.Popen(
         [sys.executable, str(tree / "bench" / script), "--json", *options],
-        check=True,
-        capture_output=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         text=True,
         cwd=tree,
         env={**os.environ, "PYTHONPATH": str(tree), "POMMEL_BENCH_WITHOUT": ",".join(not_pinned(tree))},
     )
-    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def measured_in(tree: Path, actions: int, channels: int) -> dict[str, tuple[float, float]]:
-    """One run of this benchmark with the bot of ``tree``, in a process of its own."""
-    figures: dict[str, list[float]] = run_in(
-        tree, "cpu.py", "--runs", "1", "--actions", str(actions), "--channels", str(channels)
-    )
+def finished(process: subprocess.Popen[str]) -> Any:
+    """What a benchmark of :func:`started_in` printed on its last line, once it is done."""
+    out, err = process.communicate()
+    if process.returncode != 0:
+        raise subprocess.CalledProcessError(process.returncode, process.args, out, err)
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def run_in(tree: Path, script: str, *options: str) -> Any:
+    """One run of the benchmark ``bench/<script>`` (:func:`started_in`): what its last line printed."""
+    return finished(started_in(tree, script, *options))
+
+
+def started_with(tree: Path, actions: int, channels: int) -> subprocess.Popen[str]:
+    """One run of this benchmark with the bot of ``tree``, in a process of its own, started."""
+    return started_in(tree, "cpu.py", "--runs", "1", "--actions", str(actions), "--channels", str(channels))
+
+
+def figures_of(process: subprocess.Popen[str]) -> dict[str, tuple[float, float]]:
+    figures: dict[str, list[float]] = finished(process)
     return {label: (whole, main) for label, (whole, main) in figures.items()}
 
 
 def paired(
-    revision: str, actions: int, channels: int, runs: int
+    revision: str, actions: int, channels: int, runs: int, *, together: bool = False
 ) -> tuple[list[dict[str, tuple[float, float]]], list[dict[str, tuple[float, float]]]]:
     """Runs of this tree and of ``revision``, one after the other, which goes first alternating from pair
     to pair (this tree's in the first): a machine that slows down or speeds up over the runs (a shared
-    host, a virtual machine's CPU credits) then does not always favour the same tree."""
+    host, a virtual machine's CPU credits) then does not always favour the same tree. ``together``: the
+    two of a pair run at the same time instead, so that they meet the same machine (each bot's CPU is
+    its own; the two share the cores, which costs both alike)."""
     now: list[dict[str, tuple[float, float]]] = []
     before: list[dict[str, tuple[float, float]]] = []
     with tempfile.TemporaryDirectory() as scratch:
         tree = earlier_tree(revision, Path(scratch))
         for run in range(runs):
-            if run % 2 == 0:
-                now.append(measured_in(ROOT, actions, channels))
-                before.append(measured_in(tree, actions, channels))
+            if together:
+                ours, theirs = started_with(ROOT, actions, channels), started_with(tree, actions, channels)
+                now.append(figures_of(ours))
+                before.append(figures_of(theirs))
+            elif run % 2 == 0:
+                now.append(figures_of(started_with(ROOT, actions, channels)))
+                before.append(figures_of(started_with(tree, actions, channels)))
             else:
-                before.append(measured_in(tree, actions, channels))
-                now.append(measured_in(ROOT, actions, channels))
+                before.append(figures_of(started_with(tree, actions, channels)))
+                now.append(figures_of(started_with(ROOT, actions, channels)))
     return now, before
 
 
@@ -275,6 +295,9 @@ def main() -> None:
     parser.add_argument("--channels", type=int, default=40, help="to spread them over (default 40)")
     parser.add_argument("--runs", type=int, default=3, help="runs; each figure's median [min-max]")
     parser.add_argument("--against", metavar="REV", help="an earlier commit to measure beside, e.g. e4c8bfb")
+    parser.add_argument(
+        "--together", action="store_true", help="with --against: the two runs of a pair at the same time"
+    )
     parser.add_argument("--json", action="store_true", help="print one run's figures as JSON (for --against)")
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
@@ -282,7 +305,7 @@ def main() -> None:
         print(json.dumps(asyncio.run(measure(args.actions, args.channels))))
         return
     if args.against:
-        runs, before = paired(args.against, args.actions, args.channels, args.runs)
+        runs, before = paired(args.against, args.actions, args.channels, args.runs, together=args.together)
     else:
         runs = [asyncio.run(measure(args.actions, args.channels)) for _ in range(args.runs)]
     print(
