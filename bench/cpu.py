@@ -226,7 +226,8 @@ def finished(process: subprocess.Popen[str]) -> Any:
     """What a benchmark of :func:`started_in` printed on its last line, once it is done."""
     out, err = process.communicate()
     if process.returncode != 0:
-        raise subprocess.CalledProcessError(process.returncode, process.args, out, err)
+        tail = "\n".join(err.strip().splitlines()[-15:])
+        raise RuntimeError(f"{process.args!r} failed ({process.returncode}):\n{tail}")
     return json.loads(out.strip().splitlines()[-1])
 
 
