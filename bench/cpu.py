@@ -259,16 +259,14 @@ def paired(
     with tempfile.TemporaryDirectory() as scratch:
         tree = earlier_tree(revision, Path(scratch))
         for run in range(runs):
+            order = (ROOT, tree) if run % 2 == 0 else (tree, ROOT)
             if together:
-                ours, theirs = started_with(ROOT, actions, channels), started_with(tree, actions, channels)
-                now.append(figures_of(ours))
-                before.append(figures_of(theirs))
-            elif run % 2 == 0:
-                now.append(figures_of(started_with(ROOT, actions, channels)))
-                before.append(figures_of(started_with(tree, actions, channels)))
-            else:
-                before.append(figures_of(started_with(tree, actions, channels)))
-                now.append(figures_of(started_with(ROOT, actions, channels)))
+                started = {each: started_with(each, actions, channels) for each in order}
+                figures = {each: figures_of(process) for each, process in started.items()}
+            else:  # one after the other, in that order
+                figures = {each: figures_of(started_with(each, actions, channels)) for each in order}
+            now.append(figures[ROOT])
+            before.append(figures[tree])
     return now, before
 
 

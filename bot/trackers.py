@@ -365,16 +365,15 @@ class TrackerBoard:
             await self._spend()
             with contextlib.suppress(discord.NotFound):
                 await channel.get_partial_message(old.message_id).delete()
-        saved = await self._remember(
-            encounter, TrackerMessage(channel_id=sent.channel.id, message_id=sent.id)
-        )
+        posted = TrackerMessage(channel_id=sent.channel.id, message_id=sent.id)
+        saved = await self._remember(encounter, posted)
         if saved is not None and saved.version > encounter.version + 1:
             # Someone changed the fight between this drawing and saving where the tracker now is; their
             # own drawing will be skipped as older than that save, so draw the fight as it stands.
-            embeds, view = tracker_embeds(saved), tracker_view(saved)
+            params = _payload(tracker_embeds(saved), tracker_view(saved), self.client.allowed_mentions)
             await self._spend()
-            await sent.edit(embeds=embeds, view=view)
-            self._shown.set(sent.id, _showing(_payload(embeds, view, self.client.allowed_mentions)))
+            await self._edit(posted, params)
+            self._shown.set(sent.id, _showing(params))
 
     async def _edit(self, tracker: TrackerMessage, params: MultipartParameters) -> None:
         """Edit the tracker message in place with ``params`` (:func:`_payload`), without reading back the

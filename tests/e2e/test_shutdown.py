@@ -16,9 +16,9 @@ from bot.store import open_store
 from .fake_discord import FakeDiscord, World
 from .processes import BotProcess, answered, send, slash
 from .test_errors import alice_in_a_fight, hurt_alice
+from .test_round_trips import ORIGINAL
 
 RESTARTING = ShuttingDown().message
-ORIGINAL = "/webhooks/{webhook_id}/{webhook_token}/messages/@original"
 
 
 async def test_closing_lets_the_commands_in_progress_answer_first(world: World, start_bot: Any) -> None:
