@@ -24,7 +24,9 @@ reply, measured in the same run) much less.
    ``POMMEL_TEST_DATABASE_URL``; skipped without);
 8. regression guards: ``/attack`` p50 within 2.2x the floor in-process and 2.0x with the bot apart, its
    throughput with ten in flight at least 0.4x the floor's (measured as they were set: no latency, no
-   rate limits), memory within +20 % at 10,000 fights touched, and an exact ``/odds`` under 1 ms cold.
+   rate limits), memory within +20 % at 10,000 fights touched, and an exact ``/odds`` under 1 ms cold;
+   beside the in-process guards, the same figures of ``e4c8bfb``'s bot measured alike
+   (``bench/guards.py``), for what the levels read today on the commit they were set on.
 """
 
 from __future__ import annotations
@@ -113,6 +115,16 @@ def odds_cold_ms() -> float:
         attack_odds(attack_dice=3, attack_bonus=6, defense_dice=3, defense_bonus=7)
         samples.append(time.perf_counter() - started)
     return statistics.median(samples) * 1000
+
+
+def guards_of(revision: str, interactions: int) -> dict[str, float]:
+    """Goal 8's in-process guards of an earlier commit's bot (``bench/guards.py``), measured as this
+    tree's are: what the guards' levels read on the commit they were set on, today, on this machine."""
+    with tempfile.TemporaryDirectory() as scratch:
+        figures: dict[str, float] = cpu.run_in(
+            cpu.earlier_tree(revision, Path(scratch)), "guards.py", "--interactions", str(interactions)
+        )
+        return figures
 
 
 def round_trips(seconds: list[float]) -> float:
@@ -238,8 +250,10 @@ def main() -> None:
         "3b": Goal("3", f"{sizes.burst_channels}-channel burst: 429s", "0", "429s", below(0)),
         "7": Goal("7", "CPU per change, 2 or 3 processes / 1 (PostgreSQL)", "flat (<= 1.2)", "x", below(1.2)),
         "8a": Goal("8", "/attack p50 / floor, in-process, 1 in flight", "<= 2.2", "x", below(2.2)),
+        "8a0": Goal("8", f"  the same, {BEFORE}'s bot measured alike", "reported", "x", lambda _: True),
         "8b": Goal("8", "/attack p50 / floor, the bot apart", "<= 2.0", "x", below(2.0)),
         "8c": Goal("8", "/attack throughput / floor's, 10 in flight", ">= 0.4", "x", lambda f: f >= 0.4),
+        "8c0": Goal("8", f"  the same, {BEFORE}'s bot measured alike", "reported", "x", lambda _: True),
         "8d": Goal("8", f"memory growth, {sizes.memory_fights} fights touched", "<= +20 %", "%", below(20)),
         "8e": Goal("8", "exact /odds, cold", "< 1 ms", "ms", lambda f: f < 1.0),
     }
@@ -271,6 +285,17 @@ def main() -> None:
             whole, main_thread = cpu.ratios(now, before, label)
             goals[key].figures.append(whole)
             goals[key + "m"].figures.append(main_thread)
+        print(f"# goal 8's in-process guards of {BEFORE}'s bot, measured alike", flush=True)
+        try:
+            set_on = guards_of(BEFORE, sizes.interactions)
+        except RuntimeError as error:
+            print(f"{BEFORE}'s guards not measured: {error}", flush=True)
+            continue
+        print(
+            f"at {BEFORE}: " + ", ".join(f"{key} {figure:.2f}" for key, figure in set_on.items()), flush=True
+        )
+        goals["8a0"].figures.append(set_on["8a"])
+        goals["8c0"].figures.append(set_on["8c"])
     print(
         f"\nissue 29's goals: median [min-max] of {runs} run(s){', quick sizes' if args.quick else ''}; "
         "on a shared machine the absolute figures move with its load"
