@@ -5,9 +5,9 @@ measurement, no latency, no rate limits, as the guards were set).
 Run by ``bench/goals.py`` on the bot of the commit before issue 29 (``e4c8bfb``, through
 ``bench/cpu.py``'s :func:`~cpu.run_in`: that commit's ``bot/`` with this tree's ``bench/`` and ``tests/``),
 so that ``make bench`` shows each guard beside that commit's own figure, measured the same way on the
-same machine: the guards' levels were set on that commit with the benchmark and fake Discord of their
-day. A script of its own, like ``bench/apart_bot.py``: the packages that commit did not pin are blocked
-before its modules load.
+same machine: the guards' levels were those of about that commit, with the benchmark and fake Discord
+of their day. A script of its own, like ``bench/apart_bot.py``: the packages that commit did not pin
+are blocked before its modules load.
 """
 
 from __future__ import annotations
