@@ -23,8 +23,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.e2e wh
 
 from apart_bot import without_unpinned
 
-GUARDS = {"latency": 0.0, "rate_limits": False}
-
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -37,16 +35,9 @@ def main() -> None:
     without_unpinned()
     import latency  # only now: the bot's modules, without what the tree does not pin
 
-    alone, _ = asyncio.run(latency.measure(args.interactions, 20, 1, GUARDS))
-    ten, _ = asyncio.run(latency.measure(args.interactions, 20, 10, GUARDS))
-    print(
-        json.dumps(
-            {
-                "8a": alone[latency.ATTACK].p50 / alone[latency.FLOOR].p50,
-                "8c": ten[latency.ATTACK].throughput / ten[latency.FLOOR].throughput,
-            }
-        )
-    )
+    alone, _ = asyncio.run(latency.measure(args.interactions, 20, 1, latency.GUARDS))
+    ten, _ = asyncio.run(latency.measure(args.interactions, 20, 10, latency.GUARDS))
+    print(json.dumps(latency.guard_figures(alone, ten)))
 
 
 if __name__ == "__main__":

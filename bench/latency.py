@@ -507,6 +507,19 @@ def refused_answer(inter: FakeInteraction) -> bool:
     return inter.original is None or inter.original.ephemeral
 
 
+GUARDS: dict[str, Any] = {"latency": 0.0, "rate_limits": False}
+"""The fake Discord of issue 29's in-process regression guards, as they were set: no latency, no limits."""
+
+
+def guard_figures(alone: Mapping[str, Measured], ten: Mapping[str, Measured]) -> dict[str, float]:
+    """Issue 29's in-process guards from a run with one interaction in flight and one with ten (both under
+    :data:`GUARDS`): ``8a``, ``/attack``'s p50 over the floor's; ``8c``, its throughput over the floor's."""
+    return {
+        "8a": alone[ATTACK].p50 / alone[FLOOR].p50,
+        "8c": ten[ATTACK].throughput / ten[FLOOR].throughput,
+    }
+
+
 def report(
     measured: dict[str, Measured], fake: FakeDiscord, interactions: int, channels: int, concurrency: int
 ) -> str:
